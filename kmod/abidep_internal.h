@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abidep internals, shared by the module's files and its KUnit tests.
+ */
+#ifndef _ABIDEP_INTERNAL_H
+#define _ABIDEP_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/time64.h>
+
+#include "abidep.h"
+
+/* Distinct users remembered per entry; the least recently seen is evicted. */
+#define ABIDEP_MAX_USERS	16
+/* Executable paths longer than this keep their tail, marked by a leading "...". */
+#define ABIDEP_EXE_LEN		128
+
+/* A calendar date, as written in tables: "YYYY-MM-DD". */
+struct abidep_date {
+	u16 year;
+	u8 month;
+	u8 day;
+};
+
+int abidep_parse_date(const char *s, struct abidep_date *d);
+int abidep_parse_kver(const char *s, u32 *kver);
+int abidep_date_cmp(const struct abidep_date *a, const struct abidep_date *b);
+void abidep_date_from_time(time64_t t, struct abidep_date *d);
+
+/* Who made an access: identity key and what the log line and state file show. */
+struct abidep_who {
+	u64 key;
+	pid_t tgid;
+	u32 uid;
+	char comm[TASK_COMM_LEN];
+	const char *exe;	/* NULL until resolved, see abidep_users_note() */
+};
+
+struct abidep_user {
+	u64 key;		/* 0: free slot */
+	pid_t tgid;
+	u32 uid;
+	char comm[TASK_COMM_LEN];
+	char exe[ABIDEP_EXE_LEN];
+	u64 reads;
+	u64 writes;
+	time64_t first_seen;
+	time64_t last_seen;
+	unsigned long last_logged;	/* jiffies */
+};
+
+struct abidep_users {
+	spinlock_t lock;	/* protects everything below */
+	unsigned int nr;
+	u64 evicted;
+	struct abidep_user slot[ABIDEP_MAX_USERS];
+};
+
+enum abidep_note {
+	ABIDEP_NOTE_QUIET,	/* known user, logged within the interval */
+	ABIDEP_NOTE_LOG,	/* log this access */
+	ABIDEP_NOTE_MISS,	/* new user but who->exe is NULL: resolve, call again */
+};
+
+void abidep_users_init(struct abidep_users *u);
+enum abidep_note abidep_users_note(struct abidep_users *u,
+				   const struct abidep_who *who, bool write,
+				   unsigned long now, time64_t wall,
+				   unsigned long interval);
+
+/* What abidep keeps for a registered entry. */
+struct abidep_state {
+	struct list_head node;		/* in abidep_registry, under abidep_lock */
+	struct abidep_entry *entry;
+	struct module *owner;
+	struct abidep_date deprecated;
+	bool remove_is_date;
+	struct abidep_date remove_date;
+	u32 remove_kver;		/* KERNEL_VERSION() when !remove_is_date */
+	atomic_t aliases;
+	atomic64_t reads;
+	atomic64_t writes;
+	atomic64_t errors;
+	struct abidep_users users;
+};
+
+/* One old-name file on one kobject. */
+struct abidep_alias {
+	struct list_head node;		/* owner's list (class binding) */
+	struct abidep_state *st;
+	struct kobject *kobj;
+	struct attribute *target;	/* the new attribute, as sysfs_ops take it */
+	struct device_attribute shim;	/* what sysfs sees under the old name */
+	char *path;			/* "/sys/.../old_name", for log lines */
+};
+
+extern struct mutex abidep_lock;
+extern struct list_head abidep_registry;
+extern unsigned int abidep_log_interval;
+extern atomic64_t abidep_log_suppressed;
+
+int abidep_entry_check(const struct abidep_entry *e, struct abidep_state *st);
+struct abidep_alias *abidep_alias_create(struct device *dev,
+					 struct abidep_entry *entry,
+					 struct device_attribute *new_attr);
+struct device_attribute *abidep_find_dev_attr(struct device *dev,
+					      const char *name);
+void abidep_note_access(struct abidep_alias *a, bool write, ssize_t ret);
+
+/*
+ * A table of class entries (the compiled-in one, or a test's): abidep adds
+ * each entry's alias to every device of the entry's class, now and later.
+ */
+struct abidep_table {
+	struct abidep_entry *entries;
+	unsigned int nr;
+	struct list_head node;		/* in abidep_tables */
+	struct list_head bindings;	/* struct abidep_binding */
+};
+
+int abidep_table_load(struct abidep_table *t);
+void abidep_table_unload(struct abidep_table *t);
+void abidep_class_scan(void);
+unsigned int abidep_table_alias_count(struct abidep_table *t);
+int abidep_class_init(void);
+void abidep_class_exit(void);
+
+extern struct abidep_table abidep_builtin_table;
+
+int abidep_state_init(void);
+void abidep_state_exit(void);
+int abidep_control_init(void);
+void abidep_control_exit(void);
+
+#endif /* _ABIDEP_INTERNAL_H */

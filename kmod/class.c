@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table entries: aliases for drivers that cannot be changed. An entry names a
+ * device class; abidep adds the alias to every device of that class, now and
+ * later, and removes it when the device goes.
+ *
+ * A module cannot look a class up by name (class_kset and rc-core's
+ * struct class are private), so abidep learns a class from any of its
+ * devices: it walks the devices kset (under the kset's lock, taking a
+ * reference) for a device whose class has the table's name, then registers a
+ * class_interface on that class. The class core then calls add_dev() for
+ * every device present and every later one, and remove_dev() for each device
+ * that goes. Scans run at load, whenever a module finishes loading (its init
+ * usually registers the devices), and on a write to
+ * /sys/kernel/abidep/rescan (the udev rule, for a first device hot-plugged
+ * into a driver that was already loaded).
+ *
+ * A class whose module unloads is forgotten in the module's GOING
+ * notification, which runs after its exit() and before its memory is freed.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+
+#include "abidep_internal.h"
+
+/* Every device is in devices_kset; platform_bus is an exported device. */
+#define abidep_devices_kset() (platform_bus.kobj.kset)
+
+struct abidep_binding {
+	struct list_head node;		/* in the table's bindings */
+	struct abidep_table *table;
+	const char *class_name;
+	struct class_interface intf;	/* .class set while bound */
+	struct mutex lock;		/* protects aliases */
+	struct list_head aliases;
+};
+
+/* Protects abidep_tables, each table's bindings and their binding state. */
+static DEFINE_MUTEX(abidep_class_lock);
+static LIST_HEAD(abidep_tables);
+
+static int abidep_add_dev(struct device *dev, struct class_interface *intf)
+{
+	struct abidep_binding *b = container_of(intf, struct abidep_binding, intf);
+	struct abidep_table *t = b->table;
+	struct device_attribute *new_attr;
+	struct abidep_alias *a;
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct abidep_entry *e = &t->entries[i];
+
+		if (!e->state || strcmp(e->class_name, b->class_name))
+			continue;
+		new_attr = abidep_find_dev_attr(dev, e->new_name);
+		a = new_attr ? abidep_alias_create(dev, e, new_attr) :
+			       ERR_PTR(-ENOENT);
+		if (IS_ERR(a)) {
+			dev_info(dev, "abidep: %s -> %s not added: %s\n",
+				 e->old_name, e->new_name,
+				 PTR_ERR(a) == -ENOENT ? "no such attribute" :
+				 PTR_ERR(a) == -EEXIST ? "old name exists" :
+				 "error");
+			continue;
+		}
+		mutex_lock(&b->lock);
+		list_add_tail(&a->node, &b->aliases);
+		mutex_unlock(&b->lock);
+	}
+	return 0;
+}
+
+static void abidep_remove_dev(struct device *dev, struct class_interface *intf)
+{
+	struct abidep_binding *b = container_of(intf, struct abidep_binding, intf);
+	struct abidep_alias *a, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&b->lock);
+	list_for_each_entry_safe(a, tmp, &b->aliases, node)
+		if (a->kobj == &dev->kobj)
+			list_move(&a->node, &gone);
+	mutex_unlock(&b->lock);
+	list_for_each_entry_safe(a, tmp, &gone, node)
+		abidep_alias_remove(a);
+}
+
+/* A referenced device of class @name, or NULL. */
+static struct device *abidep_find_class_device(const char *name)
+{
+	struct kset *kset = abidep_devices_kset();
+	struct device *found = NULL;
+	struct kobject *k;
+
+	spin_lock(&kset->list_lock);
+	list_for_each_entry(k, &kset->list, entry) {
+		struct device *dev = kobj_to_dev(k);
+
+		if (dev->class && !strcmp(dev->class->name, name) &&
+		    kobject_get_unless_zero(k)) {
+			found = dev;
+			break;
+		}
+	}
+	spin_unlock(&kset->list_lock);
+	return found;
+}
+
+static void abidep_bind(struct abidep_binding *b)
+{
+	struct device *dev;
+	int ret;
+
+	lockdep_assert_held(&abidep_class_lock);
+	if (b->intf.class)
+		return;
+	dev = abidep_find_class_device(b->class_name);
+	if (!dev)
+		return;
+	if (device_is_registered(dev) && dev->class) {
+		b->intf.class = dev->class;
+		ret = class_interface_register(&b->intf);
+		if (ret) {
+			pr_err("class %s: cannot watch its devices (%d)\n",
+			       b->class_name, ret);
+			b->intf.class = NULL;
+		}
+	}
+	put_device(dev);
+}
+
+static void abidep_unbind(struct abidep_binding *b)
+{
+	lockdep_assert_held(&abidep_class_lock);
+	if (!b->intf.class)
+		return;
+	/* Calls remove_dev() for each device still in the class. */
+	class_interface_unregister(&b->intf);
+	b->intf.class = NULL;
+}
+
+/**
+ * abidep_class_scan() - bind every table class that now has a device
+ */
+void abidep_class_scan(void)
+{
+	struct abidep_binding *b;
+	struct abidep_table *t;
+
+	mutex_lock(&abidep_class_lock);
+	list_for_each_entry(t, &abidep_tables, node)
+		list_for_each_entry(b, &t->bindings, node)
+			abidep_bind(b);
+	mutex_unlock(&abidep_class_lock);
+}
+
+static struct abidep_binding *abidep_binding_get(struct abidep_table *t,
+						 const char *class_name)
+{
+	struct abidep_binding *b;
+
+	list_for_each_entry(b, &t->bindings, node)
+		if (!strcmp(b->class_name, class_name))
+			return b;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return NULL;
+	b->table = t;
+	b->class_name = class_name;
+	b->intf.add_dev = abidep_add_dev;
+	b->intf.remove_dev = abidep_remove_dev;
+	mutex_init(&b->lock);
+	INIT_LIST_HEAD(&b->aliases);
+	list_add_tail(&b->node, &t->bindings);
+	return b;
+}
+
+static void abidep_table_release(struct abidep_table *t)
+{
+	struct abidep_binding *b, *tmp;
+	unsigned int i;
+
+	list_for_each_entry_safe(b, tmp, &t->bindings, node) {
+		abidep_unbind(b);
+		list_del(&b->node);
+		kfree(b);
+	}
+	for (i = 0; i < t->nr; i++)
+		if (t->entries[i].state)
+			abidep_entry_unregister(&t->entries[i]);
+}
+
+/**
+ * abidep_table_load() - register a table's entries and watch their classes
+ * @t: the table; entries without a class are skipped
+ *
+ * An entry that fails its checks is logged by name and skipped. A class with
+ * no device yet is logged and watched for: it binds when a device appears.
+ *
+ * Return: 0, or -ENOMEM (and nothing of @t stays registered).
+ */
+int abidep_table_load(struct abidep_table *t)
+{
+	struct abidep_binding *b;
+	unsigned int i;
+
+	INIT_LIST_HEAD(&t->bindings);
+	mutex_lock(&abidep_class_lock);
+	for (i = 0; i < t->nr; i++) {
+		struct abidep_entry *e = &t->entries[i];
+
+		if (!e->class_name || !*e->class_name) {
+			pr_err("table entry %s: no class, skipped\n",
+			       e->old_name ? e->old_name : "(null)");
+			continue;
+		}
+		if (abidep_entry_register(e)) {
+			pr_err("table entry %s/%s: skipped\n", e->class_name,
+			       e->old_name ? e->old_name : "(null)");
+			continue;
+		}
+		if (!abidep_binding_get(t, e->class_name)) {
+			abidep_table_release(t);
+			mutex_unlock(&abidep_class_lock);
+			return -ENOMEM;
+		}
+	}
+	list_add_tail(&t->node, &abidep_tables);
+	list_for_each_entry(b, &t->bindings, node) {
+		abidep_bind(b);
+		if (!b->intf.class)
+			pr_info("class %s has no device yet; its aliases wait for one\n",
+				b->class_name);
+	}
+	mutex_unlock(&abidep_class_lock);
+	return 0;
+}
+
+/**
+ * abidep_table_unload() - remove a table's aliases and entries
+ * @t: a table loaded with abidep_table_load()
+ */
+void abidep_table_unload(struct abidep_table *t)
+{
+	mutex_lock(&abidep_class_lock);
+	list_del(&t->node);
+	abidep_table_release(t);
+	mutex_unlock(&abidep_class_lock);
+}
+
+/**
+ * abidep_table_alias_count() - how many aliases a table has on devices now
+ * @t: a loaded table
+ *
+ * Return: the number of aliases.
+ */
+unsigned int abidep_table_alias_count(struct abidep_table *t)
+{
+	struct abidep_binding *b;
+	struct abidep_alias *a;
+	unsigned int n = 0;
+
+	mutex_lock(&abidep_class_lock);
+	list_for_each_entry(b, &t->bindings, node) {
+		mutex_lock(&b->lock);
+		list_for_each_entry(a, &b->aliases, node)
+			n++;
+		mutex_unlock(&b->lock);
+	}
+	mutex_unlock(&abidep_class_lock);
+	return n;
+}
+
+#ifdef CONFIG_MODULES
+static int abidep_module_event(struct notifier_block *nb, unsigned long action,
+			       void *data)
+{
+	struct module *mod = data;
+	struct abidep_binding *b;
+	struct abidep_table *t;
+
+	switch (action) {
+	case MODULE_STATE_LIVE:
+		abidep_class_scan();
+		break;
+	case MODULE_STATE_GOING:
+		mutex_lock(&abidep_class_lock);
+		list_for_each_entry(t, &abidep_tables, node)
+			list_for_each_entry(b, &t->bindings, node)
+				if (b->intf.class &&
+				    within_module((unsigned long)b->intf.class, mod))
+					abidep_unbind(b);
+		mutex_unlock(&abidep_class_lock);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block abidep_module_nb = {
+	.notifier_call = abidep_module_event,
+};
+
+int abidep_class_init(void)
+{
+	return register_module_notifier(&abidep_module_nb);
+}
+
+void abidep_class_exit(void)
+{
+	unregister_module_notifier(&abidep_module_nb);
+}
+#else
+/* No modules: every class and device comes from built-in code. */
+int abidep_class_init(void)
+{
+	return 0;
+}
+
+void abidep_class_exit(void)
+{
+}
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who uses an old name: a small, fixed-size table of distinct users per entry
+ * (an executable and comm pair), each logged at most once per interval.
+ *
+ * The table is bounded (ABIDEP_MAX_USERS slots of fixed size), so a process
+ * that forks with ever-new names costs evictions, not memory. This code
+ * decides; it does not print or look at current, so KUnit can drive it with
+ * made-up users and clocks.
+ */
+#include <linux/jiffies.h>
+#include <linux/string.h>
+
+#include "abidep_internal.h"
+
+void abidep_users_init(struct abidep_users *u)
+{
+	memset(u, 0, sizeof(*u));
+	spin_lock_init(&u->lock);
+}
+
+static struct abidep_user *abidep_users_find(struct abidep_users *u, u64 key)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->nr; i++)
+		if (u->slot[i].key == key)
+			return &u->slot[i];
+	return NULL;
+}
+
+/* A free slot, or the least recently seen user's. */
+static struct abidep_user *abidep_users_victim(struct abidep_users *u)
+{
+	struct abidep_user *v;
+	unsigned int i;
+
+	if (u->nr < ABIDEP_MAX_USERS)
+		return &u->slot[u->nr++];
+	v = &u->slot[0];
+	for (i = 1; i < u->nr; i++)
+		if (u->slot[i].last_seen < v->last_seen)
+			v = &u->slot[i];
+	u->evicted++;
+	return v;
+}
+
+/* Keep the tail of a long path: it names the program. */
+static void abidep_copy_exe(char *dst, const char *exe)
+{
+	size_t len = strlen(exe);
+
+	if (len < ABIDEP_EXE_LEN) {
+		memcpy(dst, exe, len + 1);
+		return;
+	}
+	memcpy(dst, "...", 3);
+	memcpy(dst + 3, exe + len - (ABIDEP_EXE_LEN - 4), ABIDEP_EXE_LEN - 3);
+}
+
+/**
+ * abidep_users_note() - count an access and decide whether to log it
+ * @u: the entry's user table
+ * @who: the accessing process; @who->exe may be NULL on a first try
+ * @write: a write (else a read)
+ * @now: the time in jiffies, for the log interval
+ * @wall: the time in seconds since the epoch, for first and last seen
+ * @interval: jiffies between two log lines for the same user
+ *
+ * A known user is counted; a new user is added only when @who->exe is set,
+ * so the caller resolves the executable's path (which may sleep) only for
+ * users it has not seen: on ABIDEP_NOTE_MISS it does so and calls again.
+ *
+ * Return: ABIDEP_NOTE_LOG if this access should be logged, ABIDEP_NOTE_QUIET
+ * if not, ABIDEP_NOTE_MISS if @who is new and @who->exe is NULL (nothing
+ * counted).
+ */
+enum abidep_note abidep_users_note(struct abidep_users *u,
+				   const struct abidep_who *who, bool write,
+				   unsigned long now, time64_t wall,
+				   unsigned long interval)
+{
+	enum abidep_note ret = ABIDEP_NOTE_QUIET;
+	struct abidep_user *usr;
+
+	spin_lock(&u->lock);
+	usr = abidep_users_find(u, who->key);
+	if (!usr) {
+		if (!who->exe) {
+			spin_unlock(&u->lock);
+			return ABIDEP_NOTE_MISS;
+		}
+		usr = abidep_users_victim(u);
+		memset(usr, 0, sizeof(*usr));
+		usr->key = who->key;
+		memcpy(usr->comm, who->comm, sizeof(usr->comm));
+		abidep_copy_exe(usr->exe, who->exe);
+		usr->first_seen = wall;
+		usr->last_logged = now;
+		ret = ABIDEP_NOTE_LOG;
+	} else if (time_after_eq(now, usr->last_logged + interval)) {
+		usr->last_logged = now;
+		ret = ABIDEP_NOTE_LOG;
+	}
+	usr->tgid = who->tgid;
+	usr->uid = who->uid;
+	usr->last_seen = wall;
+	if (write)
+		usr->writes++;
+	else
+		usr->reads++;
+	spin_unlock(&u->lock);
+	return ret;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Build the module and the example against the installed Debian headers with
+# W=1 from clean; any compiler warning is a failure.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+log="$repo/build/module-build.log"
+mkdir -p "$repo/build"
+make -C "$repo/kmod" clean >/dev/null 2>&1
+if make -C "$repo/kmod" W=1 >"$log" 2>&1; then built=1; else built=0; fi
+warnings=$(grep -c -E 'warning:|error:' "$log")
+grep -E 'warning:|error:' "$log"
+pass=0 fail=0
+for ko in abidep.ko examples/abidep_ir_example.ko; do
+	if [ "$built" = 1 ] && [ -f "$repo/kmod/$ko" ]; then
+		pass=$((pass + 1))
+	else
+		echo "build: kmod/$ko not built; see $log"
+		fail=$((fail + 1))
+	fi
+done
+if [ "$warnings" -eq 0 ]; then pass=$((pass + 1)); else
+	echo "build: $warnings W=1 warnings or errors; see $log"
+	fail=$((fail + 1))
+fi
+echo "build: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,52 @@
+#!/bin/sh
+# make demo, inside the QEMU guest: a real rc device (rc-loopback) whose
+# protocols attribute was once called current_protocol; abidep keeps the old
+# name working and names the legacy program that still reads it.
+set -eu
+KMOD=$ABIDEP_REPO/kmod
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+run() { echo "\$ $*"; "$@"; }
+
+step "Load abidep, then the rc-loopback driver (an unmodified rc-core driver)"
+run insmod "$KMOD/abidep.ko"
+run modprobe rc-loopback
+RC=$(ls -d /sys/class/rc/rc* | head -n 1)
+run ls "$RC"
+
+step "Two clients: a legacy one still reading the 2.6.34 name, a modern one"
+# Copies of cat under telling names, so the log can tell them apart.
+cp /bin/cat /usr/local/bin/legacy-irctl
+cp /bin/cat /usr/local/bin/modern-irctl
+echo "\$ legacy-irctl $RC/current_protocol"
+legacy-irctl "$RC/current_protocol"
+echo "\$ modern-irctl $RC/protocols"
+modern-irctl "$RC/protocols"
+echo "\$ echo nec > $RC/current_protocol    # writes still work, via protocols"
+echo nec >"$RC/current_protocol"
+run cat "$RC/protocols"
+
+step "A driver that declares its own deprecation (kmod/examples)"
+run insmod "$KMOD/examples/abidep_ir_example.ko"
+EX=/sys/devices/platform/abidep-ir-example
+echo "\$ cat $EX/protocol $EX/current_protocol"
+cat $EX/protocol $EX/current_protocol
+echo "\$ echo rc5 > $EX/current_protocol     # the old value format"
+echo rc5 >$EX/current_protocol
+run cat $EX/protocol
+
+step "What the kernel log says (one line per program per entry per hour)"
+dmesg | grep 'abidep:' | sed 's/^\[[ 0-9.]*\] //'
+
+step "The state file: /sys/kernel/debug/abidep/state (root only)"
+cat /sys/kernel/debug/abidep/state
+
+step "The tracepoint, for perf and bpftrace: abidep:abidep_access"
+echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable
+legacy-irctl "$RC/current_protocol" >/dev/null
+echo 0 >/sys/kernel/tracing/events/abidep/abidep_access/enable
+grep abidep_access /sys/kernel/tracing/trace | sed 's/^ *//'
+
+rmmod abidep_ir_example abidep
+echo
+echo "demo: done; the legacy reader is named above, the modern one is not."

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Install every Debian package abidep needs to build, test and demo, and unpack
+# the Debian 6.1 kernel image (matching the installed headers) for the QEMU guest.
+# Idempotent: a second run with everything present takes well under a second.
+set -eu
+
+PKGS="make gcc libc6-dev linux-headers-amd64 linux-source-6.1 kmod cpio xz-utils zstd
+      qemu-system-x86 busybox-static clang llvm lld bpftool libbpf-dev libelf-dev zlib1g-dev
+      libsqlite3-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing Debian packages:$missing" >&2
+		echo "deps: run 'sudo make deps' (or apt-get install them) and try again" >&2
+		exit 1
+	fi
+	echo "deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+exec "$(dirname "$0")/guest-kernel.sh"

@@ -1,0 +1,44 @@
+#!/bin/sh
+# make test: every suite in turn, each closing with "<name>: N passed, N
+# failed"; then the sum on one line. A suite that breaks before counting
+# counts as one failure. Exit 1 if anything failed.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+mkdir -p build
+total_pass=0 total_fail=0
+
+run_suite() {
+	name=$1
+	shift
+	echo "=== $name"
+	log="build/test-$name.log"
+	"$@" 2>&1 | tee "$log"
+	rc=$(cat build/.rc 2>/dev/null || echo 1)
+	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "$name: exited $rc without a failed test: counted as one failure"
+		f=1
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+# Run a command, leaving its exit status in build/.rc (tee hides it).
+st() {
+	"$@"
+	echo $? >build/.rc
+}
+
+run_suite build st scripts/build-check.sh
+run_suite checkpatch st scripts/checkpatch.sh
+run_suite kunit st tests/kunit/run
+run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh
+
+rm -f build/.rc
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,39 @@
+# Helpers for guest test scripts: checks that count, and a closing summary.
+# shellcheck shell=sh
+
+_pass=0
+_fail=0
+
+section() {
+	echo "# $*"
+}
+
+# check DESCRIPTION COMMAND [ARG...]: run it, print ok/not ok.
+check() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		_pass=$((_pass + 1))
+		echo "ok - $_desc"
+	else
+		_fail=$((_fail + 1))
+		echo "not ok - $_desc"
+		[ -n "$_out" ] && echo "$_out" | head -n 5 | sed 's/^/#   /'
+	fi
+	return 0
+}
+
+dmesg_has() {
+	dmesg | grep -qF -- "$1"
+}
+
+# The whole message of a kernel log line equals $1.
+dmesg_has_line() {
+	dmesg | sed 's/^\[[ 0-9.]*\] //' | grep -qxF -- "$1"
+}
+
+# finish NAME: the summary line, and the exit status.
+finish() {
+	echo "$1: $_pass passed, $_fail failed"
+	[ "$_fail" -eq 0 ]
+}

@@ -1,0 +1,192 @@
+#!/bin/sh
+# Guest tests for abidep.ko and the example driver, on Debian's 6.1 kernel
+# with a real rc device (rc-loopback). Run by `make check-vm`:
+#	tests/vm/run tests/vm/module-tests.sh
+# Prints "ok"/"not ok" per check and ends with "guest: N passed, N failed".
+set -u
+. "$(dirname "$0")/lib.sh"
+
+KMOD=$ABIDEP_REPO/kmod
+STATE=/sys/kernel/debug/abidep/state
+EX=/sys/devices/platform/abidep-ir-example
+
+# Exact tallies of what this script did to the rc alias, to check counters.
+rc_reads=0
+rc_writes=0
+rc_errors=0
+
+rc_dev() { ls -d /sys/class/rc/rc* 2>/dev/null | head -n 1; }
+
+# The state line of entry $1 (old name), field $2.
+state_field() {
+	grep " old=$1 " "$STATE" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+# Write "$2\n" to file $1 in one write(2) (kernfs hands store() at most a
+# page of it); print "rc:errno message" (rc 0 on success).
+try_write() {
+	printf '%s\n' "$2" >/tmp/val
+	if err=$(dd if=/tmp/val of="$1" bs=1M count=1 status=none 2>&1); then
+		echo "0:"
+	else
+		echo "1:${err##*: }"
+	fi
+}
+
+section "load: abidep first, then the rc device appears"
+check "abidep.ko loads" insmod "$KMOD/abidep.ko"
+check "the class with no device yet is reported" \
+	dmesg_has 'abidep: class rc has no device yet'
+check "modprobe rc-loopback" modprobe rc-loopback
+RC=$(rc_dev)
+check "rc device present ($RC)" test -n "$RC"
+check "alias current_protocol appears on the late device" \
+	test -f "$RC/current_protocol"
+check "the alias has the new attribute's mode" \
+	test "$(stat -c %a "$RC/current_protocol")" = "$(stat -c %a "$RC/protocols")"
+
+section "reads through the alias"
+new=$(cat "$RC/protocols")
+old=$(cat "$RC/current_protocol")
+rc_reads=$((rc_reads + 1))
+check "alias reads the same as protocols ($new)" test "$old" = "$new"
+
+section "writes through the alias behave as writes to protocols"
+for val in "nec" "+rc-5" "-rc-5" "sony nec" "garbage" "" "+" "nec extra-garbage" \
+	   "$(head -c 5000 /dev/zero | tr '\0' 'x')"; do
+	printf '%s' "lirc" >"$RC/protocols"
+	r_new=$(try_write "$RC/protocols" "$val")
+	s_new=$(cat "$RC/protocols")
+	printf '%s' "lirc" >"$RC/protocols"
+	r_old=$(try_write "$RC/current_protocol" "$val")
+	rc_writes=$((rc_writes + 1))
+	case $r_old in 1:*) rc_errors=$((rc_errors + 1)) ;; esac
+	s_old=$(cat "$RC/protocols")
+	short=$(printf '%.20s' "$val")
+	check "write '$short': same result ($r_new)" test "$r_old" = "$r_new"
+	check "write '$short': same state" test "$s_old" = "$s_new"
+done
+check "a garbage write fails with EINVAL through the alias" \
+	sh -c "! printf garbage > '$RC/current_protocol'"
+rc_writes=$((rc_writes + 1))
+rc_errors=$((rc_errors + 1))
+
+section "log lines name the process"
+dmesg -C
+cp /bin/cat /tmp/ir-keytable
+# exec keeps the pid: the log line must name this very process.
+sh -c 'echo $$ >/tmp/pid; exec /tmp/ir-keytable "$1" >/dev/null' sh "$RC/current_protocol"
+rc_reads=$((rc_reads + 1))
+pid=$(cat /tmp/pid)
+path=/sys/class/rc/$(basename "$RC")/current_protocol
+expect="abidep: $path is deprecated since 2010-04-08, removal after 2012-04-08, use protocols: read by pid $pid (ir-keytable) /tmp/ir-keytable"
+check "log line names pid $pid, comm and executable" dmesg_has_line "$expect"
+/tmp/ir-keytable "$RC/current_protocol" >/dev/null
+/tmp/ir-keytable "$RC/current_protocol" >/dev/null
+rc_reads=$((rc_reads + 2))
+check "the same program is logged once per interval" \
+	test "$(dmesg | grep -c '(ir-keytable) /tmp/ir-keytable')" = 1
+head -c 100 "$RC/current_protocol" >/dev/null
+rc_reads=$((rc_reads + 1))
+check "another program gets its own line" dmesg_has '(head) /usr/bin/head'
+try_write "$RC/current_protocol" nec >/dev/null
+rc_writes=$((rc_writes + 1))
+# dd already wrote through the alias above: known, so not logged again.
+check "a known writer is not logged again within the interval" \
+	sh -c "! dmesg | grep -q 'written by pid'"
+check "reads of protocols are not logged" sh -c "! dmesg | grep -q '/protocols is'"
+
+section "the state file"
+check "state file exists, root only" test "$(stat -c %a "$STATE")" = 400
+check "state has the rc entry" grep -q ' old=current_protocol new=protocols class=rc ' "$STATE"
+check "reads counted exactly ($rc_reads)" test "$(state_field current_protocol reads)" = "$rc_reads"
+check "writes counted exactly ($rc_writes)" test "$(state_field current_protocol writes)" = "$rc_writes"
+check "failed accesses counted ($rc_errors)" test "$(state_field current_protocol errors)" = "$rc_errors"
+check "dates and overdue flag" grep -q ' deprecated=2010-04-08 remove_after=2012-04-08 overdue=1 ' "$STATE"
+check "the users are listed" grep -q 'user=[0-9]*,0,ir-keytable,/tmp/ir-keytable,3,0,' "$STATE"
+
+section "the tracepoint"
+T=/sys/kernel/tracing
+echo 1 >$T/events/abidep/abidep_access/enable
+echo >$T/trace
+cat "$RC/current_protocol" >/dev/null
+rc_reads=$((rc_reads + 1))
+echo 0 >$T/events/abidep/abidep_access/enable
+check "abidep:abidep_access fires on a read" \
+	grep -q "abidep_access: path=$path old=current_protocol new=protocols op=read ret=" $T/trace
+
+section "the example driver: the seed's rename with translate hooks"
+check "example loads" insmod "$KMOD/examples/abidep_ir_example.ko"
+check "protocol is nec" test "$(cat $EX/protocol)" = nec
+check "supported_protocols lists all" test "$(cat $EX/supported_protocols)" = "rc-5 pulse-distance nec"
+check "current_protocol shows the old format (NEC)" test "$(cat $EX/current_protocol)" = NEC
+check "old write 'rc5' is accepted" sh -c "echo rc5 > $EX/current_protocol"
+check "... and sets protocol to rc-5" test "$(cat $EX/protocol)" = rc-5
+check "... shown as RC-5 by the old name" test "$(cat $EX/current_protocol)" = RC-5
+check "old write 'PD' (any case)" sh -c "echo PD > $EX/current_protocol"
+check "... is pulse-distance" test "$(cat $EX/protocol)" = pulse-distance
+check "the old name took one value: a list is rejected" \
+	sh -c "! echo 'nec rc-5' > $EX/current_protocol"
+check "an unknown value is rejected" sh -c "! echo bogus > $EX/current_protocol"
+check "... and nothing changed" test "$(cat $EX/protocol)" = pulse-distance
+check "the new name takes a list" sh -c "echo 'nec rc-5' > $EX/protocol"
+check "... shown in order" test "$(cat $EX/protocol)" = "rc-5 nec"
+check "... and as its first by the old name" test "$(cat $EX/current_protocol)" = RC-5
+check "the example's entry is in the state file, owned by it" \
+	grep -q ' old=current_protocol new=protocol class=- owner=abidep_ir_example ' "$STATE"
+
+section "unbind and rebind while a reader loops"
+( while :; do cat $EX/current_protocol; done ) >/dev/null 2>&1 &
+loop=$!
+sleep 1
+check "unbind the example device" sh -c "echo abidep-ir-example > /sys/bus/platform/drivers/abidep-ir-example/unbind"
+check "the alias is gone with the binding" test ! -e $EX/current_protocol
+check "bind again" sh -c "echo abidep-ir-example > /sys/bus/platform/drivers/abidep-ir-example/bind"
+check "the alias is back" test -f $EX/current_protocol
+exec 3<$EX/current_protocol
+check "rmmod the example with the alias open and a reader looping" rmmod abidep_ir_example
+check "a read of the open file fails cleanly" sh -c '! cat <&3 >/dev/null 2>&1'
+exec 3<&-
+kill $loop
+wait $loop 2>/dev/null
+
+section "rc device removal and module unloads while reading"
+( while :; do cat /sys/class/rc/rc*/current_protocol; done ) >/dev/null 2>&1 &
+loop=$!
+sleep 1
+check "rmmod rc-loopback while reading" rmmod rc-loopback
+check "no alias left in /sys/class/rc" sh -c '! ls /sys/class/rc/*/current_protocol 2>/dev/null'
+check "modprobe rc-loopback again" modprobe rc-loopback
+sleep 1
+RC=$(rc_dev)
+check "the new device gets the alias ($RC)" test -f "$RC/current_protocol"
+check "rmmod abidep while the alias is read" rmmod abidep
+check "the alias went with abidep" test ! -e "$RC/current_protocol"
+check "protocols still works" cat "$RC/protocols"
+check "insmod abidep with the device present" insmod "$KMOD/abidep.ko"
+check "the alias is added at load" test -f "$RC/current_protocol"
+# The protocol writes above loaded decoders, which hold rc-core too.
+check "rmmod rc-loopback and rc-core under abidep" \
+	sh -c 'rmmod rc-loopback && lsmod | awk "/^ir_/ { print \$1 }" | xargs -r rmmod && rmmod rc-core'
+check "rc-core is gone" test ! -e /sys/class/rc
+check "modprobe rc-loopback (a new rc class)" modprobe rc-loopback
+sleep 1
+RC=$(rc_dev)
+check "the alias follows the new class ($RC)" test -f "$RC/current_protocol"
+check "and reads" cat "$RC/current_protocol"
+kill $loop
+wait $loop 2>/dev/null
+
+section "permissions"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check "a user cannot read the state file" sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups cat $STATE 2>/dev/null"
+check "a user cannot rescan" sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo 1 > /sys/kernel/abidep/rescan' 2>/dev/null"
+check "a user can read the alias like protocols" nobody cat "$RC/current_protocol"
+check "a user cannot write the alias (protocols is 0644)" \
+	sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo nec > $RC/current_protocol' 2>/dev/null"
+check "root can rescan" sh -c 'echo 1 > /sys/kernel/abidep/rescan'
+
+check "rmmod abidep at the end" rmmod abidep
+check "no debugfs or sysfs left behind" sh -c '! test -e /sys/kernel/debug/abidep && ! test -e /sys/kernel/abidep'
+
+finish guest

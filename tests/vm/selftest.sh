@@ -1,0 +1,105 @@
+#!/bin/bash
+# Self-test of the QEMU guest runner tests/vm/run: boots the guest ~13 times
+# (about 2-3 minutes under TCG). Prints one line per check; exits non-zero if
+# any check fails. Builds tests/vm/selftest/abidep_vm_warn.ko (loaded in the
+# guest only) into build/vm/selftest/.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+repo=$(cd "$here/../.." && pwd -P)
+cd "$repo" || exit 2
+run=tests/vm/run
+kver=$(scripts/kver.sh) || exit 2
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { printf 'PASS  %s\n' "$1"; }
+fail() {
+	printf 'FAIL  %s\n' "$1"
+	[ -z "${2:-}" ] || printf '      %s\n' "${2//$'\n'/$'\n'      }"
+	fails=$((fails + 1))
+}
+# check NAME WANT_RC WANT_STDOUT_REGEX -- RUN_ARGS...
+check() {
+	local name=$1 want_rc=$2 want_out=$3 rc out
+	shift 4
+	out=$("$run" "$@" 2>"$tmp/err")
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit $rc, want $want_rc; stdout: $out; stderr: $(cat "$tmp/err")"
+	elif ! [[ $out =~ $want_out ]]; then
+		fail "$name" "stdout does not match /$want_out/: $out"
+	else
+		pass "$name"
+	fi
+}
+
+t0=$(date +%s.%N)
+check "uname -r is the guest kernel ($kver)" 0 "^$kver\$" -- uname -r
+t1=$(date +%s.%N)
+t2=$(date +%s.%N)
+check "true" 0 '^$' -- true
+t3=$(date +%s.%N)
+check "exit status is passed through" 3 '^$' -- sh -c 'exit 3'
+check "missing command gives 127" 127 'not found' -- no-such-command-abidep
+check "arguments keep their quoting" 0 "^<a b><it's><x\"y><\\\$HOME><><\\*>\$" -- \
+	printf '<%s>' 'a b' "it's" 'x"y' '$HOME' '' '*'
+check "stdout and stderr both arrive" 0 $'^out\nerr$' -- sh -c 'echo out; echo err >&2'
+check "environment" 0 "^$repo $repo /root $kver /usr/sbin:/usr/bin:/sbin:/bin 0 .+/out\$" -- \
+	sh -c 'echo "$(pwd) $ABIDEP_REPO $HOME $KVER $PATH $(id -u) $ABIDEP_OUT"'
+check "mounts" 0 '^ok$' -- sh -c '
+	for m in /proc /sys /dev /dev/pts /sys/kernel/debug /sys/kernel/tracing \
+		/sys/fs/bpf /sys/fs/cgroup /tmp /run; do
+		mountpoint -q "$m" || { echo "not mounted: $m"; exit 1; }
+	done
+	ls /sys/kernel/debug /sys/fs/bpf >/dev/null && ls /sys/kernel/tracing/available_events >/dev/null &&
+	echo ok'
+check "modprobe rc-loopback gives rc0 protocols" 0 'nec' -- \
+	sh -c 'modprobe rc-loopback && cat /sys/class/rc/rc0/protocols'
+check "cpuidle governor readable" 0 '^[a-z_]+$' -- \
+	cat /sys/devices/system/cpu/cpuidle/current_governor_ro
+
+out="$tmp/out dir"
+check "--out DIR is \$ABIDEP_OUT" 0 '^$' -- --out "$out" sh -c 'echo hi >"$ABIDEP_OUT/f"'
+if [ "$(cat "$out/f" 2>/dev/null)" = hi ]; then pass "file written to \$ABIDEP_OUT is on the host"; else fail "file written to \$ABIDEP_OUT is on the host"; fi
+
+check "writes outside \$ABIDEP_OUT are discarded" 0 '^$' -- sh -c 'echo x >"$ABIDEP_REPO/build/vm/.guest-write"'
+if [ ! -e build/vm/.guest-write ]; then pass "host repo untouched"; else fail "host repo untouched"; rm -f build/vm/.guest-write; fi
+
+out=$("$run" --timeout 15 sleep 100 2>"$tmp/err")
+rc=$?
+if [ "$rc" = 124 ] && grep -q timeout "$tmp/err" && ! pgrep -f "qemu-system-x86_64.*$repo/build/vm/runs" >/dev/null; then
+	pass "timeout gives 124 and leaves no qemu"
+else
+	fail "timeout gives 124 and leaves no qemu" "exit $rc; $(cat "$tmp/err")"
+fi
+
+# A real kernel WARNING from a throw-away module (loaded in the guest only).
+mod=build/vm/selftest
+mkdir -p "$mod"
+cp tests/vm/selftest/abidep_vm_warn.c tests/vm/selftest/Kbuild "$mod/"
+if make -s -C "/lib/modules/$kver/build" M="$repo/$mod" modules >"$tmp/make" 2>&1; then
+	"$run" insmod "$mod/abidep_vm_warn.ko" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 125 ] && grep -q 'WARNING:.*abidep_vm_warn' "$tmp/err"; then
+		pass "a kernel WARNING fails the run with 125"
+	else
+		fail "a kernel WARNING fails the run with 125" "exit $rc; $(cat "$tmp/err")"
+	fi
+else
+	fail "build the WARNING test module" "$(cat "$tmp/make")"
+fi
+
+"$run" sh -c 'echo c >/proc/sysrq-trigger' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 125 ] && grep -q 'Kernel panic' "$tmp/err"; then
+	pass "a kernel panic fails the run with 125"
+else
+	fail "a kernel panic fails the run with 125" "exit $rc; $(cat "$tmp/err")"
+fi
+
+printf 'time  tests/vm/run uname -r: %.1fs, tests/vm/run true: %.1fs\n' \
+	"$(echo "$t1 - $t0" | bc)" "$(echo "$t3 - $t2" | bc)"
+[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "all checks passed"
