@@ -40,7 +40,7 @@ static void abidep_state_stop(struct seq_file *m, void *v)
 
 static void abidep_field(struct seq_file *m, const char *key, const char *val)
 {
-	seq_printf(m, " %s=", key);
+	seq_printf(m, "%s%s=", strcmp(key, "old") ? " " : "", key);
 	seq_escape(m, val && *val ? val : "-", ABIDEP_ESC);
 }
 

@@ -3,6 +3,7 @@
 # protocols attribute was once called current_protocol; abidep keeps the old
 # name working and names the legacy program that still reads it.
 set -eu
+PATH=/usr/local/bin:$PATH
 KMOD=$ABIDEP_REPO/kmod
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -18,10 +19,10 @@ step "Two clients: a legacy one still reading the 2.6.34 name, a modern one"
 # Copies of cat under telling names, so the log can tell them apart.
 cp /bin/cat /usr/local/bin/legacy-irctl
 cp /bin/cat /usr/local/bin/modern-irctl
-echo "\$ legacy-irctl $RC/current_protocol"
-legacy-irctl "$RC/current_protocol"
+echo "$ legacy-irctl $RC/current_protocol"
+/usr/local/bin/legacy-irctl "$RC/current_protocol"
 echo "\$ modern-irctl $RC/protocols"
-modern-irctl "$RC/protocols"
+/usr/local/bin/modern-irctl "$RC/protocols"
 echo "\$ echo nec > $RC/current_protocol    # writes still work, via protocols"
 echo nec >"$RC/current_protocol"
 run cat "$RC/protocols"
@@ -43,7 +44,7 @@ cat /sys/kernel/debug/abidep/state
 
 step "The tracepoint, for perf and bpftrace: abidep:abidep_access"
 echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable
-legacy-irctl "$RC/current_protocol" >/dev/null
+/usr/local/bin/legacy-irctl "$RC/current_protocol" >/dev/null
 echo 0 >/sys/kernel/tracing/events/abidep/abidep_access/enable
 grep abidep_access /sys/kernel/tracing/trace | sed 's/^ *//'
 

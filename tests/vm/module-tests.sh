@@ -17,9 +17,9 @@ rc_errors=0
 
 rc_dev() { ls -d /sys/class/rc/rc* 2>/dev/null | head -n 1; }
 
-# The state line of entry $1 (old name), field $2.
+# Field $3 of the state line of the entry renaming $1 to $2.
 state_field() {
-	grep " old=$1 " "$STATE" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+	grep "^old=$1 new=$2 " "$STATE" | tr ' ' '\n' | sed -n "s/^$3=//p"
 }
 
 # Write "$2\n" to file $1 in one write(2) (kernfs hands store() at most a
@@ -98,11 +98,11 @@ check "reads of protocols are not logged" sh -c "! dmesg | grep -q '/protocols i
 
 section "the state file"
 check "state file exists, root only" test "$(stat -c %a "$STATE")" = 400
-check "state has the rc entry" grep -q ' old=current_protocol new=protocols class=rc ' "$STATE"
-check "reads counted exactly ($rc_reads)" test "$(state_field current_protocol reads)" = "$rc_reads"
-check "writes counted exactly ($rc_writes)" test "$(state_field current_protocol writes)" = "$rc_writes"
-check "failed accesses counted ($rc_errors)" test "$(state_field current_protocol errors)" = "$rc_errors"
-check "dates and overdue flag" grep -q ' deprecated=2010-04-08 remove_after=2012-04-08 overdue=1 ' "$STATE"
+check "state has the rc entry" grep -q '^old=current_protocol new=protocols class=rc ' "$STATE"
+check "reads counted exactly ($rc_reads)" test "$(state_field current_protocol protocols reads)" = "$rc_reads"
+check "writes counted exactly ($rc_writes)" test "$(state_field current_protocol protocols writes)" = "$rc_writes"
+check "failed accesses counted ($rc_errors)" test "$(state_field current_protocol protocols errors)" = "$rc_errors"
+check "dates and overdue flag" grep -q 'class=rc owner=abidep deprecated=2010-04-08 remove_after=2012-04-08 overdue=1 ' "$STATE"
 check "the users are listed" grep -q 'user=[0-9]*,0,ir-keytable,/tmp/ir-keytable,3,0,' "$STATE"
 
 section "the tracepoint"
@@ -133,7 +133,7 @@ check "the new name takes a list" sh -c "echo 'nec rc-5' > $EX/protocol"
 check "... shown in order" test "$(cat $EX/protocol)" = "rc-5 nec"
 check "... and as its first by the old name" test "$(cat $EX/current_protocol)" = RC-5
 check "the example's entry is in the state file, owned by it" \
-	grep -q ' old=current_protocol new=protocol class=- owner=abidep_ir_example ' "$STATE"
+	grep -q '^old=current_protocol new=protocol class=- owner=abidep_ir_example ' "$STATE"
 
 section "unbind and rebind while a reader loops"
 ( while :; do cat $EX/current_protocol; done ) >/dev/null 2>&1 &
