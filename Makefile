@@ -1,9 +1,11 @@
 # abidep: top-level build and test entry points.
 #
-#   make            build kmod/abidep.ko and the example driver (W=1)
+#   make            build kmod/abidep.ko, the example driver (W=1) and build/abidep
 #   make deps       install the Debian packages everything needs (idempotent)
-#   make test       W=1 build, checkpatch, KUnit (UML), guest tests (QEMU)
+#   make test       builds, checkpatch, unit, CLI, fuzz, KUnit (UML), guest tests
 #   make demo       the whole story in a QEMU guest, in under a minute
+#   make bench      speed figures, side by side with the kernel's own tools
+#   make tables     regenerate kmod/table_gen.h from migration-tables/
 #
 # V=1 shows the commands.
 
@@ -16,18 +18,38 @@ else
 Q := @
 endif
 
-.PHONY: all deps module checkpatch kunit check-vm test demo clean help
+.PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
+	demo bench clean help
 
-all: module
+all: module tools
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
 
 module:
 	$(Q)$(MAKE) --no-print-directory -C kmod W=1 $(if $(filter 1,$(V)),V=1,-s)
+
+tools:
+	$(Q)$(MAKE) --no-print-directory -C tools $(if $(filter 1,$(V)),V=1)
+
+tables: tools
+	$(Q)build/abidep tables validate
+	$(Q)build/abidep tables export --c -o kmod/table_gen.h
+
+unit:
+	$(Q)tests/unit/run
+
+cli: tools
+	$(Q)tests/cli/tables.sh
+
+fuzz:
+	$(Q)tests/fuzz/run $${FUZZ_SECONDS:-600}
+
+bench: deps tools
+	$(Q)scripts/bench.sh
 
 checkpatch:
 	$(Q)scripts/checkpatch.sh
@@ -46,4 +68,5 @@ demo: deps module
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C kmod clean >/dev/null
+	$(Q)$(MAKE) --no-print-directory -C tools clean
 	$(Q)rm -rf build

@@ -35,8 +35,9 @@ struct abidep_alias;
  *	alias (e.g. "rc"); NULL for entries a driver declares in code.
  * @old_name: the deprecated attribute name, created as an alias.
  * @new_name: the attribute that replaces it, on the same kobject.
- * @deprecated: the date the old name was deprecated, "YYYY-MM-DD".
- * @remove_after: the date ("YYYY-MM-DD") or kernel version ("6.12") after
+ * @deprecated: the date the old name was deprecated, "YYYY-MM-DD" (or
+ *	"YYYY-MM", "YYYY" when no more is known).
+ * @remove_after: the date (as @deprecated) or kernel version ("6.12") after
  *	which the old name may be removed.
  * @hint: one line telling users what to do instead; may be NULL.
  * @show_xlate: optional; turns the new attribute's output in @buf (@len bytes,

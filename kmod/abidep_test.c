@@ -29,6 +29,13 @@ static const struct abidep_date_case abidep_date_cases[] = {
 	{ "2000-02-29", 0, 2000, 2, 29 },
 	{ "2024-02-29", 0, 2024, 2, 29 },
 	{ "9999-12-31", 0, 9999, 12, 31 },
+	{ "2010-06", 0, 2010, 6, 0 },
+	{ "2016", 0, 2016, 0, 0 },
+	{ "2010-6", -EINVAL },
+	{ "2010-13", -EINVAL },
+	{ "2010-00", -EINVAL },
+	{ "2010-06-", -EINVAL },
+	{ "1969", -EINVAL },
 	{ "2023-02-29", -EINVAL },
 	{ "1900-02-28", -EINVAL },
 	{ "2010-02-30", -EINVAL },
@@ -120,6 +127,11 @@ static void abidep_date_order_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, abidep_date_cmp(&a, &b), 0);
 	KUNIT_EXPECT_GT(test, abidep_date_cmp(&b, &a), 0);
 	KUNIT_ASSERT_EQ(test, abidep_parse_date("2009-12-31", &b), 0);
+	KUNIT_EXPECT_GT(test, abidep_date_cmp(&a, &b), 0);
+	/* A month without a day counts as before its first day. */
+	KUNIT_ASSERT_EQ(test, abidep_parse_date("2010-04", &b), 0);
+	KUNIT_EXPECT_GT(test, abidep_date_cmp(&a, &b), 0);
+	KUNIT_ASSERT_EQ(test, abidep_parse_date("2010", &b), 0);
 	KUNIT_EXPECT_GT(test, abidep_date_cmp(&a, &b), 0);
 }
 

@@ -46,22 +46,26 @@ static int abidep_digits(const char *s, unsigned int n, unsigned int *val)
 
 /**
  * abidep_parse_date() - parse a table date
- * @s: "YYYY-MM-DD", nothing before or after; years 1970 to 9999
- * @d: the date, on success
+ * @s: "YYYY-MM-DD", or "YYYY-MM" or "YYYY" when the sources give no more;
+ *	nothing before or after; years 1970 to 9999
+ * @d: the date, on success; an unknown month or day is 0 (the earliest)
  *
  * Return: 0, or -EINVAL for anything else, including 2010-02-30.
  */
 int abidep_parse_date(const char *s, struct abidep_date *d)
 {
-	unsigned int y, m, day;
+	unsigned int y, m = 0, day = 0;
+	size_t len = s ? strlen(s) : 0;
 
-	if (!s || strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+	if (len != 4 && len != 7 && len != 10)
 		return -EINVAL;
-	if (abidep_digits(s, 4, &y) || abidep_digits(s + 5, 2, &m) ||
-	    abidep_digits(s + 8, 2, &day))
+	if (abidep_digits(s, 4, &y) || y < 1970)
 		return -EINVAL;
-	if (y < 1970 || m < 1 || m > 12 || day < 1 ||
-	    day > abidep_days_in_month(y, m))
+	if (len >= 7 && (s[4] != '-' || abidep_digits(s + 5, 2, &m) ||
+			 m < 1 || m > 12))
+		return -EINVAL;
+	if (len == 10 && (s[7] != '-' || abidep_digits(s + 8, 2, &day) ||
+			  day < 1 || day > abidep_days_in_month(y, m)))
 		return -EINVAL;
 	d->year = y;
 	d->month = m;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build the module and the example against the installed Debian headers with
-# W=1 from clean; any compiler warning is a failure.
+# W=1 from clean, and the abidep command with -Werror; any warning fails.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 log="$repo/build/module-build.log"
@@ -20,6 +20,16 @@ for ko in abidep.ko examples/abidep_ir_example.ko; do
 done
 if [ "$warnings" -eq 0 ]; then pass=$((pass + 1)); else
 	echo "build: $warnings W=1 warnings or errors; see $log"
+	fail=$((fail + 1))
+fi
+# The abidep command, from clean, warnings as errors.
+tlog="$repo/build/tools-build.log"
+make -C "$repo/tools" clean >/dev/null 2>&1
+if make -C "$repo/tools" EXTRA_CFLAGS=-Werror >"$tlog" 2>&1 && [ -x "$repo/build/abidep" ]; then
+	pass=$((pass + 1))
+else
+	cat "$tlog"
+	echo "build: build/abidep did not build cleanly; see $tlog"
 	fail=$((fail + 1))
 fi
 echo "build: $pass passed, $fail failed"

@@ -4,13 +4,15 @@
 # host root mount, so editing it needs no initramfs rebuild.
 #
 # Sets up the guest environment documented in tests/vm/README.md, runs the
-# command tests/vm/run wrote to $ABIDEP_CTL/cmd with its output on ttyS1,
-# stores its exit status in $ABIDEP_CTL/status and powers off.
+# command tests/vm/run wrote to /run/abidep/ctl/cmd (stdin /dev/null, stdout
+# and stderr on ttyS1, which the host prints), stores its exit status in
+# /run/abidep/ctl/status and powers off. Messages for the host go to the
+# console (ttyS0) as "abidep-guest: ..."; tests/vm/run shows the warnings.
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 
-ctl=$1 # the per-run control share (env, cmd, status), mounted at its host path
+ctl=/run/abidep/ctl # the per-run control share (env, cmd, status)
 # shellcheck disable=SC1091
 . "$ctl/env"
 verbose=${ABIDEP_VERBOSE:-0}
@@ -41,7 +43,7 @@ mnt() {
 mnt proc /proc
 mnt sysfs /sys
 mnt devtmpfs /dev mode=755
-mnt devpts /dev/pts mode=620,ptmxmode=666
+mnt devpts /dev/pts gid=5,mode=620,ptmxmode=666
 mnt tmpfs /dev/shm mode=1777
 mnt tmpfs /run mode=755
 mnt tmpfs /tmp mode=1777
@@ -56,6 +58,20 @@ done
 for d in /run/lock /var/tmp /root; do
 	[ -d $d ] || $bb mkdir -p $d
 done
+
+# If the repository is below a directory mounted over above (say /tmp), show
+# it again from a plain bind mount of the root file system.
+if [ ! -f "$ABIDEP_REPO/tests/vm/guest-init.sh" ]; then
+	$bb mkdir -p /run/abidep/rootfs "$ABIDEP_REPO"
+	$bb mount --bind / /run/abidep/rootfs
+	$bb mount --bind "/run/abidep/rootfs$ABIDEP_REPO" "$ABIDEP_REPO" ||
+		say "warning: cannot make $ABIDEP_REPO visible"
+fi
+# The output share, at the same path as on the host.
+[ -d "$ABIDEP_OUT" ] || $bb mkdir -p "$ABIDEP_OUT"
+$bb mount --move /run/abidep/out "$ABIDEP_OUT" ||
+	say "warning: cannot move the output share to $ABIDEP_OUT"
+
 echo abidep-vm >/proc/sys/kernel/hostname
 $bb ip link set lo up 2>/dev/null
 
@@ -64,7 +80,7 @@ out=/dev/ttyS1
 $bb stty -F "$out" raw -echo -onlcr 2>/dev/null || say "warning: stty on $out failed"
 
 export HOME=/root TERM=dumb LANG=C.UTF-8 KVER ABIDEP_REPO ABIDEP_OUT
-unset ABIDEP_CTL ABIDEP_KMODS ABIDEP_9P_CACHE ABIDEP_VERBOSE
+unset ABIDEP_KMODS ABIDEP_9P_CACHE ABIDEP_VERBOSE
 
 [ "$verbose" = 1 ] && say "running command in $ABIDEP_REPO"
 rc=0

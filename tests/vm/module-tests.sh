@@ -4,7 +4,7 @@
 #	tests/vm/run tests/vm/module-tests.sh
 # Prints "ok"/"not ok" per check and ends with "guest: N passed, N failed".
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 KMOD=$ABIDEP_REPO/kmod
 STATE=/sys/kernel/debug/abidep/state

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Self-test of the QEMU guest runner tests/vm/run: boots the guest ~13 times
-# (about 2-3 minutes under TCG). Prints one line per check; exits non-zero if
+# shellcheck disable=SC2016 # $... in single quotes are for the guest to expand
+# Self-test of the QEMU guest runner tests/vm/run: boots the guest 15 times
+# (about 2 minutes under TCG). Prints one line per check; exits non-zero if
 # any check fails. Builds tests/vm/selftest/abidep_vm_warn.ko (loaded in the
 # guest only) into build/vm/selftest/.
 set -uo pipefail
@@ -28,6 +29,8 @@ check() {
 	rc=$?
 	if [ "$rc" != "$want_rc" ]; then
 		fail "$name" "exit $rc, want $want_rc; stdout: $out; stderr: $(cat "$tmp/err")"
+	elif [ "$want_rc" = 0 ] && [ -s "$tmp/err" ]; then
+		fail "$name" "the runner printed on stderr: $(cat "$tmp/err")"
 	elif ! [[ $out =~ $want_out ]]; then
 		fail "$name" "stdout does not match /$want_out/: $out"
 	else
@@ -67,9 +70,9 @@ if [ "$(cat "$out/f" 2>/dev/null)" = hi ]; then pass "file written to \$ABIDEP_O
 check "writes outside \$ABIDEP_OUT are discarded" 0 '^$' -- sh -c 'echo x >"$ABIDEP_REPO/build/vm/.guest-write"'
 if [ ! -e build/vm/.guest-write ]; then pass "host repo untouched"; else fail "host repo untouched"; rm -f build/vm/.guest-write; fi
 
-out=$("$run" --timeout 15 sleep 100 2>"$tmp/err")
+out=$("$run" --timeout 15 --out "$tmp/timeout" sleep 100 2>"$tmp/err")
 rc=$?
-if [ "$rc" = 124 ] && grep -q timeout "$tmp/err" && ! pgrep -f "qemu-system-x86_64.*$repo/build/vm/runs" >/dev/null; then
+if [ "$rc" = 124 ] && grep -q timeout "$tmp/err" && ! pgrep -f "qemu-system-x86_64.*$tmp/timeout" >/dev/null; then
 	pass "timeout gives 124 and leaves no qemu"
 else
 	fail "timeout gives 124 and leaves no qemu" "exit $rc; $(cat "$tmp/err")"

@@ -1,0 +1,38 @@
+#!/bin/sh
+# make bench: speed figures measured side by side in one run (alternating
+# runs, medians), with the project's targets. Figures, not tests: it always
+# exits 0 unless a command cannot run at all.
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+src=$(scripts/linux-source.sh)
+ABI=$src/Documentation/ABI
+RUNS=${BENCH_RUNS:-15}
+
+# median of the numbers on stdin
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# seconds one run of "$@" takes (output discarded, exit status ignored)
+timeit() {
+	s=$(date +%s%N)
+	"$@" >/dev/null 2>&1 || true
+	e=$(date +%s%N)
+	echo "$(( (e - s) / 1000 ))"
+}
+
+echo "== tables: parse and validate the whole Documentation/ABI of linux-source-6.1"
+echo "   abidep tables validate  vs  scripts/get_abi.pl validate, $RUNS runs each, alternating"
+a=$(mktemp) g=$(mktemp)
+for i in $(seq "$RUNS"); do
+	timeit build/abidep tables validate -q "$ABI" >>"$a"
+	timeit perl "$src/scripts/get_abi.pl" --dir "$ABI" validate >>"$g"
+done
+ma=$(median <"$a")
+mg=$(median <"$g")
+rm -f "$a" "$g"
+what=$(build/abidep tables validate -q "$ABI" | sed -n 's/.* entries, \([0-9]*\) What lines.*/\1/p')
+ratio=$(awk -v a="$ma" -v g="$mg" 'BEGIN {printf "%.1f", g / a}')
+printf '   abidep      %8.2f ms  (%s What lines)\n' "$(awk -v a="$ma" 'BEGIN {print a / 1000}')" "$what"
+printf '   get_abi.pl  %8.2f ms\n' "$(awk -v g="$mg" 'BEGIN {print g / 1000}')"
+verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 20) ? "met" : "MISSED"}')
+echo "   ratio       ${ratio}x faster (target: at least 20x: $verdict)"

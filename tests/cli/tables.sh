@@ -1,0 +1,105 @@
+#!/bin/sh
+# CLI tests of `abidep tables`: exit codes, messages, JSON, exports, and the
+# whole Documentation/ABI tree of linux-source-6.1.
+# Ends with "cli: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+A=build/abidep
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ABI=$(scripts/linux-source.sh)/Documentation/ABI
+
+# Exit status of a command, its output kept in $T/out and $T/err.
+status() {
+	"$@" >"$T/out" 2>"$T/err"
+	echo $?
+}
+
+section "validate"
+check "the migration tables are clean" test "$(status $A tables validate)" = 0
+check "... and say so" grep -q ' 0 errors, 0 warnings' "$T/out"
+check "strict by default: every entry is a migration entry" \
+	grep -q 'entries' "$T/out"
+
+cat >"$T/bad" <<'X'
+What:		/sys/class/x/xN/old
+Status:		deprecated
+Deprecated:	2010-02-30
+Remove-after:	2009-01-01
+Replaced-by:	/sys//x
+Source:		here
+Colour:		blue
+Description:	text
+
+What:		/sys/class/x/xN/old
+Status:		gone
+Replaced-by:	none
+Description:	again
+X
+check "errors exit 1" test "$(status $A tables validate "$T/bad")" = 1
+check "bad date, with file and line" grep -qx "$T/bad:3: error: bad date in Deprecated: '2010-02-30' (YYYY-MM-DD, YYYY-MM or YYYY)" "$T/err"
+check "bad pattern" grep -q "^$T/bad:5: error: bad pattern in Replaced-by: '/sys//x'" "$T/err"
+check "unknown field" grep -qx "$T/bad:7: error: unknown field 'Colour:'" "$T/err"
+check "duplicate What" grep -qx "$T/bad:10: error: duplicate What '/sys/class/x/xN/old' (first at $T/bad:1)" "$T/err"
+check "bad status" grep -q "^$T/bad:11: error: bad Status: 'gone'" "$T/err"
+check "missing Source" grep -q "^$T/bad:10: error: missing field Source:" "$T/err"
+printf 'What:\t/sys/a\nStatus:\tdeprecated\nDeprecated:\t2012-01-01\nRemove-after:\t2011-01-01\nReplaced-by:\tnone\nSource:\tx\nDescription:\tx\n' >"$T/order"
+check "removal before deprecation" test "$(status $A tables validate "$T/order")" = 1
+check "... named" grep -q "order:4: error: removal (2011-01-01) before deprecation (2012-01-01)" "$T/err"
+check "a missing file is an error" test "$(status $A tables validate "$T/nope")" = 1
+check "... named" grep -q "nope: error: cannot read: No such file or directory" "$T/err"
+printf 'What:\t/sys/a\nDescription:\tplain ABI\n' >"$T/plain"
+check "plain Documentation/ABI files are accepted" test "$(status $A tables validate "$T/plain")" = 0
+check "--strict wants migration entries" test "$(status $A tables validate --strict "$T/plain")" = 1
+check "JSON diagnostics" sh -c "$A tables validate -j '$T/bad' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"errors\"] >= 6 and d[\"diagnostics\"][0][\"line\"] == 3'"
+
+section "the whole Documentation/ABI tree of linux-source-6.1"
+check "read without a crash (exit 1: the kernel's own errors)" \
+	test "$(status $A tables validate "$ABI")" = 1
+check "all 5200+ What lines read" sh -c "grep -Eq '^56[0-9] files, 40[0-9]{2} entries, 5[0-9]{3} What lines' '$T/out'"
+check "every file made sense (none without What:)" sh -c "! grep -q '^not an ABI file' '$T/out'"
+n_what=$(grep -rh '^What:' "$ABI" | wc -l)
+check "at least as many What lines as grep finds ($n_what)" \
+	test "$(sed -n 's/.* entries, \([0-9]*\) What lines.*/\1/p' "$T/out")" -ge "$n_what"
+check "a README is skipped, a prose file is reported" sh -c "
+	mkdir '$T/tree' && printf 'What:\t/sys/a\nDescription:\tx\n' > '$T/tree/f' &&
+	echo 'just prose' > '$T/tree/prose' && echo x > '$T/tree/README' &&
+	$A tables validate '$T/tree' | grep -qx 'not an ABI file (no What: line): $T/tree/prose'"
+
+section "list, show, resolve"
+check "list has the rc rename" sh -c "$A tables list | grep -q '^deprecated  2010-04-08  2012-04-08        /sys/class/rc/rcN/current_protocol -> /sys/class/rc/rcN/protocols$'"
+check "list -j is JSON with every entry" sh -c "$A tables list -j | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) > 100 and any(e[\"status\"] == \"removed\" for e in d)'"
+check "list --status removed" sh -c "$A tables list --status removed | tail -n +2 | awk '{print \$1}' | sort -u | grep -qx removed"
+check "list --status bad is a usage error" test "$(status $A tables list --status gone)" = 2
+check "show finds the entry of a concrete file" sh -c "$A tables show /sys/class/rc/rc0/current_protocol | grep -q '^Remove-after:	2012-04-08'"
+check "show -p" sh -c "$A tables show -p current_governor_ro | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0][\"replaced_by\"] == [\"/sys/devices/system/cpu/cpuidle/current_governor\"]'"
+check "show of nothing exits 1" test "$(status $A tables show /sys/no/such)" = 1
+check "... and says so" grep -qx "abidep: no entry matches '/sys/no/such'" "$T/err"
+mkdir -p "$T/sys/class/rc/rc0" "$T/sys/class/rc/rc3" "$T/sys/devices/system/cpu/cpuidle"
+touch "$T/sys/class/rc/rc0/current_protocol" "$T/sys/class/rc/rc3/protocol" \
+	"$T/sys/devices/system/cpu/cpuidle/current_governor_ro"
+check "resolve against a directory" test "$(status $A tables resolve --sysfs "$T/sys")" = 0
+check "... expands rcN" grep -qx "	$T/sys/class/rc/rc0/current_protocol" "$T/out"
+check "... and the obsolete cpuidle file" grep -qx "	$T/sys/devices/system/cpu/cpuidle/current_governor_ro" "$T/out"
+check "... and counts what matches nothing" grep -q '^[0-9]* What paths under /sys: 3 match files' "$T/out"
+check "resolve of a missing directory is an error" test "$(status $A tables resolve --sysfs "$T/none")" = 2
+
+section "export"
+check "export --c is what kmod/ compiles (run 'make tables' if not)" \
+	sh -c "$A tables export --c | diff -u kmod/table_gen.h -"
+check "export --abi reads back as clean Documentation/ABI" sh -c "
+	$A tables export --abi > '$T/abi' && $A tables validate --no-strict '$T/abi' | grep -q ' 0 errors, 0 warnings'"
+check "export --abi keeps every What" test "$(grep -c '^What:' "$T/abi")" = "$(cat migration-tables/* | grep -c '^What:')"
+check "export needs a format" test "$(status $A tables export)" = 2
+check "export -o to an unwritable place fails" test "$(status $A tables export --c -o /nonexistent/x.h)" = 2
+
+section "usage"
+check "--help" test "$(status $A --help)" = 0
+check "no object is a usage error" test "$(status $A)" = 2
+check "an unknown object" test "$(status $A frobnicate)" = 2
+check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep --help)" "$T/err"
+check "an unknown command" test "$(status $A tables frob)" = 2
+check "ABIDEP_TABLES chooses the tables" sh -c "ABIDEP_TABLES='$T/plain' $A tables list | grep -q '/sys/a'"
+
+finish cli

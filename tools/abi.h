@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Documentation/ABI files and abidep migration tables: the parsed form.
+ * See Documentation/migration-tables.rst for the format.
+ */
+#ifndef ABIDEP_ABI_H
+#define ABIDEP_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The fields an entry may have; Documentation/ABI's first, then ours. */
+enum abi_field {
+	ABI_WHAT,
+	ABI_DATE,
+	ABI_KERNELVERSION,
+	ABI_CONTACT,
+	ABI_DESCRIPTION,
+	ABI_USERS,
+	ABI_STATUS,		/* ours from here on */
+	ABI_DEPRECATED,
+	ABI_REMOVE_AFTER,
+	ABI_REMOVED,
+	ABI_REPLACED_BY,
+	ABI_SOURCE,
+	ABI_NFIELDS,
+};
+
+#define ABI_FIRST_OURS ABI_STATUS
+
+extern const char *const abi_field_names[ABI_NFIELDS];
+
+enum abi_status { ABI_ST_NONE, ABI_ST_DEPRECATED, ABI_ST_REMOVED };
+
+/* A date as precise as the source gives it: month and day may be 0. */
+struct abi_date {
+	int year, month, day;
+};
+
+/* "2012-04-08, 3.5": a date, a kernel version, or both. */
+struct abi_when {
+	bool has_date, has_kver;
+	struct abi_date date;
+	char kver[32];
+};
+
+struct abi_entry {
+	const char *file;		/* owned by the set */
+	int line;			/* of the first What: */
+	char **what;			/* the What: paths */
+	int *what_line;
+	int nwhat;
+	char *field[ABI_NFIELDS];	/* text; NULL if absent (What: joined) */
+	int field_line[ABI_NFIELDS];
+	char **replaced_by;		/* Replaced-by: paths; none -> 0 of them */
+	int nreplaced;
+	/* Parsed by abi_check(): */
+	enum abi_status status;
+	struct abi_date deprecated;
+	struct abi_when remove_after, removed;
+};
+
+struct abi_diag {
+	const char *file;
+	int line;
+	bool error;			/* else a warning */
+	char *msg;
+};
+
+struct abi_file {
+	char *path;
+	char *intro;			/* text before the first What:, or NULL */
+	int first, nentries;		/* its entries in the set */
+};
+
+struct abi_set {
+	/*
+	 * Keep Description and Users text. validate needs only to know there
+	 * is some: without the copies it touches a quarter of the memory.
+	 */
+	bool skip_text;
+	struct abi_entry *entries;
+	int nentries, cap;
+	struct abi_file *files;
+	int nfiles, fcap;
+	struct abi_diag *diags;
+	int ndiags, dcap;
+	int errors, warnings;
+	char **unparsed;		/* files with no entry at all */
+	int nunparsed;
+	char **owned;			/* strings freed with the set */
+	int nowned, ocap;
+	char *rbuf;			/* file read buffer, reused */
+	size_t rcap;
+};
+
+void abi_set_init(struct abi_set *set);
+void abi_set_free(struct abi_set *set);
+
+/* Parse one file's text; never fails on content (problems become diags). */
+int abi_parse_buffer(struct abi_set *set, const char *path, const char *buf,
+		     size_t len);
+/* Read files and directories (recursively, sorted); -1 if one is unreadable. */
+int abi_load_path(struct abi_set *set, const char *path);
+
+/* Check every entry; strict: each must be a migration entry. */
+void abi_check(struct abi_set *set, bool strict);
+
+void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+bool abi_is_migration(const struct abi_entry *e);
+int abi_parse_date(const char *s, struct abi_date *d);
+int abi_parse_when(const char *s, struct abi_when *w);
+int abi_date_cmp(const struct abi_date *a, const struct abi_date *b);
+const char *abi_status_name(enum abi_status st);
+
+#endif

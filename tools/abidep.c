@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep: the command for maintainers and distributions. One binary with
+ * subcommands, in the manner of bpftool and git:
+ *	abidep tables validate
+ *	abidep -j tables list
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "abidep.h"
+#include "util.h"
+
+#ifndef ABIDEP_VERSION
+#define ABIDEP_VERSION "0.1"
+#endif
+#ifndef ABIDEP_DATADIR
+#define ABIDEP_DATADIR "/usr/share/abidep"
+#endif
+
+struct abidep_opts opts;
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+const char *abidep_default_tables(void)
+{
+	static char found[PATH_MAX];
+	static const char *const rel[] = { "../migration-tables",
+					   "../../migration-tables" };
+	char exe[PATH_MAX];
+	const char *env = getenv("ABIDEP_TABLES");
+	ssize_t n;
+	size_t i;
+
+	if (env && *env)
+		return env;
+	if (found[0])
+		return found;
+	/* Run from a checkout (build/abidep): the checkout's tables. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			char try[PATH_MAX + 32];
+
+			snprintf(try, sizeof(try), "%s/%s", dirname(exe), rel[i]);
+			if (is_dir(try) && realpath(try, found))
+				return found;
+			exe[n] = '\0';
+		}
+	}
+	snprintf(found, sizeof(found), "%s/migration-tables", ABIDEP_DATADIR);
+	return found;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep [OPTIONS] OBJECT COMMAND [ARGS]\n"
+		"\n"
+		"Deprecated sysfs attributes: the tables of what is deprecated, and\n"
+		"who still uses it.\n"
+		"\n"
+		"Objects and commands:\n"
+		"  tables validate|list|show|resolve|export   the migration tables\n"
+		"\n"
+		"Options (also accepted after the command):\n"
+		"  -j, --json      JSON output\n"
+		"  -p, --pretty    pretty-printed JSON (implies -j)\n"
+		"  -V, --version   print the version\n"
+		"  -h, --help      this help; 'abidep OBJECT help' for an object's\n"
+		"\n"
+		"Environment: ABIDEP_TABLES, the tables to use (now: %s).\n",
+		abidep_default_tables());
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+jpVh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': opts.json = true; break;
+		case 'p': opts.json = opts.pretty = true; break;
+		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[0], "tables"))
+		return cmd_tables(argc, argv);
+	if (!strcmp(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "abidep: unknown object '%s' (see abidep --help)\n", argv[0]);
+	return 2;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef ABIDEP_TOOL_H
+#define ABIDEP_TOOL_H
+
+#include <stdbool.h>
+
+struct abidep_opts {
+	bool json;
+	bool pretty;
+};
+
+extern struct abidep_opts opts;
+
+/* The migration tables to use when none is named. */
+const char *abidep_default_tables(void);
+
+int cmd_tables(int argc, char **argv);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef ABIDEP_EXPORT_H
+#define ABIDEP_EXPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "abi.h"
+
+/* One entry as Documentation/ABI text; with @ours, our fields too. */
+void export_entry_text(FILE *f, const struct abi_entry *e, bool ours);
+/* Strict Documentation/ABI text of every entry, as one stream. */
+void export_abi(FILE *f, const struct abi_set *set);
+/* The same, one file per table (with its introduction) in @dir. */
+int export_abi_dir(const char *dir, const struct abi_set *set);
+/* The kernel module's table (kmod/table_gen.h); returns its entry count. */
+int export_c(FILE *f, const struct abi_set *set);
+
+#endif

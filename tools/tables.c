@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep tables: validate, list, show, resolve and export migration tables
+ * (and plain Documentation/ABI files).
+ */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include "abi.h"
+#include "abidep.h"
+#include "export.h"
+#include "json.h"
+#include "pattern.h"
+#include "util.h"
+
+static void tables_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep tables validate [--strict | --no-strict] [-q] [PATH...]\n"
+		"       abidep tables list [-t PATH]... [--status deprecated|removed]\n"
+		"       abidep tables show [-t PATH]... PATTERN\n"
+		"       abidep tables resolve [-t PATH]... [--sysfs DIR]\n"
+		"       abidep tables export [-t PATH]... (--abi | --c) [-o FILE|DIR]\n"
+		"\n"
+		"PATH is a table file or a directory of them (default: %s).\n"
+		"validate also reads plain Documentation/ABI files; --strict (the default\n"
+		"without PATH) requires every entry to be a migration entry.\n"
+		"PATTERN is a What path, part of one, a glob, or a concrete file\n"
+		"(/sys/class/rc/rc0/current_protocol finds the rcN entry).\n"
+		"resolve expands What paths against DIR (default /sys) standing for /sys.\n"
+		"export --abi -o DIR writes one Documentation/ABI file per table.\n"
+		"Options: -j/--json, -p/--pretty (JSON), -h/--help.\n"
+		"Exit status: 0 fine, 1 errors found or nothing matched, 2 bad usage or input.\n",
+		abidep_default_tables());
+}
+
+/* Diagnostics in file order, then line. */
+static int diag_cmp(const void *a, const void *b, void *arg)
+{
+	const struct abi_diag *x = a, *y = b;
+	const struct abi_set *set = arg;
+	int fx = -1, fy = -1, i;
+
+	for (i = 0; i < set->nfiles && (fx < 0 || fy < 0); i++) {
+		if (set->files[i].path == x->file)
+			fx = i;
+		if (set->files[i].path == y->file)
+			fy = i;
+	}
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	if (x->file != y->file)
+		return strcmp(x->file, y->file);
+	return x->line - y->line;
+}
+
+static void print_diags(struct abi_set *set, FILE *f)
+{
+	int i;
+
+	qsort_r(set->diags, set->ndiags, sizeof(*set->diags), diag_cmp, set);
+	for (i = 0; i < set->ndiags; i++) {
+		const struct abi_diag *d = &set->diags[i];
+
+		if (d->line)
+			fprintf(f, "%s:%d: %s: %s\n", d->file, d->line,
+				d->error ? "error" : "warning", d->msg);
+		else
+			fprintf(f, "%s: %s: %s\n", d->file,
+				d->error ? "error" : "warning", d->msg);
+	}
+}
+
+static int count_what(const struct abi_set *set)
+{
+	int i, n = 0;
+
+	for (i = 0; i < set->nentries; i++)
+		n += set->entries[i].nwhat;
+	return n;
+}
+
+/* Load @paths (or the default tables) for list/show/resolve/export. */
+static int load_tables(struct abi_set *set, char **paths, int npaths)
+{
+	int i, ret = 0;
+
+	abi_set_init(set);
+	if (!npaths)
+		ret = abi_load_path(set, abidep_default_tables());
+	for (i = 0; i < npaths; i++)
+		ret |= abi_load_path(set, paths[i]);
+	abi_check(set, false);
+	if (ret || set->errors) {
+		print_diags(set, stderr);
+		fprintf(stderr, "abidep: the tables have %d error(s); 'abidep tables validate' shows them\n",
+			set->errors);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_validate(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "strict", no_argument, NULL, 's' },
+		{ "no-strict", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ 0 }
+	};
+	int strict = -1, quiet = 0, c, i, ret = 0;
+	struct abi_set set;
+
+	while ((c = getopt_long(argc, argv, "qhjp", lopts, NULL)) != -1) {
+		switch (c) {
+		case 's': strict = 1; break;
+		case 'n': strict = 0; break;
+		case 'q': quiet = 1; break;
+		case 'j': opts.json = true; break;
+		case 'p': opts.json = opts.pretty = true; break;
+		case 'h': tables_usage(stdout); return 0;
+		default: tables_usage(stderr); return 2;
+		}
+	}
+	if (strict < 0)
+		strict = optind == argc;
+	abi_set_init(&set);
+	set.skip_text = true;
+	if (optind == argc)
+		ret |= abi_load_path(&set, abidep_default_tables());
+	for (i = optind; i < argc; i++)
+		ret |= abi_load_path(&set, argv[i]);
+	abi_check(&set, strict);
+
+	if (opts.json) {
+		struct json j;
+
+		json_init(&j, stdout, opts.pretty);
+		json_obj_start(&j);
+		json_kint(&j, "files", set.nfiles);
+		json_kint(&j, "entries", set.nentries);
+		json_kint(&j, "what", count_what(&set));
+		json_kint(&j, "errors", set.errors);
+		json_kint(&j, "warnings", set.warnings);
+		qsort_r(set.diags, set.ndiags, sizeof(*set.diags), diag_cmp, &set);
+		json_key(&j, "diagnostics");
+		json_arr_start(&j);
+		for (i = 0; i < set.ndiags; i++) {
+			json_obj_start(&j);
+			json_kstr(&j, "file", set.diags[i].file);
+			json_kint(&j, "line", set.diags[i].line);
+			json_kstr(&j, "severity", set.diags[i].error ? "error" : "warning");
+			json_kstr(&j, "message", set.diags[i].msg);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_key(&j, "unparsed");
+		json_arr_start(&j);
+		for (i = 0; i < set.nunparsed; i++)
+			json_str(&j, set.unparsed[i]);
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		if (!quiet)
+			print_diags(&set, stderr);
+		printf("%d files, %d entries, %d What lines: %d errors, %d warnings\n",
+		       set.nfiles, set.nentries, count_what(&set), set.errors,
+		       set.warnings);
+		for (i = 0; i < set.nunparsed; i++)
+			printf("not an ABI file (no What: line): %s\n", set.unparsed[i]);
+	}
+	ret = set.errors ? 1 : 0;
+	abi_set_free(&set);
+	return ret;
+}
+
+static const char *when_text(const struct abi_entry *e, int f)
+{
+	return e->field[f] ? e->field[f] : "-";
+}
+
+static void json_entry(struct json *j, const struct abi_entry *e)
+{
+	int i;
+
+	json_obj_start(j);
+	json_kstr(j, "file", e->file);
+	json_kint(j, "line", e->line);
+	json_key(j, "what");
+	json_arr_start(j);
+	for (i = 0; i < e->nwhat; i++)
+		json_str(j, e->what[i]);
+	json_arr_end(j);
+	json_kstr(j, "status", abi_is_migration(e) ? abi_status_name(e->status) : NULL);
+	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
+	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
+	json_kstr(j, "removed", e->field[ABI_REMOVED]);
+	json_key(j, "replaced_by");
+	json_arr_start(j);
+	for (i = 0; i < e->nreplaced; i++)
+		json_str(j, e->replaced_by[i]);
+	json_arr_end(j);
+	json_kstr(j, "date", e->field[ABI_DATE]);
+	json_kstr(j, "kernel_version", e->field[ABI_KERNELVERSION]);
+	json_kstr(j, "contact", e->field[ABI_CONTACT]);
+	json_kstr(j, "source", e->field[ABI_SOURCE]);
+	json_kstr(j, "description", e->field[ABI_DESCRIPTION]);
+	json_obj_end(j);
+}
+
+/* -t PATH options shared by list, show, resolve and export. */
+struct table_args {
+	char **paths;
+	int npaths;
+	const char *status;
+	const char *sysfs;
+	const char *output;
+	int format;		/* 'a' (--abi) or 'c' (--c) */
+};
+
+static int parse_table_args(int argc, char **argv, struct table_args *a)
+{
+	static const struct option lopts[] = {
+		{ "tables", required_argument, NULL, 't' },
+		{ "status", required_argument, NULL, 'S' },
+		{ "sysfs", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "abi", no_argument, NULL, 'a' },
+		{ "c", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	while ((c = getopt_long(argc, argv, "t:o:jph", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			a->paths = xrealloc(a->paths, (a->npaths + 1) * sizeof(char *));
+			a->paths[a->npaths++] = optarg;
+			break;
+		case 'S':
+			if (strcmp(optarg, "deprecated") && strcmp(optarg, "removed")) {
+				fprintf(stderr, "abidep: --status takes deprecated or removed, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			a->status = optarg;
+			break;
+		case 'D': a->sysfs = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 'a': a->format = 'a'; break;
+		case 'c': a->format = 'c'; break;
+		case 'j': opts.json = true; break;
+		case 'p': opts.json = opts.pretty = true; break;
+		case 'h': tables_usage(stdout); return 1;
+		default: tables_usage(stderr); return 2;
+		}
+	}
+	return 0;
+}
+
+static int do_list(int argc, char **argv)
+{
+	struct table_args a;
+	struct abi_set set;
+	struct json j;
+	int i, k, ret;
+
+	ret = parse_table_args(argc, argv, &a);
+	if (ret || optind != argc) {
+		if (!ret)
+			fprintf(stderr, "abidep: tables list takes no argument '%s' (use -t PATH)\n",
+				argv[optind]);
+		free(a.paths);
+		return ret == 1 ? 0 : 2;
+	}
+	if (load_tables(&set, a.paths, a.npaths)) {
+		free(a.paths);
+		abi_set_free(&set);
+		return 2;
+	}
+	if (opts.json) {
+		json_init(&j, stdout, opts.pretty);
+		json_arr_start(&j);
+	} else {
+		printf("%-10s  %-10s  %-16s  %s\n", "STATUS", "DEPRECATED",
+		       "REMOVE-AFTER", "WHAT -> REPLACED-BY");
+	}
+	for (i = 0; i < set.nentries; i++) {
+		const struct abi_entry *e = &set.entries[i];
+
+		if (a.status && strcmp(a.status, abi_status_name(e->status)))
+			continue;
+		if (opts.json) {
+			json_entry(&j, e);
+			continue;
+		}
+		for (k = 0; k < e->nwhat; k++) {
+			printf("%-10s  %-10s  %-16s  %s", abi_is_migration(e) ?
+			       abi_status_name(e->status) : "-",
+			       when_text(e, ABI_DEPRECATED),
+			       e->status == ABI_ST_REMOVED ? when_text(e, ABI_REMOVED) :
+			       when_text(e, ABI_REMOVE_AFTER), e->what[k]);
+			if (e->nreplaced)
+				printf(" -> %s", e->replaced_by[e->nreplaced > k ? k : 0]);
+			printf("\n");
+		}
+	}
+	if (opts.json) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	abi_set_free(&set);
+	free(a.paths);
+	return 0;
+}
+
+/* Does the concrete path @path match What @what (component by component)? */
+static bool what_covers(const char *what, const char *path)
+{
+	struct abi_glob *g;
+	int n = abi_pattern_globs(what, &g), i, k;
+	bool hit = false;
+
+	for (i = 0; i < n && !hit; i++) {
+		const char *p = path;
+
+		for (k = 0; k < g[i].ncomp; k++) {
+			size_t len;
+			char *comp;
+			bool ok;
+
+			while (*p == '/')
+				p++;
+			len = strcspn(p, "/");
+			if (!len)
+				break;
+			comp = xstrndup(p, len);
+			ok = !fnmatch(g[i].comp[k], comp, 0);
+			free(comp);
+			if (!ok)
+				break;
+			p += len;
+		}
+		while (*p == '/')
+			p++;
+		hit = k == g[i].ncomp && !*p;
+	}
+	abi_globs_free(g, n);
+	return hit;
+}
+
+static bool entry_matches(const struct abi_entry *e, const char *pat)
+{
+	int k;
+
+	for (k = 0; k < e->nwhat; k++)
+		if (strstr(e->what[k], pat) || !fnmatch(pat, e->what[k], 0) ||
+		    (pat[0] == '/' && what_covers(e->what[k], pat)))
+			return true;
+	return false;
+}
+
+static int do_show(int argc, char **argv)
+{
+	struct table_args a;
+	struct abi_set set;
+	struct json j;
+	int i, found = 0, ret;
+
+	ret = parse_table_args(argc, argv, &a);
+	if (ret || optind != argc - 1) {
+		if (!ret)
+			fprintf(stderr, "abidep: tables show takes one PATTERN (see abidep tables --help)\n");
+		free(a.paths);
+		return ret == 1 ? 0 : 2;
+	}
+	if (load_tables(&set, a.paths, a.npaths)) {
+		free(a.paths);
+		abi_set_free(&set);
+		return 2;
+	}
+	if (opts.json) {
+		json_init(&j, stdout, opts.pretty);
+		json_arr_start(&j);
+	}
+	for (i = 0; i < set.nentries; i++) {
+		const struct abi_entry *e = &set.entries[i];
+
+		if (!entry_matches(e, argv[optind]))
+			continue;
+		if (opts.json) {
+			json_entry(&j, e);
+		} else {
+			printf("%s# %s:%d\n", found ? "\n" : "", e->file, e->line);
+			export_entry_text(stdout, e, true);
+		}
+		found++;
+	}
+	if (opts.json) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	if (!found)
+		fprintf(stderr, "abidep: no entry matches '%s'\n", argv[optind]);
+	abi_set_free(&set);
+	free(a.paths);
+	return found ? 0 : 1;
+}
+
+struct resolve_ctx {
+	struct json *j;
+	int files;
+};
+
+static int resolve_one(const char *path, void *arg)
+{
+	struct resolve_ctx *r = arg;
+
+	if (r->j)
+		json_str(r->j, path);
+	else
+		printf("\t%s\n", path);
+	r->files++;
+	return 0;
+}
+
+static int do_resolve(int argc, char **argv)
+{
+	struct table_args a;
+	struct abi_set set;
+	struct json j;
+	int i, k, ret, matched = 0, unmatched = 0, total = 0, nonsys = 0;
+
+	ret = parse_table_args(argc, argv, &a);
+	if (ret || optind != argc) {
+		free(a.paths);
+		return ret == 1 ? 0 : 2;
+	}
+	if (!a.sysfs)
+		a.sysfs = "/sys";
+	if (access(a.sysfs, R_OK | X_OK)) {
+		fprintf(stderr, "abidep: cannot read the sysfs directory '%s'\n", a.sysfs);
+		free(a.paths);
+		return 2;
+	}
+	if (load_tables(&set, a.paths, a.npaths)) {
+		free(a.paths);
+		abi_set_free(&set);
+		return 2;
+	}
+	if (opts.json) {
+		json_init(&j, stdout, opts.pretty);
+		json_arr_start(&j);
+	}
+	for (i = 0; i < set.nentries; i++) {
+		const struct abi_entry *e = &set.entries[i];
+
+		for (k = 0; k < e->nwhat; k++) {
+			struct resolve_ctx r = { .j = opts.json ? &j : NULL };
+			struct abi_glob *g;
+			int n, m;
+
+			if (!abi_is_path(e->what[k]) || strncmp(e->what[k], "/sys/", 5)) {
+				nonsys++;
+				continue;
+			}
+			total++;
+			if (opts.json) {
+				json_obj_start(&j);
+				json_kstr(&j, "what", e->what[k]);
+				json_kstr(&j, "file", e->file);
+				json_kint(&j, "line", e->what_line[k]);
+				json_kstr(&j, "status", abi_status_name(e->status));
+				json_key(&j, "files");
+				json_arr_start(&j);
+			} else {
+				printf("%s\n", e->what[k]);
+			}
+			n = abi_pattern_globs(e->what[k], &g);
+			for (m = 0; m < n; m++)
+				abi_glob_resolve(&g[m], a.sysfs, resolve_one, &r);
+			abi_globs_free(g, n);
+			if (opts.json) {
+				json_arr_end(&j);
+				json_obj_end(&j);
+			} else if (!r.files) {
+				printf("\t(no match)\n");
+			}
+			if (r.files)
+				matched++;
+			else
+				unmatched++;
+		}
+	}
+	if (opts.json) {
+		json_arr_end(&j);
+		json_end(&j);
+	} else {
+		printf("%d What paths under /sys: %d match files in %s, %d match nothing; %d not under /sys\n",
+		       total, matched, a.sysfs, unmatched, nonsys);
+	}
+	abi_set_free(&set);
+	free(a.paths);
+	return 0;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static int do_export(int argc, char **argv)
+{
+	struct table_args a;
+	struct abi_set set;
+	FILE *out = stdout;
+	int ret;
+
+	ret = parse_table_args(argc, argv, &a);
+	if (!ret && (!a.format || optind != argc)) {
+		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
+		ret = 2;
+	}
+	if (ret) {
+		free(a.paths);
+		return ret == 1 ? 0 : 2;
+	}
+	if (load_tables(&set, a.paths, a.npaths)) {
+		free(a.paths);
+		abi_set_free(&set);
+		return 2;
+	}
+	if (a.output && a.format == 'a' && is_dir(a.output)) {
+		ret = export_abi_dir(a.output, &set) ? 2 : 0;
+	} else if (a.output && !(out = fopen(a.output, "w"))) {
+		perror(a.output);
+		ret = 2;
+	} else {
+		if (a.format == 'a')
+			export_abi(out, &set);
+		else if (!export_c(out, &set))
+			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
+		if (out != stdout && fclose(out)) {
+			perror(a.output);
+			ret = 2;
+		}
+	}
+	abi_set_free(&set);
+	free(a.paths);
+	return ret;
+}
+
+int cmd_tables(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "validate", do_validate },
+		{ "list", do_list },
+		{ "show", do_show },
+		{ "resolve", do_resolve },
+		{ "export", do_export },
+	};
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		tables_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name)) {
+			optind = 1;
+			return cmds[i].fn(argc - 1, argv + 1);
+		}
+	fprintf(stderr, "abidep: unknown command 'tables %s' (see abidep tables --help)\n",
+		argv[1]);
+	return 2;
+}

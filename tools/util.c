@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void die_oom(void)
+{
+	fputs("abidep: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die_oom();
+	va_end(ap);
+	return s;
+}
+
+char *read_all(FILE *fp, size_t max, size_t *len)
+{
+	size_t cap = 65536, n = 0, r;
+	char *buf = xmalloc(cap + 1);
+
+	while ((r = fread(buf + n, 1, cap - n, fp)) > 0) {
+		n += r;
+		if (n > max) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	if (ferror(fp)) {
+		free(buf);
+		if (!errno)
+			errno = EIO;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	size_t l = strlen(dir);
+
+	return xasprintf("%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", name);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers: allocation that dies on OOM, file reading, paths. */
+#ifndef ABIDEP_UTIL_H
+#define ABIDEP_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+void die_oom(void) __attribute__((noreturn));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Append a zeroed element to a growable array; evaluates to its address. */
+#define GROW(arr, n, cap)						\
+	((n) == (cap) ?							\
+	 ((cap) = (cap) ? 2 * (cap) : 16,				\
+	  (arr) = xrealloc((arr), (cap) * sizeof(*(arr)))) : (arr),	\
+	 &(arr)[(n)++])
+
+/* All of @fp, NUL-terminated; NULL with errno set (EFBIG past @max). */
+char *read_all(FILE *fp, size_t max, size_t *len);
+char *path_join(const char *dir, const char *name);
+
+#endif
