@@ -57,13 +57,14 @@ checkpatch:
 kunit:
 	$(Q)tests/kunit/run
 
-check-vm: module
+check-vm: module tools
 	$(Q)tests/vm/run --timeout 600 tests/vm/module-tests.sh
+	$(Q)tests/vm/run --timeout 600 tests/vm/trace-tests.sh
 
 test: deps
 	$(Q)scripts/run-tests.sh
 
-demo: deps module
+demo: deps module tools
 	$(Q)tests/vm/run --timeout 300 scripts/demo-guest.sh
 
 clean:

@@ -41,6 +41,7 @@ run_suite cli st tests/cli/tables.sh
 run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
 run_suite kunit st tests/kunit/run
 run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh
+run_suite trace st tests/vm/run --timeout 900 tests/vm/trace-tests.sh
 
 rm -f build/.rc
 echo "$total_pass passed, $total_fail failed"

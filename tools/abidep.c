@@ -24,7 +24,7 @@
 #define ABIDEP_DATADIR "/usr/share/abidep"
 #endif
 
-struct abidep_opts opts;
+struct abidep_opts cfg;
 
 static bool is_dir(const char *p)
 {
@@ -74,6 +74,8 @@ static void usage(FILE *f)
 		"\n"
 		"Objects and commands:\n"
 		"  tables validate|list|show|resolve|export   the migration tables\n"
+		"  trace [--pin|--sync|--status|--stop]        trace who uses them (BPF)\n"
+		"  report [--db PATH] [--entry PATTERN]        who used them, from the DB\n"
 		"\n"
 		"Options (also accepted after the command):\n"
 		"  -j, --json      JSON output\n"
@@ -98,8 +100,8 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+jpVh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': opts.json = true; break;
-		case 'p': opts.json = opts.pretty = true; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -113,6 +115,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "tables"))
 		return cmd_tables(argc, argv);
+	if (!strcmp(argv[0], "trace"))
+		return cmd_trace(argc, argv);
+	if (!strcmp(argv[0], "report"))
+		return cmd_report(argc, argv);
 	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
 		return 0;

@@ -9,11 +9,13 @@ struct abidep_opts {
 	bool pretty;
 };
 
-extern struct abidep_opts opts;
+extern struct abidep_opts cfg;
 
 /* The migration tables to use when none is named. */
 const char *abidep_default_tables(void);
 
 int cmd_tables(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

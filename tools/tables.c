@@ -125,8 +125,8 @@ static int do_validate(int argc, char **argv)
 		case 's': strict = 1; break;
 		case 'n': strict = 0; break;
 		case 'q': quiet = 1; break;
-		case 'j': opts.json = true; break;
-		case 'p': opts.json = opts.pretty = true; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'h': tables_usage(stdout); return 0;
 		default: tables_usage(stderr); return 2;
 		}
@@ -141,10 +141,10 @@ static int do_validate(int argc, char **argv)
 		ret |= abi_load_path(&set, argv[i]);
 	abi_check(&set, strict);
 
-	if (opts.json) {
+	if (cfg.json) {
 		struct json j;
 
-		json_init(&j, stdout, opts.pretty);
+		json_init(&j, stdout, cfg.pretty);
 		json_obj_start(&j);
 		json_kint(&j, "files", set.nfiles);
 		json_kint(&j, "entries", set.nentries);
@@ -263,8 +263,8 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 		case 'o': a->output = optarg; break;
 		case 'a': a->format = 'a'; break;
 		case 'c': a->format = 'c'; break;
-		case 'j': opts.json = true; break;
-		case 'p': opts.json = opts.pretty = true; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'h': tables_usage(stdout); return 1;
 		default: tables_usage(stderr); return 2;
 		}
@@ -292,8 +292,8 @@ static int do_list(int argc, char **argv)
 		abi_set_free(&set);
 		return 2;
 	}
-	if (opts.json) {
-		json_init(&j, stdout, opts.pretty);
+	if (cfg.json) {
+		json_init(&j, stdout, cfg.pretty);
 		json_arr_start(&j);
 	} else {
 		printf("%-10s  %-10s  %-16s  %s\n", "STATUS", "DEPRECATED",
@@ -304,7 +304,7 @@ static int do_list(int argc, char **argv)
 
 		if (a.status && strcmp(a.status, abi_status_name(e->status)))
 			continue;
-		if (opts.json) {
+		if (cfg.json) {
 			json_entry(&j, e);
 			continue;
 		}
@@ -319,7 +319,7 @@ static int do_list(int argc, char **argv)
 			printf("\n");
 		}
 	}
-	if (opts.json) {
+	if (cfg.json) {
 		json_arr_end(&j);
 		json_end(&j);
 	}
@@ -393,8 +393,8 @@ static int do_show(int argc, char **argv)
 		abi_set_free(&set);
 		return 2;
 	}
-	if (opts.json) {
-		json_init(&j, stdout, opts.pretty);
+	if (cfg.json) {
+		json_init(&j, stdout, cfg.pretty);
 		json_arr_start(&j);
 	}
 	for (i = 0; i < set.nentries; i++) {
@@ -402,7 +402,7 @@ static int do_show(int argc, char **argv)
 
 		if (!entry_matches(e, argv[optind]))
 			continue;
-		if (opts.json) {
+		if (cfg.json) {
 			json_entry(&j, e);
 		} else {
 			printf("%s# %s:%d\n", found ? "\n" : "", e->file, e->line);
@@ -410,7 +410,7 @@ static int do_show(int argc, char **argv)
 		}
 		found++;
 	}
-	if (opts.json) {
+	if (cfg.json) {
 		json_arr_end(&j);
 		json_end(&j);
 	}
@@ -462,15 +462,15 @@ static int do_resolve(int argc, char **argv)
 		abi_set_free(&set);
 		return 2;
 	}
-	if (opts.json) {
-		json_init(&j, stdout, opts.pretty);
+	if (cfg.json) {
+		json_init(&j, stdout, cfg.pretty);
 		json_arr_start(&j);
 	}
 	for (i = 0; i < set.nentries; i++) {
 		const struct abi_entry *e = &set.entries[i];
 
 		for (k = 0; k < e->nwhat; k++) {
-			struct resolve_ctx r = { .j = opts.json ? &j : NULL };
+			struct resolve_ctx r = { .j = cfg.json ? &j : NULL };
 			struct abi_glob *g;
 			int n, m;
 
@@ -479,7 +479,7 @@ static int do_resolve(int argc, char **argv)
 				continue;
 			}
 			total++;
-			if (opts.json) {
+			if (cfg.json) {
 				json_obj_start(&j);
 				json_kstr(&j, "what", e->what[k]);
 				json_kstr(&j, "file", e->file);
@@ -494,7 +494,7 @@ static int do_resolve(int argc, char **argv)
 			for (m = 0; m < n; m++)
 				abi_glob_resolve(&g[m], a.sysfs, resolve_one, &r);
 			abi_globs_free(g, n);
-			if (opts.json) {
+			if (cfg.json) {
 				json_arr_end(&j);
 				json_obj_end(&j);
 			} else if (!r.files) {
@@ -506,7 +506,7 @@ static int do_resolve(int argc, char **argv)
 				unmatched++;
 		}
 	}
-	if (opts.json) {
+	if (cfg.json) {
 		json_arr_end(&j);
 		json_end(&j);
 	} else {

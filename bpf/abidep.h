@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Shared by abidep.bpf.c and the abidep command (tools/trace.c): the maps'
+ * key and value layouts. Kept in kernel types (__u32...) for both sides.
+ */
+#ifndef __ABIDEP_BPF_H
+#define __ABIDEP_BPF_H
+
+#define ABIDEP_MAX_WATCHED	65536
+#define ABIDEP_MAX_USAGE	16384
+#define ABIDEP_TASK_COMM_LEN	16
+/* The executable's path, as components from the leaf up (walked in the kernel). */
+#define ABIDEP_EXE_DEPTH	8
+#define ABIDEP_EXE_COMP		32
+
+enum abidep_op {
+	ABIDEP_OP_OPEN,
+	ABIDEP_OP_READ,
+	ABIDEP_OP_WRITE,
+	ABIDEP_NR_OPS,
+};
+
+/* watched: kernfs node id (the file's inode number) -> which file. */
+struct abidep_watch {
+	__u32 file_id;		/* index into the tracer's list of files */
+	__u32 entry_id;		/* index of the table entry it resolves */
+};
+
+/*
+ * files: file id -> what it is. Written and read by userspace only, kept in
+ * the BPF object so that it is pinned with the rest and a later process
+ * (abidep trace --sync) can name the files. Allocated on use.
+ */
+#define ABIDEP_PATH_LEN		256
+#define ABIDEP_TABLE_LEN	64
+struct abidep_file {
+	char path[ABIDEP_PATH_LEN];	/* e.g. /sys/class/rc/rc0/current_protocol */
+	char what[ABIDEP_PATH_LEN];	/* the table's What pattern */
+	char table[ABIDEP_TABLE_LEN];	/* the table file's name */
+	__u32 status;			/* 1 deprecated, 2 removed */
+	__u32 watched;			/* still in the watched map */
+};
+
+/* usage: one row per (file, op, uid, cgroup, executable). */
+struct abidep_usage_key {
+	__u32 file_id;
+	__u32 op;
+	__u32 uid;
+	__u32 exe_dev;
+	__u64 exe_ino;
+	__u64 cgroup_id;
+};
+
+struct abidep_usage {
+	__u64 count;
+	__u64 errors;		/* accesses that returned an error */
+	__u64 first_ns;		/* CLOCK_BOOTTIME */
+	__u64 last_ns;
+	/* Who made the first access: kept here so that no daemon is needed. */
+	__u32 pid;		/* tgid */
+	__u32 ppid;
+	char comm[ABIDEP_TASK_COMM_LEN];
+	char exe[ABIDEP_EXE_DEPTH][ABIDEP_EXE_COMP];	/* leaf first */
+	__u8 exe_truncated;	/* deeper than ABIDEP_EXE_DEPTH */
+	__u8 pad[7];
+};
+
+/* stats: per-CPU counters of what could not be recorded. */
+enum abidep_stat {
+	ABIDEP_STAT_HITS,		/* accesses to watched files */
+	ABIDEP_STAT_DROPPED,		/* usage map full: access not recorded */
+	ABIDEP_STAT_EVENTS_LOST,	/* ring buffer full: new-key event lost */
+	ABIDEP_NR_STATS,
+};
+
+/* Ring buffer event: a usage key seen for the first time. */
+struct abidep_event {
+	struct abidep_usage_key key;
+};
+
+#endif /* __ABIDEP_BPF_H */

@@ -1,0 +1,135 @@
+#!/bin/sh
+# Guest tests of the BPF usage tracer: abidep trace (pinned and live) and
+# abidep report. Every access below is made on purpose and the report must
+# hold exactly those: no more, no fewer. Run by `make check-vm`:
+#	tests/vm/run tests/vm/trace-tests.sh
+# Ends with "trace: N passed, N failed".
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+A=$ABIDEP_REPO/build/abidep
+KMOD=$ABIDEP_REPO/kmod
+F=/sys/devices/system/cpu/cpuidle/current_governor_ro
+DB=/tmp/usage.db
+PIN=/sys/fs/bpf/abidep
+
+# The report's rows as "exe uid cgroup op count errors", sorted, for one file.
+rows() {
+	"$A" report -j --db "$1" | python3 -c '
+import json, sys
+want = sys.argv[1]
+out = []
+for e in json.load(sys.stdin):
+    for u in e["users"]:
+        if want in e["files"]:
+            out.append("%s %d %s %s %d %d" % (u["exe"], u["uid"], u["cgroup"], u["op"], u["count"], u["errors"]))
+print("\n".join(sorted(out)))' "$2"
+}
+
+# Every file the report names, one a line, sorted.
+files() {
+	"$A" report -j --db "$1" | python3 -c '
+import json, sys
+print("\n".join(sorted({f for e in json.load(sys.stdin) for f in e["files"]})))'
+}
+
+section "refusals, each with its own exit code"
+check "not root: exit 3" sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups $A trace --pin --db /tmp/x.db 2>/tmp/err; test \$? = 3"
+check "... saying what it needs" grep -q 'needs root, or CAP_BPF and CAP_PERFMON' /tmp/err
+umount /sys/fs/bpf
+check "no bpffs: exit 5" sh -c "$A trace --pin --db /tmp/x.db 2>/tmp/err; test \$? = 5"
+check "... saying how to mount it" grep -q 'mount -t bpf bpf /sys/fs/bpf' /tmp/err
+mount -t bpf -o mode=700 bpf /sys/fs/bpf
+check "unwritable DB: exit 6" sh -c "$A trace --pin --db /proc/no/such.db 2>/tmp/err; test \$? = 6"
+check "... and nothing left pinned" test ! -e $PIN
+check "--sync with nothing pinned: exit 8" sh -c "$A trace --sync --db $DB 2>/dev/null; test \$? = 8"
+check "bad --interval: exit 2" sh -c "$A trace --interval -1 2>/dev/null; test \$? = 2"
+
+section "pinned: load, pin, exit; counting goes on"
+check "abidep.ko loads (module aliases are watched too)" insmod "$KMOD/abidep.ko"
+check "trace --pin exits 0" "$A" trace --pin --db $DB
+check "programs, links and maps are pinned" test -e $PIN/usage -a -e $PIN/link_abidep_open -a -e $PIN/prog_abidep_read
+check "pins are 0600, the directory 0700" sh -c "test \$(stat -c %a $PIN) = 700 && ! find $PIN -mindepth 1 ! -perm 600 | grep -q ."
+check "bpftool shows readable keys (BTF)" sh -c "bpftool map dump pinned $PIN/watched | grep -q file_id"
+check "a second --pin is refused: exit 8" sh -c "$A trace --pin --db $DB 2>/dev/null; test \$? = 8"
+
+# The accesses, each counted by hand.
+cat $F >/dev/null				# cat: open, read
+sh -c "exec 3< $F"				# sh: open only
+busybox cat $F >/dev/null			# busybox applet: open, read
+mkdir -p /sys/fs/cgroup/abidep-test
+sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
+setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
+cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null	# not deprecated
+cat /sys/kernel/abidep/../../devices/system/cpu/online >/dev/null	# not deprecated
+
+check "trace --sync" "$A" trace --sync --db $DB
+expect="/usr/bin/busybox 0 / open 1 0
+/usr/bin/busybox 0 / read 1 0
+/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0
+/usr/bin/cat 0 /abidep-test open 1 0
+/usr/bin/cat 0 /abidep-test read 1 0
+/usr/bin/cat 65534 / open 1 0
+/usr/bin/cat 65534 / read 1 0
+/usr/bin/dash 0 / open 1 0"
+got=$(rows $DB $F)
+check "exactly the 9 kinds of access made, each once" test "$got" = "$expect"
+[ "$got" = "$expect" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
+check "no file but the one accessed" test "$(files $DB)" = "$F"
+check "the table entry is named" sh -c "$A report --db $DB | grep -q 'current_governor_ro'"
+check "the package owning cat is named" sh -c "$A report -j --db $DB | grep -q '\"package\": *\"coreutils\"'"
+check "status shows what was seen" sh -c "$A trace --status | grep -q 'accesses seen, 0 not recorded'"
+
+section "a device that appears after the tracer started"
+check "modprobe rc-loopback (abidep adds current_protocol)" modprobe rc-loopback
+sleep 1
+RC=$(ls -d /sys/class/rc/rc* | head -n 1)
+check "the pinned tracer learns of it on --sync" "$A" trace --sync --db $DB
+cat "$RC/current_protocol" >/dev/null		# cat: open, read via the alias
+cat "$RC/protocols" >/dev/null			# the new name: not watched
+check "trace --sync" "$A" trace --sync --db $DB
+check "the alias read is recorded" test "$(rows $DB "$RC/current_protocol")" = "/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0"
+check "the governor counts did not move" test "$(rows $DB $F)" = "$expect"
+
+section "stop"
+check "trace --stop" "$A" trace --stop --db $DB
+check "nothing pinned any more" test ! -e $PIN
+cat $F >/dev/null
+check "accesses after --stop are not recorded" test "$(rows $DB $F)" = "$expect"
+
+section "live: a device plugged in later, and kill -9"
+rmmod rc-loopback
+DB2=/tmp/live.db
+"$A" trace -q --db $DB2 --interval 1 >/tmp/live.out 2>&1 &
+tracer=$!
+sleep 3
+check "the live tracer runs" kill -0 $tracer
+modprobe rc-loopback
+sleep 2						# uevent, then the alias, then a refresh
+RC=$(ls -d /sys/class/rc/rc* | head -n 1)
+cat "$RC/current_protocol" >/dev/null
+write_err=0
+echo bogus >"$RC/current_protocol" 2>/dev/null || write_err=1
+check "a bad write through the alias fails" test $write_err = 1
+sleep 3						# at least one sync
+kill -9 $tracer
+wait $tracer 2>/dev/null
+check "after kill -9 the DB is intact" test "$(sqlite3 $DB2 'PRAGMA integrity_check')" = ok
+check "the late device's alias was watched and recorded, the failed write too" \
+	test "$(rows $DB2 "$RC/current_protocol")" = "/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0
+/usr/bin/dash 0 / open 1 0
+/usr/bin/dash 0 / write 1 1"
+check "the live tracer left nothing pinned" test ! -e $PIN
+
+section "the DB keeps history across tracer runs"
+"$A" trace -q --db $DB2 --duration 4 --interval 1 >/dev/null 2>&1 &
+tracer=$!
+sleep 2
+cat "$RC/current_protocol" >/dev/null
+wait $tracer
+check "a second session adds up" test "$(rows $DB2 "$RC/current_protocol" | head -n 1)" = "/usr/bin/cat 0 / open 2 0"
+
+finish trace

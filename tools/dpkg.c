@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which Debian package owns a file. dpkg keeps, for each installed package,
+ * the list of its paths in ROOT/var/lib/dpkg/info/PKG.list (PKG:ARCH.list
+ * for Multi-Arch: same packages). We read them all once, into a hash table
+ * path -> package: about 1e5 paths in 1e3 files, a few tens of
+ * milliseconds and a few MB. The file buffers are kept: the keys point
+ * into them.
+ *
+ * Not handled: dpkg-divert (a diverted file is reported under the package
+ * that lists the original path) and files no package lists (/usr/local).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dpkg.h"
+#include "util.h"
+
+struct slot {
+	const char *path;	/* NULL: free */
+	uint32_t hash;
+	uint32_t pkg;		/* index in pkgs */
+};
+
+struct dpkg {
+	char *info;		/* ROOT/var/lib/dpkg/info */
+	bool loaded;
+	int load_errno;
+	struct slot *slots;
+	size_t cap, n;		/* cap: a power of two, at most 3/4 full */
+	char **pkgs;		/* package names */
+	int npkgs, pkgcap;
+	char **bufs;		/* list file contents: the keys point here */
+	int nbufs, bufcap;
+};
+
+struct dpkg *dpkg_new(const char *root)
+{
+	struct dpkg *d = xcalloc(1, sizeof(*d));
+
+	d->info = path_join(root && *root ? root : "/", "var/lib/dpkg/info");
+	return d;
+}
+
+void dpkg_free(struct dpkg *d)
+{
+	int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nbufs; i++)
+		free(d->bufs[i]);
+	free(d->bufs);
+	for (i = 0; i < d->npkgs; i++)
+		free(d->pkgs[i]);
+	free(d->pkgs);
+	free(d->slots);
+	free(d->info);
+	free(d);
+}
+
+/* FNV-1a: short keys with long common prefixes hash well enough. */
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static struct slot *find_slot(struct slot *slots, size_t cap, const char *path,
+			      uint32_t h)
+{
+	size_t i = h & (cap - 1);
+
+	while (slots[i].path && (slots[i].hash != h || strcmp(slots[i].path, path)))
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static void grow(struct dpkg *d)
+{
+	size_t cap = d->cap ? 2 * d->cap : 1 << 14, i;
+	struct slot *slots = xcalloc(cap, sizeof(*slots));
+
+	for (i = 0; i < d->cap; i++)
+		if (d->slots[i].path)
+			*find_slot(slots, cap, d->slots[i].path, d->slots[i].hash) =
+				d->slots[i];
+	free(d->slots);
+	d->slots = slots;
+	d->cap = cap;
+}
+
+/* The first package to list a path keeps it (directories are shared). */
+static void add(struct dpkg *d, const char *path, uint32_t pkg)
+{
+	uint32_t h = hash_str(path);
+	struct slot *sl;
+
+	if (4 * (d->n + 1) > 3 * d->cap)
+		grow(d);
+	sl = find_slot(d->slots, d->cap, path, h);
+	if (sl->path)
+		return;
+	sl->path = path;
+	sl->pkg = pkg;
+	sl->hash = h;
+	d->n++;
+}
+
+/* Read one list file (relative to @dfd) whole, and add its lines. */
+static void load_list(struct dpkg *d, int dfd, const char *name)
+{
+	size_t len = strlen(name) - strlen(".list"), n = 0;
+	const char *colon = memchr(name, ':', len);
+	char *buf, *p, *nl;
+	struct stat st;
+	uint32_t pkg;
+	ssize_t r;
+	int fd;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	buf = xmalloc(st.st_size + 1);
+	while (n < (size_t)st.st_size &&
+	       (r = read(fd, buf + n, st.st_size - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	*GROW(d->bufs, d->nbufs, d->bufcap) = buf;
+	pkg = d->npkgs;
+	*GROW(d->pkgs, d->npkgs, d->pkgcap) =
+		xstrndup(name, colon ? (size_t)(colon - name) : len);
+	for (p = buf; *p; p = nl) {
+		nl = strchrnul(p, '\n');
+		if (*nl)
+			*nl++ = '\0';
+		if (*p == '/')
+			add(d, p, pkg);
+	}
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dpkg_load(struct dpkg *d)
+{
+	char **names = NULL;
+	int n = 0, cap = 0, i, dfd;
+	struct dirent *de;
+	DIR *dir;
+
+	if (d->loaded)
+		return d->load_errno ? (errno = d->load_errno, -1) : 0;
+	d->loaded = true;
+	dir = opendir(d->info);
+	if (!dir) {
+		d->load_errno = errno;
+		return -1;
+	}
+	while ((de = readdir(dir))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 5 && !strcmp(de->d_name + l - 5, ".list"))
+			*GROW(names, n, cap) = xstrdup(de->d_name);
+	}
+	/* In name order: which package keeps a shared path does not vary. */
+	qsort(names, n, sizeof(*names), name_cmp);
+	dfd = dirfd(dir);
+	for (i = 0; i < n; i++) {
+		load_list(d, dfd, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	closedir(dir);
+	return 0;
+}
+
+size_t dpkg_npaths(const struct dpkg *d)
+{
+	return d->n;
+}
+
+static const char *lookup(struct dpkg *d, const char *path)
+{
+	const struct slot *sl;
+
+	if (!d->n)
+		return NULL;
+	sl = find_slot(d->slots, d->cap, path, hash_str(path));
+	return sl->path ? d->pkgs[sl->pkg] : NULL;
+}
+
+/* Is the first component of @p one that merged /usr links to /usr/...? */
+static bool merged_dir(const char *p)
+{
+	static const char *const dirs[] = { "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
+	size_t i, l;
+
+	if (*p++ != '/')
+		return false;
+	l = strcspn(p, "/");
+	if (!p[l])
+		return false;		/* the directory itself, or a file in / */
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strlen(dirs[i]) == l && !strncmp(p, dirs[i], l))
+			return true;
+	return false;
+}
+
+const char *dpkg_owner(struct dpkg *d, const char *path)
+{
+	const char *pkg;
+	char *twin;
+
+	dpkg_load(d);
+	if (!path || *path != '/')
+		return NULL;
+	pkg = lookup(d, path);
+	if (pkg)
+		return pkg;
+	if (!strncmp(path, "/usr/", 5) && merged_dir(path + 4))
+		return lookup(d, path + 4);
+	if (!merged_dir(path))
+		return NULL;
+	twin = xasprintf("/usr%s", path);
+	pkg = lookup(d, twin);
+	free(twin);
+	return pkg;
+}

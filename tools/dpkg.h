@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which Debian package owns a file: from the *.list files in
+ * ROOT/var/lib/dpkg/info, read once, on the first lookup.
+ */
+#ifndef ABIDEP_DPKG_H
+#define ABIDEP_DPKG_H
+
+#include <stddef.h>
+
+struct dpkg;
+
+/* For the dpkg database under @root (NULL: "/"); reads nothing yet. */
+struct dpkg *dpkg_new(const char *root);
+void dpkg_free(struct dpkg *d);
+
+/*
+ * Read the database, if not done yet. -1 with errno if its info directory
+ * cannot be read (then lookups find nothing); a list file that cannot be
+ * read is skipped.
+ */
+int dpkg_load(struct dpkg *d);
+
+/* Paths known, after dpkg_load(). */
+size_t dpkg_npaths(const struct dpkg *d);
+
+/*
+ * The package owning @path ("coreutils", without ":arch"), or NULL. On
+ * merged-/usr systems the kernel names /usr/bin/cat where dpkg lists
+ * /bin/cat (or the other way round): for /bin, /sbin and /lib*, the twin
+ * with or without /usr is tried too. Valid until dpkg_free().
+ */
+const char *dpkg_owner(struct dpkg *d, const char *path);
+
+#endif

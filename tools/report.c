@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep report: who uses the deprecated sysfs files, from the usage store
+ * the tracer keeps (store.c). Per table entry (What): the files used, and
+ * per executable, uid, cgroup and operation the counts summed over the
+ * tracer's sessions and hosts, with the Debian package of the executable.
+ *
+ *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE]
+ *	abidep -j report
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "abidep.h"
+#include "dpkg.h"
+#include "json.h"
+#include "store.h"
+#include "util.h"
+
+struct user {
+	char *exe;
+	const char *package;	/* owned by the dpkg table; NULL: none */
+	unsigned int uid;
+	char *cgroup;		/* NULL: unknown */
+	char *op;
+	unsigned long long count, errors;
+	long long first_seen, last_seen;
+	char **hosts;
+	int nhosts, hcap;
+};
+
+struct entry {
+	char *what;		/* NULL: unknown to the tracer */
+	char *table, *status;	/* of the file used last */
+	long long last_seen;
+	char **files;
+	int nfiles, fcap;
+	struct user *users;
+	int nusers, ucap;
+};
+
+struct report {
+	struct entry *entries;
+	int n, cap;
+	struct dpkg *dpkg;
+};
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep report [-j|-p] [--db PATH] [--root DIR] [--entry PATTERN]\n"
+		"                     [--since DATE]\n"
+		"\n"
+		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
+		"table entry (What), the files used, and per executable, uid, cgroup and\n"
+		"operation the number of uses and of errors, first and last use (UTC), and\n"
+		"the hosts, summed over the tracer's sessions (reboots, restarts).\n"
+		"\n"
+		"  --db PATH        the usage DB (default %s); opened read-only\n"
+		"  --root DIR       name executables' packages from DIR's dpkg database\n"
+		"                   (default /; '-' for a file no package owns)\n"
+		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
+		"                   concrete sysfs path or glob\n"
+		"  --since DATE     only sessions with a use at or after DATE (UTC):\n"
+		"                   YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS;\n"
+		"                   their counts are for the whole session\n"
+		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
+		"\n"
+		"Exit status: 0 fine (an empty report included), 2 bad usage, or the DB\n"
+		"missing or unreadable.\n",
+		STORE_DEFAULT_PATH);
+}
+
+/* ---- collecting ---- */
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The entry of @what: the last one, as the store walks in What order. */
+static struct entry *entry_of(struct report *r, const char *what)
+{
+	struct entry *e;
+	int i;
+
+	for (i = r->n - 1; i >= 0; i--)
+		if (same(r->entries[i].what, what))
+			return &r->entries[i];
+	e = GROW(r->entries, r->n, r->cap);
+	memset(e, 0, sizeof(*e));
+	e->what = dup_or_null(what);
+	e->last_seen = LLONG_MIN;
+	return e;
+}
+
+static int add_file(const struct usage_file *f, void *arg)
+{
+	struct entry *e = entry_of(arg, f->what);
+
+	*GROW(e->files, e->nfiles, e->fcap) = xstrdup(f->path);
+	/* The entry's table and status as of its latest use. */
+	if (f->last_seen > e->last_seen || !e->status) {
+		free(e->table);
+		free(e->status);
+		e->table = dup_or_null(f->table);
+		e->status = dup_or_null(f->status);
+		e->last_seen = f->last_seen;
+	}
+	return 0;
+}
+
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
+/* Sums come by (what, exe, uid, cgroup, op), then host: merge the hosts. */
+static int add_sum(const struct usage_sum *s, void *arg)
+{
+	struct report *r = arg;
+	struct entry *e = entry_of(r, s->what);
+	struct user *u = e->nusers ? &e->users[e->nusers - 1] : NULL;
+
+	if (!u || strcmp(u->exe, s->exe) || u->uid != s->uid ||
+	    !same(u->cgroup, s->cgroup) || strcmp(u->op, s->op)) {
+		u = GROW(e->users, e->nusers, e->ucap);
+		memset(u, 0, sizeof(*u));
+		u->exe = xstrdup(s->exe);
+		u->package = dpkg_owner(r->dpkg, s->exe);
+		u->uid = s->uid;
+		u->cgroup = dup_or_null(s->cgroup);
+		u->op = xstrdup(s->op);
+		u->first_seen = s->first_seen;
+		u->last_seen = s->last_seen;
+	}
+	u->count = sat_add(u->count, s->count);
+	u->errors = sat_add(u->errors, s->errors);
+	if (s->first_seen < u->first_seen)
+		u->first_seen = s->first_seen;
+	if (s->last_seen > u->last_seen)
+		u->last_seen = s->last_seen;
+	*GROW(u->hosts, u->nhosts, u->hcap) = xstrdup(s->host);
+	return 0;
+}
+
+static void report_free(struct report *r)
+{
+	int i, k, h;
+
+	for (i = 0; i < r->n; i++) {
+		struct entry *e = &r->entries[i];
+
+		for (k = 0; k < e->nfiles; k++)
+			free(e->files[k]);
+		for (k = 0; k < e->nusers; k++) {
+			struct user *u = &e->users[k];
+
+			for (h = 0; h < u->nhosts; h++)
+				free(u->hosts[h]);
+			free(u->hosts);
+			free(u->exe);
+			free(u->cgroup);
+			free(u->op);
+		}
+		free(e->files);
+		free(e->users);
+		free(e->what);
+		free(e->table);
+		free(e->status);
+	}
+	free(r->entries);
+	dpkg_free(r->dpkg);
+}
+
+/* Both queries in one read transaction: one snapshot of a DB in use. */
+static int collect(struct store *s, const struct store_filter *f, struct report *r)
+{
+	int ret;
+
+	if (store_begin(s))
+		return -1;
+	ret = store_files(s, f, add_file, r);
+	if (!ret)
+		ret = store_sums(s, f, add_sum, r);
+	if (ret) {
+		store_rollback(s);
+		return -1;
+	}
+	/* Entries unknown to the tracer (What NULL) come first: put them last. */
+	if (r->n > 1 && !r->entries[0].what) {
+		struct entry e = r->entries[0];
+
+		memmove(r->entries, r->entries + 1, (r->n - 1) * sizeof(e));
+		r->entries[r->n - 1] = e;
+	}
+	return store_commit(s);
+}
+
+/* ---- printing ---- */
+
+/* UTC, ISO 8601: 2024-05-01T10:00:00Z. */
+static const char *iso_time(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "%lld", t);
+	return buf;
+}
+
+static void print_json(const struct report *r)
+{
+	struct json j;
+	char t[64];
+	int i, k, h;
+
+	json_init(&j, stdout, cfg.pretty);
+	json_arr_start(&j);
+	for (i = 0; i < r->n; i++) {
+		const struct entry *e = &r->entries[i];
+
+		json_obj_start(&j);
+		json_kstr(&j, "what", e->what);
+		json_kstr(&j, "table", e->table);
+		json_kstr(&j, "status", e->status);
+		json_key(&j, "files");
+		json_arr_start(&j);
+		for (k = 0; k < e->nfiles; k++)
+			json_str(&j, e->files[k]);
+		json_arr_end(&j);
+		json_key(&j, "users");
+		json_arr_start(&j);
+		for (k = 0; k < e->nusers; k++) {
+			const struct user *u = &e->users[k];
+
+			json_obj_start(&j);
+			json_kstr(&j, "exe", u->exe);
+			json_kstr(&j, "package", u->package);
+			json_kint(&j, "uid", u->uid);
+			json_kstr(&j, "cgroup", u->cgroup);
+			json_kstr(&j, "op", u->op);
+			json_kint(&j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
+			json_kint(&j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
+			json_kstr(&j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
+			json_kstr(&j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+			json_key(&j, "hosts");
+			json_arr_start(&j);
+			for (h = 0; h < u->nhosts; h++)
+				json_str(&j, u->hosts[h]);
+			json_arr_end(&j);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_end(&j);
+}
+
+enum { C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_COUNT, C_ERRORS, C_FIRST, C_LAST,
+       C_HOSTS, NCOLS };
+
+static const char *const col_names[NCOLS] = {
+	"EXE", "PACKAGE", "UID", "CGROUP", "OP", "COUNT", "ERRORS",
+	"FIRST-SEEN", "LAST-SEEN", "HOSTS",
+};
+
+/* A user's row as text, one string per column (freed by the caller). */
+static void user_cols(const struct user *u, char *col[NCOLS])
+{
+	char t[64];
+	size_t len = 0;
+	int h;
+
+	col[C_EXE] = xstrdup(u->exe);
+	col[C_PKG] = xstrdup(u->package ? u->package : "-");
+	col[C_UID] = xasprintf("%u", u->uid);
+	col[C_CGROUP] = xstrdup(u->cgroup ? u->cgroup : "-");
+	col[C_OP] = xstrdup(u->op);
+	col[C_COUNT] = xasprintf("%llu", u->count);
+	col[C_ERRORS] = xasprintf("%llu", u->errors);
+	col[C_FIRST] = xstrdup(iso_time(u->first_seen, t, sizeof(t)));
+	col[C_LAST] = xstrdup(iso_time(u->last_seen, t, sizeof(t)));
+	for (h = 0; h < u->nhosts; h++)
+		len += strlen(u->hosts[h]) + 1;
+	col[C_HOSTS] = xcalloc(1, len + 1);
+	for (h = 0; h < u->nhosts; h++) {
+		if (h)
+			strcat(col[C_HOSTS], ",");
+		strcat(col[C_HOSTS], u->hosts[h]);
+	}
+}
+
+static void print_row(char *const col[NCOLS], const int width[NCOLS])
+{
+	int c;
+
+	printf(" ");
+	for (c = 0; c < NCOLS; c++) {
+		bool num = c == C_UID || c == C_COUNT || c == C_ERRORS;
+
+		if (c == NCOLS - 1)
+			printf(" %s\n", col[c]);
+		else
+			printf(" %*s ", num ? width[c] : -width[c], col[c]);
+	}
+}
+
+/*
+ * One heading line per entry, then its users in columns, aligned across
+ * the whole report:
+ *
+ * /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol
+ *   EXE           PACKAGE    UID  CGROUP  OP    COUNT  ERRORS  FIRST-SEEN  LAST-SEEN  HOSTS
+ *   /usr/bin/cat  coreutils    0  -       read      3       0  ...
+ */
+static void print_text(const struct report *r)
+{
+	int width[NCOLS], i, k, c;
+	char *col[NCOLS];
+
+	for (c = 0; c < NCOLS; c++)
+		width[c] = strlen(col_names[c]);
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->entries[i].nusers; k++) {
+			user_cols(&r->entries[i].users[k], col);
+			for (c = 0; c < NCOLS; c++) {
+				if ((int)strlen(col[c]) > width[c])
+					width[c] = strlen(col[c]);
+				free(col[c]);
+			}
+		}
+	for (i = 0; i < r->n; i++) {
+		const struct entry *e = &r->entries[i];
+
+		printf("%s%s (%s, %s):", i ? "\n" : "",
+		       e->what ? e->what : "(unknown entry)",
+		       e->status ? e->status : "?", e->table ? e->table : "?");
+		for (k = 0; k < e->nfiles; k++)
+			printf("%s %s", k ? "," : "", e->files[k]);
+		printf("\n");
+		print_row((char *const *)col_names, width);
+		for (k = 0; k < e->nusers; k++) {
+			user_cols(&e->users[k], col);
+			print_row(col, width);
+			for (c = 0; c < NCOLS; c++)
+				free(col[c]);
+		}
+	}
+}
+
+/* ---- the command ---- */
+
+/* YYYY-MM-DD[THH:MM[:SS]][Z] (or a space for T), UTC; or @SECONDS. */
+static int parse_since(const char *s, long long *out)
+{
+	static const char *const fmts[] = {
+		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S",
+		"%Y-%m-%d %H:%M", "%Y-%m-%d",
+	};
+	struct tm tm;
+	char *end;
+	size_t i;
+
+	if (*s == '@') {
+		*out = strtoll(s + 1, &end, 10);
+		return end == s + 1 || *end ? -1 : 0;
+	}
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, fmts[i], &tm);
+		if (end && (!*end || !strcmp(end, "Z"))) {
+			*out = timegm(&tm);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "entry", required_argument, NULL, 'e' },
+		{ "since", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *db = STORE_DEFAULT_PATH, *root = NULL, *since = NULL;
+	struct store_filter f = { 0 };
+	struct report r = { 0 };
+	struct store *s;
+	char err[1024];
+	long long rows;
+	int c, ret = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		report_usage(stdout);
+		return 0;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'r': root = optarg; break;
+		case 'e': f.entry = optarg; break;
+		case 's':
+			if (parse_since(optarg, &f.since)) {
+				fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			since = optarg;
+			break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
+		case 'h': report_usage(stdout); return 0;
+		default: report_usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
+			argv[optind]);
+		return 2;
+	}
+	r.dpkg = dpkg_new(root);
+	/* A root named on purpose must have a dpkg database; / need not. */
+	if (root && dpkg_load(r.dpkg)) {
+		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
+			root, root, strerror(errno));
+		dpkg_free(r.dpkg);
+		return 2;
+	}
+	s = store_open(db, true, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "abidep: %s\n", err);
+		dpkg_free(r.dpkg);
+		return 2;
+	}
+	rows = store_rows(s);
+	if (rows < 0 || (rows && collect(s, &f, &r))) {
+		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
+		ret = 2;
+	} else if (cfg.json) {
+		print_json(&r);
+	} else if (!rows) {
+		printf("The usage DB %s is empty: nothing traced yet.\n", db);
+	} else if (!r.n) {
+		printf("No use recorded in %s matches", db);
+		if (f.entry)
+			printf(" --entry %s", f.entry);
+		if (since)
+			printf(" --since %s", since);
+		printf(".\n");
+	} else {
+		print_text(&r);
+	}
+	store_close(s);
+	report_free(&r);
+	return ret;
+}

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The usage store: an SQLite DB with one table, written by abidep trace
+ * and read by abidep report. Documentation/usage-store.rst says the same
+ * for users.
+ *
+ * Schema (PRAGMA user_version 1):
+ *
+ *	CREATE TABLE usage (
+ *		host, session, path, op, uid, cgroup_id, exe	the key
+ *		what, table_name, status			the table entry
+ *		cgroup, comm, pid, ppid				first known
+ *		count, errors, first_seen, last_seen		the counts
+ *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
+ *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
+ *
+ * A row is what one tracer load (a session: boot id and map id) has counted
+ * for one key. The tracer's counts are cumulative within its session, so an
+ * upsert replaces them; several sessions (reboots, restarts) are summed by
+ * the reader. The column for the struct's "table" is table_name: TABLE is
+ * an SQL keyword. cgroup_id is stored as the signed 64-bit integer with the
+ * same bits; times are unix seconds (UTC).
+ *
+ * Integrity: every write is in a transaction, and the DB is in WAL mode, so
+ * a process killed at any point leaves the last committed state. We use
+ * synchronous=FULL: in WAL mode NORMAL is just as consistent, but may lose
+ * the last commits on a power cut, and once a tracer is stopped (or the
+ * machine rebooted) the DB is the only copy of its counts. FULL costs one
+ * fsync of the WAL per commit, that is per sync of the tracer (every few
+ * seconds at most).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "util.h"
+
+#define SCHEMA_VERSION	1
+#define BUSY_TIMEOUT_MS	10000
+
+static const char schema_sql[] =
+	"CREATE TABLE usage (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	path		TEXT	NOT NULL,\n"
+	"	op		TEXT	NOT NULL,\n"
+	"	uid		INTEGER	NOT NULL,\n"
+	"	cgroup_id	INTEGER	NOT NULL,\n"
+	"	exe		TEXT	NOT NULL,\n"
+	"	what		TEXT,\n"
+	"	table_name	TEXT,\n"
+	"	status		TEXT,\n"
+	"	cgroup		TEXT,\n"
+	"	comm		TEXT,\n"
+	"	pid		INTEGER,\n"
+	"	ppid		INTEGER,\n"
+	"	count		INTEGER	NOT NULL,\n"
+	"	errors		INTEGER	NOT NULL,\n"
+	"	first_seen	INTEGER	NOT NULL,\n"
+	"	last_seen	INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe)\n"
+	");\n"
+	/* The report's GROUP BY and ORDER BY, in this order. */
+	"CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host);\n";
+
+static const char upsert_sql[] =
+	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"
+	" what, table_name, status, cgroup, comm, pid, ppid,"
+	" count, errors, first_seen, last_seen)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	" ?15, ?16, ?17, ?18)"
+	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
+	" count = excluded.count,"
+	" errors = excluded.errors,"
+	" last_seen = excluded.last_seen,"
+	" first_seen = min(first_seen, excluded.first_seen),"
+	" what = coalesce(what, excluded.what),"
+	" table_name = coalesce(table_name, excluded.table_name),"
+	" status = coalesce(status, excluded.status),"
+	" cgroup = coalesce(cgroup, excluded.cgroup),"
+	" comm = coalesce(comm, excluded.comm),"
+	" pid = coalesce(pid, excluded.pid),"
+	" ppid = coalesce(ppid, excluded.ppid)";
+
+/* ?1 the entry pattern or NULL, ?2 since (0: all). */
+#define FILTER_SQL							\
+	" WHERE (?1 IS NULL OR instr(what, ?1) > 0 OR what GLOB ?1"	\
+	" OR path = ?1 OR path GLOB ?1) AND (?2 = 0 OR last_seen >= ?2)"
+
+/* With one MAX(), SQLite takes the bare columns from the row of the max. */
+static const char files_sql[] =
+	"SELECT what, path, table_name, status, MAX(last_seen) FROM usage"
+	FILTER_SQL " GROUP BY what, path ORDER BY what, path";
+
+static const char sums_sql[] =
+	"SELECT what, exe, uid, cgroup, op, host, SUM(count), SUM(errors),"
+	" MIN(first_seen), MAX(last_seen) FROM usage" FILTER_SQL
+	" GROUP BY what, exe, uid, cgroup, op, host"
+	" ORDER BY what, exe, uid, cgroup, op, host";
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *upsert;
+	char *path;
+	bool readonly;
+	bool empty;		/* read-only, and no schema yet: no rows */
+	int rc;			/* of the last failure: SQLITE_* */
+	char err[512];		/* its message, for store_errmsg() */
+};
+
+static void store_err(struct store *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void store_err(struct store *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+}
+
+/* An SQLite failure: keep its code and message (before the next call). */
+static int db_fail(struct store *s, const char *what)
+{
+	s->rc = sqlite3_extended_errcode(s->db);
+	store_err(s, "%s%s%s", what ? what : "", what ? ": " : "",
+		  sqlite3_errmsg(s->db));
+	return -1;
+}
+
+const char *store_errmsg(struct store *s)
+{
+	return s && s->err[0] ? s->err : "no error";
+}
+
+static int exec(struct store *s, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	s->rc = sqlite3_extended_errcode(s->db);
+	store_err(s, "%s", msg ? msg : sqlite3_errmsg(s->db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* The one integer a statement like "PRAGMA user_version" returns, or -1. */
+static long long query_int(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, NULL);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	else
+		db_fail(s, NULL);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* ---- opening ---- */
+
+/* What to do about an SQLite error while opening. */
+static const char *open_hint(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+		return "name the usage DB with --db, or move this file aside";
+	case SQLITE_CORRUPT:
+		return "move it aside (with its -wal and -shm files); the tracer starts a new one";
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return "run as root, or name a writable file with --db";
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return "another process holds it locked; try again";
+	case SQLITE_FULL:
+		return "make room on its file system";
+	case SQLITE_CANTOPEN:
+		/* A WAL reader creates DB-shm next to the DB if it is missing. */
+		return "check the file and its directory (readers need to create its -shm file there), or run as root";
+	default:
+		return "check the file, or name another with --db";
+	}
+}
+
+static struct store *open_fail(struct store *s, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "cannot use the usage DB %s: %s; %s", s->path,
+		 s->err[0] ? s->err : sqlite3_errstr(s->rc), open_hint(s->rc));
+	store_close(s);
+	return NULL;
+}
+
+/* mkdir -p the directory of @path; what we create is 0700 (root's data). */
+static int make_parent(const char *path, char *err, size_t errlen)
+{
+	char *dir = xstrdup(path), *p, c;
+	struct stat st;
+	int ret = 0;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (!mkdir(dir, 0700)) {
+			chmod(dir, 0700);	/* whatever the umask */
+		} else if (errno != EEXIST || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "cannot create the directory %s for the usage DB %s: %s; run as root, or name a writable file with --db",
+				 dir, path, errno == EEXIST ? strerror(ENOTDIR) : strerror(errno));
+			ret = -1;
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	free(dir);
+	return ret;
+}
+
+/* Create @path as an empty file 0600: SQLite would make it 0644. */
+static int make_file(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	snprintf(err, errlen, "cannot create the usage DB %s: %s; run as root, or name a writable file with --db",
+		 path, strerror(errno));
+	return -1;
+}
+
+/* The common cases said plainly, before SQLite's generic messages. */
+static int check_file(const char *path, bool readonly, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		if (errno == ENOENT)
+			snprintf(err, errlen, "no usage DB at %s: nothing has been traced into it ('abidep trace' creates it); name another with --db",
+				 path);
+		else
+			snprintf(err, errlen, "cannot use the usage DB %s: %s; run as root, or name another with --db",
+				 path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "the usage DB %s is not a regular file; name the DB file with --db",
+			 path);
+		return -1;
+	}
+	if (access(path, readonly ? R_OK : R_OK | W_OK)) {
+		snprintf(err, errlen, "cannot %s the usage DB %s: %s; run as root, or name another with --db",
+			 readonly ? "read" : "write", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int create_schema(struct store *s)
+{
+	char sql[64];
+	long long v;
+
+	/* IMMEDIATE: of two tracers starting together, one creates it. */
+	if (exec(s, "BEGIN IMMEDIATE"))
+		return -1;
+	v = query_int(s, "PRAGMA user_version");
+	if (v == 0) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		if (exec(s, schema_sql) || exec(s, sql)) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	return exec(s, "COMMIT");
+}
+
+/* Is the schema ours (or none yet: then make it)? */
+static int check_schema(struct store *s)
+{
+	long long v = query_int(s, "PRAGMA user_version");
+	long long ntables;
+
+	if (v < 0)
+		return -1;
+	if (v > SCHEMA_VERSION) {
+		s->rc = SQLITE_ERROR;
+		store_err(s, "it was made by a newer abidep (schema %lld; this one knows %d)",
+			  v, SCHEMA_VERSION);
+		return -1;
+	}
+	if (v == SCHEMA_VERSION)
+		return 0;
+	ntables = query_int(s, "SELECT count(*) FROM sqlite_master");
+	if (ntables < 0)
+		return -1;
+	if (ntables) {
+		s->rc = SQLITE_NOTADB;
+		store_err(s, "it is an SQLite database, but not an abidep usage DB");
+		return -1;
+	}
+	if (s->readonly) {
+		s->empty = true;
+		return 0;
+	}
+	return create_schema(s);
+}
+
+static int set_wal(struct store *s)
+{
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL))
+		return db_fail(s, NULL);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(s, NULL);
+	} else if (strcmp((const char *)sqlite3_column_text(st, 0), "wal")) {
+		s->rc = SQLITE_CANTOPEN;
+		store_err(s, "cannot switch it to WAL mode (journal mode %s)",
+			  sqlite3_column_text(st, 0));
+	} else {
+		ret = 0;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int setup(struct store *s)
+{
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/* The file may come from anywhere: no tricks in its schema. */
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	if (!s->readonly && (set_wal(s) || exec(s, "PRAGMA synchronous = FULL")))
+		return -1;
+	return check_schema(s);
+}
+
+struct store *store_open(const char *path, bool readonly, char *err, size_t errlen)
+{
+	struct store *s;
+	int rc;
+
+	if (readonly ? check_file(path, true, err, errlen) :
+	    make_parent(path, err, errlen) || make_file(path, err, errlen) ||
+	    check_file(path, false, err, errlen))
+		return NULL;
+	s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	s->readonly = readonly;
+	/* No SQLITE_OPEN_CREATE: the file exists, with our mode. */
+	rc = sqlite3_open_v2(path, &s->db, readonly ? SQLITE_OPEN_READONLY :
+			     SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		s->rc = rc;
+		return open_fail(s, err, errlen);
+	}
+	if (setup(s))
+		return open_fail(s, err, errlen);
+	if (!readonly && sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					    &s->upsert, NULL)) {
+		db_fail(s, NULL);
+		return open_fail(s, err, errlen);
+	}
+	return s;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->upsert);
+	/* Rolls back a transaction left open. */
+	sqlite3_close_v2(s->db);
+	free(s->path);
+	free(s);
+}
+
+/* ---- writing ---- */
+
+int store_begin(struct store *s)
+{
+	s->err[0] = '\0';
+	return exec(s, s->readonly ? "BEGIN" : "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *s)
+{
+	if (!exec(s, "COMMIT"))
+		return 0;
+	/*
+	 * A failed COMMIT may leave the transaction open (SQLITE_BUSY): end
+	 * it, so that the next store_begin() starts afresh. Keep the
+	 * COMMIT's message.
+	 */
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_rollback(struct store *s)
+{
+	if (sqlite3_get_autocommit(s->db))
+		return 0;		/* nothing open: SQLite rolled it back */
+	return exec(s, "ROLLBACK");
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) :
+		   sqlite3_bind_null(st, i);
+}
+
+static sqlite3_int64 clamp(unsigned long long v)
+{
+	return v > LLONG_MAX ? LLONG_MAX : (sqlite3_int64)v;
+}
+
+int store_upsert(struct store *s, const struct usage_row *r)
+{
+	sqlite3_stmt *st = s->upsert;
+	int rc = SQLITE_OK;
+
+	if (!st) {
+		store_err(s, "the usage DB %s is open read-only", s->path);
+		return -1;
+	}
+	if (!r->host || !r->session || !r->path || !r->op || !r->exe) {
+		store_err(s, "a usage row needs host, session, path, op and exe");
+		return -1;
+	}
+	rc |= bind_text(st, 1, r->host);
+	rc |= bind_text(st, 2, r->session);
+	rc |= bind_text(st, 3, r->path);
+	rc |= bind_text(st, 4, r->op);
+	rc |= sqlite3_bind_int64(st, 5, r->uid);
+	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id);
+	rc |= bind_text(st, 7, r->exe);
+	rc |= bind_text(st, 8, r->what);
+	rc |= bind_text(st, 9, r->table);
+	rc |= bind_text(st, 10, r->status);
+	rc |= bind_text(st, 11, r->cgroup);
+	rc |= bind_text(st, 12, r->comm);
+	rc |= r->pid < 0 ? sqlite3_bind_null(st, 13) : sqlite3_bind_int(st, 13, r->pid);
+	rc |= r->ppid < 0 ? sqlite3_bind_null(st, 14) : sqlite3_bind_int(st, 14, r->ppid);
+	rc |= sqlite3_bind_int64(st, 15, clamp(r->count));
+	rc |= sqlite3_bind_int64(st, 16, clamp(r->errors));
+	rc |= sqlite3_bind_int64(st, 17, r->first_seen);
+	rc |= sqlite3_bind_int64(st, 18, r->last_seen);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	if (rc != SQLITE_OK)
+		db_fail(s, "cannot write a usage row");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* ---- reading ---- */
+
+/* The callbacks of store_files() and store_sums(). */
+struct walk {
+	int (*file)(const struct usage_file *f, void *arg);
+	int (*sum)(const struct usage_sum *u, void *arg);
+	void *arg;
+};
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+static int file_row(sqlite3_stmt *st, const struct walk *w)
+{
+	struct usage_file f = {
+		.what = col_text(st, 0),
+		.path = col_text(st, 1),
+		.table = col_text(st, 2),
+		.status = col_text(st, 3),
+		.last_seen = sqlite3_column_int64(st, 4),
+	};
+
+	return w->file(&f, w->arg);
+}
+
+static int sum_row(sqlite3_stmt *st, const struct walk *w)
+{
+	struct usage_sum u = {
+		.what = col_text(st, 0),
+		.exe = col_text(st, 1),
+		.uid = (unsigned int)sqlite3_column_int64(st, 2),
+		.cgroup = col_text(st, 3),
+		.op = col_text(st, 4),
+		.host = col_text(st, 5),
+		.count = (unsigned long long)sqlite3_column_int64(st, 6),
+		.errors = (unsigned long long)sqlite3_column_int64(st, 7),
+		.first_seen = sqlite3_column_int64(st, 8),
+		.last_seen = sqlite3_column_int64(st, 9),
+	};
+
+	return w->sum(&u, w->arg);
+}
+
+/* Run @sql with the filter bound, a callback per row; see store_files(). */
+static int walk(struct store *s, const char *sql, const struct store_filter *f,
+		const struct walk *w)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (s->empty)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return db_fail(s, "cannot read");
+	bind_text(st, 1, f ? f->entry : NULL);
+	sqlite3_bind_int64(st, 2, f ? f->since : 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ret = w->file ? file_row(st, w) : sum_row(st, w);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_files(struct store *s, const struct store_filter *f,
+		int (*fn)(const struct usage_file *, void *), void *arg)
+{
+	struct walk w = { .file = fn, .arg = arg };
+
+	return walk(s, files_sql, f, &w);
+}
+
+int store_sums(struct store *s, const struct store_filter *f,
+	       int (*fn)(const struct usage_sum *, void *), void *arg)
+{
+	struct walk w = { .sum = fn, .arg = arg };
+
+	return walk(s, sums_sql, f, &w);
+}
+
+long long store_rows(struct store *s)
+{
+	return s->empty ? 0 : query_int(s, "SELECT count(*) FROM usage");
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The usage store: who used which deprecated sysfs file, kept by the tracer
+ * (abidep trace) in an SQLite DB and read by abidep report. The schema and
+ * its guarantees are in store.c and Documentation/usage-store.rst.
+ */
+#ifndef ABIDEP_STORE_H
+#define ABIDEP_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define STORE_DEFAULT_PATH "/var/lib/abidep/usage.db"
+
+struct store;
+
+/* One row: what one tracer load (a session) has counted for one key. */
+struct usage_row {
+	const char *host;	/* hostname */
+	const char *session;	/* "<boot_id>:<map id>": one tracer load; counts are cumulative within it */
+	const char *path;	/* the concrete sysfs file, e.g. /sys/devices/system/cpu/cpuidle/current_governor_ro */
+	const char *what;	/* the table's What pattern it matched */
+	const char *table;	/* table file basename, e.g. sysfs-cpuidle */
+	const char *status;	/* "deprecated" or "removed" */
+	const char *op;		/* "open", "read" or "write" */
+	unsigned int uid;
+	unsigned long long cgroup_id;
+	const char *cgroup;	/* cgroup v2 path like /system.slice/foo.service, or NULL if unknown */
+	const char *exe;	/* executable path */
+	const char *comm;
+	int pid, ppid;		/* of the first access; negative: unknown */
+	unsigned long long count, errors;	/* cumulative within the session */
+	long long first_seen, last_seen;	/* unix seconds */
+};
+
+/*
+ * Open or create @path (with its parent directory: mode 0700 for a created
+ * directory, 0600 for a created file), set up the schema, WAL mode and a busy
+ * timeout. @readonly never creates or changes anything. On failure return
+ * NULL with a message in @err saying what failed, where, and what to do.
+ */
+struct store *store_open(const char *path, bool readonly, char *err, size_t errlen);
+void store_close(struct store *s);
+
+/*
+ * A write transaction (BEGIN IMMEDIATE: the write lock is taken now, so
+ * that what the caller reads after store_begin() is written in order with
+ * any other writer). On failure, store_commit() rolls back before returning.
+ * On a read-only store, a read transaction: the queries until
+ * store_commit() see one snapshot.
+ */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+int store_rollback(struct store *s);
+
+/*
+ * Upsert keyed by (host, session, path, op, uid, cgroup_id, exe): count,
+ * errors and last_seen are replaced by the given (cumulative) values,
+ * first_seen = min(old, new), and comm, pid, ppid, cgroup, what, table and
+ * status keep the first non-NULL. host, session, path, op and exe must not
+ * be NULL. Counts above INT64_MAX are stored as INT64_MAX.
+ */
+int store_upsert(struct store *s, const struct usage_row *r);
+
+/* The message of the last failure (never NULL). */
+const char *store_errmsg(struct store *s);
+
+/* ---- reading, for abidep report ---- */
+
+/* Which rows to read; zeroed: all. */
+struct store_filter {
+	/* A What (or part of one, or a glob), or a concrete path (or glob). */
+	const char *entry;
+	/* Only rows (sessions) with a use at or after this (unix seconds). */
+	long long since;
+};
+
+/* A file the tracer saw used, under the entry (What) it resolves. */
+struct usage_file {
+	const char *what;	/* NULL if the tracer did not know it */
+	const char *path;
+	const char *table, *status;	/* as of the latest use of the file */
+	long long last_seen;
+};
+
+/* Use summed over sessions, per (what, exe, uid, cgroup, op, host). */
+struct usage_sum {
+	const char *what;	/* NULL if unknown */
+	const char *exe;
+	unsigned int uid;
+	const char *cgroup;	/* NULL if unknown */
+	const char *op;
+	const char *host;
+	unsigned long long count, errors;	/* SUM */
+	long long first_seen, last_seen;	/* MIN, MAX */
+};
+
+/*
+ * Call @fn for each file (ordered by what, NULL first, then path) or each
+ * sum (ordered by what, exe, uid, cgroup, op, host; NULL first). The strings
+ * are valid during the call only. A non-zero return of @fn stops the walk
+ * and is returned; -1 is an error of the store (store_errmsg()).
+ */
+int store_files(struct store *s, const struct store_filter *f,
+		int (*fn)(const struct usage_file *, void *), void *arg);
+int store_sums(struct store *s, const struct store_filter *f,
+	       int (*fn)(const struct usage_sum *, void *), void *arg);
+
+/* Number of rows in the store, or -1. */
+long long store_rows(struct store *s);
+
+#endif

@@ -1,0 +1,904 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace: load the BPF usage tracer (bpf/abidep.bpf.c), watch every
+ * sysfs file the migration tables resolve to, and keep the usage history in
+ * the store.
+ *
+ *	abidep trace [--db PATH] [--interval S]	live, until ^C
+ *	abidep trace --pin			load, pin, exit: counting goes on
+ *	abidep trace --sync			pinned maps -> DB, refresh watched files
+ *	abidep trace --status			what the pinned tracer has seen
+ *	abidep trace --stop			sync, then unpin (detaches)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "abi.h"
+#include "abidep.h"
+#include "abidep.skel.h"
+#include "pattern.h"
+#include "store.h"
+#include "util.h"
+#include "../bpf/abidep.h"
+
+#define PIN_DIR "/sys/fs/bpf/abidep"
+#define DEFAULT_DB "/var/lib/abidep/usage.db"
+
+/* Exit codes, one per kind of trouble (see --help). */
+enum {
+	EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_PERM = 3, EX_NOBTF = 4,
+	EX_NOBPFFS = 5, EX_DB = 6, EX_LOAD = 7, EX_PINNED = 8,
+};
+
+static const char *const map_names[] = { "watched", "usage", "files", "stats", "events" };
+static const char *const op_names[ABIDEP_NR_OPS] = { "open", "read", "write" };
+
+/* A watched file, as this process knows it. */
+struct wfile {
+	char *path;
+	__u64 ino;
+	__u32 id;
+	bool present;		/* found by the last resolve */
+};
+
+struct tracer {
+	struct abidep_bpf *skel;	/* NULL when working on pinned maps */
+	int fd[5];			/* by map_names */
+	struct abi_set tables;
+	struct wfile *files;
+	int nfiles, cap;
+	__u32 next_id;
+	dev_t sysfs_dev;
+	struct store *db;
+	const char *db_path;
+	char session[96];
+	char host[256];
+	bool print;
+};
+
+enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS };
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+static void trace_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep trace [--db PATH] [--interval S] [--duration S] [-t TABLES] [-q]\n"
+		"       abidep trace --pin [--db PATH] [-t TABLES]\n"
+		"       abidep trace --sync | --stop [--db PATH] [-t TABLES]\n"
+		"       abidep trace --status [-j]\n"
+		"\n"
+		"Traces opens, reads and writes of every sysfs file the migration tables\n"
+		"resolve to (module aliases included), by file, executable, uid and cgroup,\n"
+		"and keeps the history in an SQLite DB (default %s).\n"
+		"Without --pin it runs in the foreground: one line per new user of a file,\n"
+		"the DB written every --interval seconds (default 5) and on exit; the\n"
+		"watched set follows devices as they come and go (uevents).\n"
+		"--pin loads and pins programs, links and maps under %s and exits:\n"
+		"counting goes on with no daemon. --sync writes the pinned counts to the DB\n"
+		"and refreshes the watched files; --stop syncs and unpins.\n"
+		"\n"
+		"Exit status: 0 fine, 1 failure, 2 bad usage, 3 not privileged (needs root\n"
+		"or CAP_BPF+CAP_PERFMON), 4 kernel without BTF, 5 bpffs not mounted, 6 DB\n"
+		"not writable, 7 BPF load or attach failed, 8 already pinned / not pinned.\n",
+		DEFAULT_DB, PIN_DIR);
+}
+
+static bool has_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { 0 };
+	__u64 eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	eff = data[0].effective | (__u64)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return true;
+	return (eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON));
+}
+
+static int check_env(bool need_bpffs)
+{
+	struct statfs fs;
+
+	if (!has_caps()) {
+		fprintf(stderr, "abidep: tracing needs root, or CAP_BPF and CAP_PERFMON (and CAP_SYS_RESOURCE for the maps); run it with sudo\n");
+		return EX_PERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(stderr, "abidep: this kernel has no BTF (/sys/kernel/btf/vmlinux): the tracer needs CONFIG_DEBUG_INFO_BTF=y\n");
+		return EX_NOBTF;
+	}
+	if (need_bpffs && (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC)) {
+		fprintf(stderr, "abidep: no BPF file system on /sys/fs/bpf: mount it (mount -t bpf bpf /sys/fs/bpf)\n");
+		return EX_NOBPFFS;
+	}
+	return EX_OK;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("ABIDEP_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return level == LIBBPF_WARN && !strstr(fmt, "libbpf: prog") ?
+		vfprintf(stderr, fmt, ap) : 0;
+}
+
+/* ---- the watched set ---- */
+
+static struct wfile *find_file(struct tracer *tr, const char *path)
+{
+	int i;
+
+	for (i = 0; i < tr->nfiles; i++)
+		if (!strcmp(tr->files[i].path, path))
+			return &tr->files[i];
+	return NULL;
+}
+
+struct resolve_arg {
+	struct tracer *tr;
+	const struct abi_entry *e;
+	const char *what;
+	int added;
+};
+
+static int watch_one(const char *path, void *arg)
+{
+	struct resolve_arg *ra = arg;
+	struct tracer *tr = ra->tr;
+	struct abidep_watch w;
+	struct abidep_file f = { 0 };
+	struct wfile *wf = find_file(tr, path);
+	struct stat st;
+	char *copy;
+
+	if (stat(path, &st) || st.st_dev != tr->sysfs_dev || !S_ISREG(st.st_mode))
+		return 0;
+	if (wf && wf->ino == st.st_ino) {
+		wf->present = true;
+		return 0;
+	}
+	if (!wf) {
+		wf = GROW(tr->files, tr->nfiles, tr->cap);
+		wf->path = xstrdup(path);
+		wf->id = tr->next_id++;
+	}
+	wf->ino = st.st_ino;
+	wf->present = true;
+	snprintf(f.path, sizeof(f.path), "%s", path);
+	snprintf(f.what, sizeof(f.what), "%s", ra->what);
+	copy = xstrdup(ra->e->file);
+	snprintf(f.table, sizeof(f.table), "%s", strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy);
+	free(copy);
+	f.status = ra->e->status;
+	f.watched = 1;
+	w.file_id = wf->id;
+	w.entry_id = ra->e - tr->tables.entries;
+	if (bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY) ||
+	    bpf_map_update_elem(tr->fd[M_WATCHED], &wf->ino, &w, BPF_ANY)) {
+		fprintf(stderr, "abidep: cannot watch %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	ra->added++;
+	return 0;
+}
+
+/* Resolve the tables against /sys; watch what appeared, unwatch what went. */
+static int watch_refresh(struct tracer *tr, bool verbose)
+{
+	int i, k, m, added = 0, gone = 0, watched = 0;
+
+	for (i = 0; i < tr->nfiles; i++)
+		tr->files[i].present = false;
+	for (i = 0; i < tr->tables.nentries; i++) {
+		const struct abi_entry *e = &tr->tables.entries[i];
+
+		for (k = 0; k < e->nwhat; k++) {
+			struct resolve_arg ra = { tr, e, e->what[k], 0 };
+			struct abi_glob *g;
+			int n;
+
+			if (strncmp(e->what[k], "/sys/", 5))
+				continue;
+			n = abi_pattern_globs(e->what[k], &g);
+			for (m = 0; m < n; m++)
+				abi_glob_resolve(&g[m], "/sys", watch_one, &ra);
+			abi_globs_free(g, n);
+			added += ra.added;
+		}
+	}
+	for (i = 0; i < tr->nfiles; i++) {
+		struct wfile *wf = &tr->files[i];
+		struct abidep_file f;
+
+		if (wf->present) {
+			watched++;
+			continue;
+		}
+		if (!wf->ino)
+			continue;
+		bpf_map_delete_elem(tr->fd[M_WATCHED], &wf->ino);
+		if (!bpf_map_lookup_elem(tr->fd[M_FILES], &wf->id, &f)) {
+			f.watched = 0;
+			bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY);
+		}
+		wf->ino = 0;
+		gone++;
+	}
+	if (verbose && (added || gone))
+		fprintf(stderr, "abidep: watching %d files (%d new, %d gone)\n",
+			watched, added, gone);
+	return watched;
+}
+
+/* A process working on pinned maps learns the files from the files map. */
+static void files_from_map(struct tracer *tr)
+{
+	__u32 key, next, *prev = NULL;
+	struct abidep_file f;
+
+	while (!bpf_map_get_next_key(tr->fd[M_FILES], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key, &f))
+			continue;
+		struct wfile *wf = GROW(tr->files, tr->nfiles, tr->cap);
+		struct stat st;
+
+		f.path[sizeof(f.path) - 1] = '\0';
+		wf->path = xstrdup(f.path);
+		wf->id = key;
+		wf->ino = f.watched && !stat(f.path, &st) ? st.st_ino : 0;
+		wf->present = false;
+		if (key >= tr->next_id)
+			tr->next_id = key + 1;
+	}
+}
+
+/* ---- usage -> store ---- */
+
+struct cg_entry {
+	__u64 ino;
+	char *path;
+};
+
+static struct cg_entry *cg_cache;
+static int cg_n, cg_cap;
+
+static int cg_visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	struct cg_entry *c;
+
+	if (flag != FTW_D)
+		return 0;
+	c = GROW(cg_cache, cg_n, cg_cap);
+	c->ino = st->st_ino;
+	c->path = xstrdup(path + strlen("/sys/fs/cgroup"));
+	if (!*c->path) {
+		free(c->path);
+		c->path = xstrdup("/");
+	}
+	return 0;
+}
+
+/* cgroup v2 ids are the cgroup directories' inode numbers. */
+static const char *cgroup_path(__u64 id)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < cg_n; i++)
+			if (cg_cache[i].ino == id)
+				return cg_cache[i].path;
+		if (pass)
+			break;
+		for (i = 0; i < cg_n; i++)
+			free(cg_cache[i].path);
+		cg_n = 0;
+		nftw("/sys/fs/cgroup", cg_visit, 16, FTW_PHYS);
+	}
+	return NULL;
+}
+
+static void exe_string(const struct abidep_usage *u, const struct abidep_usage_key *k,
+		       char *out, size_t size)
+{
+	int n, len = 0;
+
+	if (!k->exe_ino) {
+		snprintf(out, size, "(kernel)");
+		return;
+	}
+	out[0] = '\0';
+	if (u->exe_truncated)
+		len = snprintf(out, size, "...");
+	for (n = ABIDEP_EXE_DEPTH - 1; n >= 0; n--) {
+		if (!u->exe[n][0])
+			continue;
+		len += snprintf(out + len, size - len, "/%.*s", ABIDEP_EXE_COMP, u->exe[n]);
+		if ((size_t)len >= size)
+			break;
+	}
+	if (!out[0])
+		snprintf(out, size, "(unknown)");
+}
+
+static long long boot_to_unix(__u64 ns)
+{
+	struct timespec rt, bt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	return rt.tv_sec - (bt.tv_sec - (long long)(ns / 1000000000ULL));
+}
+
+static int sync_db(struct tracer *tr)
+{
+	struct abidep_usage_key key, next, *prev = NULL;
+	struct abidep_usage u;
+	int rows = 0, ret;
+
+	if (store_begin(tr->db))
+		goto fail;
+	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
+		struct abidep_file f = { 0 };
+		struct usage_row r = { 0 };
+		char exe[ABIDEP_EXE_DEPTH * (ABIDEP_EXE_COMP + 1) + 8];
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
+			continue;
+		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key.file_id, &f))
+			snprintf(f.path, sizeof(f.path), "(file %u)", key.file_id);
+		u.comm[sizeof(u.comm) - 1] = '\0';
+		exe_string(&u, &key, exe, sizeof(exe));
+		r.host = tr->host;
+		r.session = tr->session;
+		r.path = f.path;
+		r.what = f.what[0] ? f.what : NULL;
+		r.table = f.table[0] ? f.table : NULL;
+		r.status = f.status == 2 ? "removed" : "deprecated";
+		r.op = key.op < ABIDEP_NR_OPS ? op_names[key.op] : "?";
+		r.uid = key.uid;
+		r.cgroup_id = key.cgroup_id;
+		r.cgroup = cgroup_path(key.cgroup_id);
+		r.exe = exe;
+		r.comm = u.comm;
+		r.pid = u.pid;
+		r.ppid = u.ppid;
+		r.count = u.count;
+		r.errors = u.errors;
+		r.first_seen = boot_to_unix(u.first_ns);
+		r.last_seen = boot_to_unix(u.last_ns);
+		if (store_upsert(tr->db, &r)) {
+			store_rollback(tr->db);
+			goto fail;
+		}
+		rows++;
+	}
+	ret = store_commit(tr->db);
+	if (ret)
+		goto fail;
+	return rows;
+fail:
+	fprintf(stderr, "abidep: cannot write %s: %s\n", tr->db_path, store_errmsg(tr->db));
+	return -1;
+}
+
+static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
+{
+	int ncpu = libbpf_num_possible_cpus(), i, c;
+	__u64 *v = xcalloc(ncpu > 0 ? ncpu : 1, sizeof(__u64));
+
+	for (i = 0; i < ABIDEP_NR_STATS; i++) {
+		__u32 k = i;
+
+		out[i] = 0;
+		if (ncpu > 0 && !bpf_map_lookup_elem(tr->fd[M_STATS], &k, v))
+			for (c = 0; c < ncpu; c++)
+				out[i] += v[c];
+	}
+	free(v);
+}
+
+static void report_drops(struct tracer *tr)
+{
+	__u64 s[ABIDEP_NR_STATS];
+
+	read_stats(tr, s);
+	if (s[ABIDEP_STAT_DROPPED] || s[ABIDEP_STAT_EVENTS_LOST])
+		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %d keys), %llu new-user events lost\n",
+			(unsigned long long)s[ABIDEP_STAT_DROPPED], ABIDEP_MAX_USAGE,
+			(unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
+}
+
+/* ---- setup ---- */
+
+static int open_db(struct tracer *tr)
+{
+	char err[512];
+	char boot[64] = "unknown";
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (f) {
+		if (fgets(boot, sizeof(boot), f))
+			boot[strcspn(boot, "\n")] = '\0';
+		fclose(f);
+	}
+	/* One session per load of the maps: counts are cumulative within it. */
+	bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len);
+	snprintf(tr->session, sizeof(tr->session), "%s:%u", boot, info.id);
+	if (gethostname(tr->host, sizeof(tr->host)))
+		snprintf(tr->host, sizeof(tr->host), "localhost");
+	tr->db = store_open(tr->db_path, false, err, sizeof(err));
+	if (!tr->db) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_DB;
+	}
+	return EX_OK;
+}
+
+static int load_tables_for(struct tracer *tr, char **paths, int npaths)
+{
+	int i, ret = 0;
+
+	abi_set_init(&tr->tables);
+	tr->tables.skip_text = true;
+	if (!npaths)
+		ret = abi_load_path(&tr->tables, abidep_default_tables());
+	for (i = 0; i < npaths; i++)
+		ret |= abi_load_path(&tr->tables, paths[i]);
+	abi_check(&tr->tables, false);
+	if (ret || tr->tables.errors) {
+		fprintf(stderr, "abidep: the tables have errors; 'abidep tables validate' shows them\n");
+		return EX_FAIL;
+	}
+	return EX_OK;
+}
+
+static int load_bpf(struct tracer *tr)
+{
+	struct stat st;
+	int i;
+
+	if (stat("/sys", &st)) {
+		perror("/sys");
+		return EX_FAIL;
+	}
+	tr->sysfs_dev = st.st_dev;
+	tr->skel = abidep_bpf__open();
+	if (!tr->skel) {
+		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
+		return EX_LOAD;
+	}
+	/* The kernel's dev_t encoding: major << 20 | minor. */
+	tr->skel->rodata->sysfs_dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	if (abidep_bpf__load(tr->skel)) {
+		fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
+			strerror(errno));
+		return errno == EPERM ? EX_PERM : EX_LOAD;
+	}
+	if (abidep_bpf__attach(tr->skel)) {
+		fprintf(stderr, "abidep: cannot attach to the kernfs file operations: %s\n",
+			strerror(errno));
+		return EX_LOAD;
+	}
+	tr->fd[M_WATCHED] = bpf_map__fd(tr->skel->maps.watched);
+	tr->fd[M_USAGE] = bpf_map__fd(tr->skel->maps.usage);
+	tr->fd[M_FILES] = bpf_map__fd(tr->skel->maps.files);
+	tr->fd[M_STATS] = bpf_map__fd(tr->skel->maps.stats);
+	tr->fd[M_EVENTS] = bpf_map__fd(tr->skel->maps.events);
+	for (i = 0; i < 5; i++)
+		if (tr->fd[i] < 0)
+			return EX_LOAD;
+	return EX_OK;
+}
+
+static int open_pinned(struct tracer *tr)
+{
+	char path[128];
+	struct stat st;
+	int i;
+
+	if (stat("/sys", &st)) {
+		perror("/sys");
+		return EX_FAIL;
+	}
+	tr->sysfs_dev = st.st_dev;
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), PIN_DIR "/%s", map_names[i]);
+		tr->fd[i] = bpf_obj_get(path);
+		if (tr->fd[i] < 0) {
+			fprintf(stderr, "abidep: no pinned tracer (%s: %s); start one with 'abidep trace --pin'\n",
+				path, strerror(errno));
+			return EX_PINNED;
+		}
+	}
+	return EX_OK;
+}
+
+static int pin_all(struct tracer *tr)
+{
+	struct bpf_map *map;
+	char path[256];
+	int i;
+
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST) {
+		fprintf(stderr, "abidep: cannot create %s: %s\n", PIN_DIR, strerror(errno));
+		return EX_FAIL;
+	}
+	bpf_object__for_each_map(map, tr->skel->obj) {
+		if (strstr(bpf_map__name(map), ".rodata"))
+			continue;
+		snprintf(path, sizeof(path), PIN_DIR "/%s", bpf_map__name(map));
+		if (bpf_map__pin(map, path))
+			goto fail;
+		chmod(path, 0600);
+	}
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link *link;
+	} pl[] = {
+		{ tr->skel->progs.abidep_open, tr->skel->links.abidep_open },
+		{ tr->skel->progs.abidep_read, tr->skel->links.abidep_read },
+		{ tr->skel->progs.abidep_write, tr->skel->links.abidep_write },
+	};
+
+	/* Pinned links keep the programs attached when this process exits. */
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), PIN_DIR "/prog_%s", bpf_program__name(pl[i].prog));
+		if (bpf_program__pin(pl[i].prog, path))
+			goto fail;
+		chmod(path, 0600);
+		snprintf(path, sizeof(path), PIN_DIR "/link_%s", bpf_program__name(pl[i].prog));
+		if (bpf_link__pin(pl[i].link, path))
+			goto fail;
+		chmod(path, 0600);
+	}
+	return EX_OK;
+fail:
+	fprintf(stderr, "abidep: cannot pin %s: %s\n", path, strerror(errno));
+	return EX_FAIL;
+}
+
+/* Everything under PIN_DIR is ours: unpinning the links detaches. */
+static int unpin_all(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir(PIN_DIR);
+	int ret = EX_OK;
+
+	if (!dir)
+		return errno == ENOENT ? EX_OK : EX_FAIL;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.' && unlinkat(dirfd(dir), d->d_name, 0)) {
+			fprintf(stderr, "abidep: cannot unpin %s/%s: %s\n", PIN_DIR,
+				d->d_name, strerror(errno));
+			ret = EX_FAIL;
+		}
+	closedir(dir);
+	if (rmdir(PIN_DIR) && errno != ENOENT) {
+		fprintf(stderr, "abidep: cannot remove %s: %s\n", PIN_DIR, strerror(errno));
+		ret = EX_FAIL;
+	}
+	return ret;
+}
+
+/* ---- live mode ---- */
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct tracer *tr = ctx;
+	const struct abidep_usage_key *k = data;
+	struct abidep_usage u;
+	struct abidep_file f = { 0 };
+	char exe[ABIDEP_EXE_DEPTH * (ABIDEP_EXE_COMP + 1) + 8];
+	const char *cg;
+
+	if (!tr->print || len < sizeof(*k) ||
+	    bpf_map_lookup_elem(tr->fd[M_USAGE], k, &u))
+		return 0;
+	bpf_map_lookup_elem(tr->fd[M_FILES], &k->file_id, &f);
+	u.comm[sizeof(u.comm) - 1] = '\0';
+	exe_string(&u, k, exe, sizeof(exe));
+	cg = cgroup_path(k->cgroup_id);
+	printf("%-5s %7u %-16s %5u %-24s %s %s\n", k->op < ABIDEP_NR_OPS ? op_names[k->op] : "?",
+	       u.pid, u.comm, k->uid, cg ? cg : "-", f.path, exe);
+	fflush(stdout);
+	return 0;
+}
+
+static int uevent_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Drain pending uevents; true if a device was added or removed. */
+static bool uevents_pending(int fd)
+{
+	char buf[8192];
+	bool any = false;
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf) - 1, 0)) > 0) {
+		buf[n] = '\0';
+		if (!strncmp(buf, "add@", 4) || !strncmp(buf, "remove@", 7) ||
+		    !strncmp(buf, "bind@", 5) || !strncmp(buf, "unbind@", 7))
+			any = true;
+	}
+	return any;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run_live(struct tracer *tr, double interval, double duration)
+{
+	struct ring_buffer *rb;
+	struct pollfd pfd[2];
+	double start = now_s(), last_sync = start, refresh_at = 0;
+	int ufd, ret = EX_OK;
+
+	rb = ring_buffer__new(tr->fd[M_EVENTS], on_event, tr, NULL);
+	if (!rb) {
+		fprintf(stderr, "abidep: cannot read the ring buffer: %s\n", strerror(errno));
+		return EX_LOAD;
+	}
+	ufd = uevent_socket();
+	if (ufd < 0)
+		fprintf(stderr, "abidep: no uevents (%s): devices added later are not watched\n",
+			strerror(errno));
+	pfd[0].fd = ring_buffer__epoll_fd(rb);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = ufd;
+	pfd[1].events = POLLIN;
+	if (tr->print) {
+		printf("%-5s %7s %-16s %5s %-24s %s %s\n", "OP", "PID", "COMM", "UID",
+		       "CGROUP", "FILE", "EXE");
+		fflush(stdout);
+	}
+	while (!exiting) {
+		double t = now_s();
+		int timeout = 200;
+
+		if (duration > 0 && t - start >= duration)
+			break;
+		poll(pfd, ufd >= 0 ? 2 : 1, timeout);
+		ring_buffer__consume(rb);
+		/*
+		 * A device's uevent goes out before class interfaces (abidep's
+		 * aliases) add their files: look a moment later.
+		 */
+		if (ufd >= 0 && uevents_pending(ufd))
+			refresh_at = now_s() + 0.3;
+		if (refresh_at && now_s() >= refresh_at) {
+			refresh_at = 0;
+			watch_refresh(tr, true);
+		}
+		if (now_s() - last_sync >= interval) {
+			last_sync = now_s();
+			if (sync_db(tr) < 0)
+				ret = EX_DB;
+		}
+	}
+	ring_buffer__consume(rb);
+	if (sync_db(tr) < 0)
+		ret = EX_DB;
+	report_drops(tr);
+	ring_buffer__free(rb);
+	if (ufd >= 0)
+		close(ufd);
+	return ret;
+}
+
+static int show_status(struct tracer *tr)
+{
+	__u64 s[ABIDEP_NR_STATS];
+	__u32 fk, fn, *fprev = NULL;
+	struct abidep_usage_key uk, un, *uprev = NULL;
+	int files = 0, watched = 0, keys = 0;
+	struct abidep_file f;
+
+	while (!bpf_map_get_next_key(tr->fd[M_FILES], fprev, &fn)) {
+		fk = fn;
+		fprev = &fk;
+		files++;
+		if (!bpf_map_lookup_elem(tr->fd[M_FILES], &fk, &f) && f.watched)
+			watched++;
+	}
+	while (!bpf_map_get_next_key(tr->fd[M_USAGE], uprev, &un)) {
+		uk = un;
+		uprev = &uk;
+		keys++;
+	}
+	read_stats(tr, s);
+	if (cfg.json) {
+		printf("{\"pinned\":\"%s\",\"files\":%d,\"watched\":%d,\"usage_keys\":%d,\"usage_max\":%d,"
+		       "\"hits\":%llu,\"dropped\":%llu,\"events_lost\":%llu}\n",
+		       PIN_DIR, files, watched, keys, ABIDEP_MAX_USAGE,
+		       (unsigned long long)s[0], (unsigned long long)s[1],
+		       (unsigned long long)s[2]);
+	} else {
+		printf("pinned under %s: %d files known, %d watched; %d of %d usage keys;\n"
+		       "%llu accesses seen, %llu not recorded (map full), %llu events lost\n",
+		       PIN_DIR, files, watched, keys, ABIDEP_MAX_USAGE,
+		       (unsigned long long)s[0], (unsigned long long)s[1],
+		       (unsigned long long)s[2]);
+	}
+	return EX_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "pin", no_argument, NULL, 'P' },
+		{ "stop", no_argument, NULL, 'S' },
+		{ "sync", no_argument, NULL, 'Y' },
+		{ "status", no_argument, NULL, 's' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "tables", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct tracer tr = { .db_path = DEFAULT_DB, .print = true };
+	double interval = 5, duration = 0;
+	char **tpaths = NULL;
+	int ntpaths = 0, mode = 0, c, ret, i;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:i:t:qjph", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'P': case 'S': case 'Y': case 's':
+			if (mode) {
+				fprintf(stderr, "abidep: --pin, --sync, --status and --stop exclude each other\n");
+				return EX_USAGE;
+			}
+			mode = c;
+			break;
+		case 'd': tr.db_path = optarg; break;
+		case 'i': case 'D':
+			errno = 0;
+			*(c == 'i' ? &interval : &duration) = strtod(optarg, &end);
+			if (errno || *end || (c == 'i' ? interval <= 0 : duration < 0)) {
+				fprintf(stderr, "abidep: --%s takes a positive number of seconds, not '%s'\n",
+					c == 'i' ? "interval" : "duration", optarg);
+				return EX_USAGE;
+			}
+			break;
+		case 't':
+			tpaths = xrealloc(tpaths, (ntpaths + 1) * sizeof(char *));
+			tpaths[ntpaths++] = optarg;
+			break;
+		case 'q': tr.print = false; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
+		case 'h': trace_usage(stdout); return EX_OK;
+		default: trace_usage(stderr); return EX_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "abidep: trace takes no argument '%s' (see abidep trace --help)\n",
+			argv[optind]);
+		free(tpaths);
+		return EX_USAGE;
+	}
+	ret = check_env(mode != 0);
+	if (ret)
+		goto out_args;
+	libbpf_set_print(libbpf_quiet);
+
+	if (mode == 's') {
+		ret = open_pinned(&tr);
+		if (!ret)
+			ret = show_status(&tr);
+		goto out;
+	}
+	if (mode == 'P' && !access(PIN_DIR "/usage", F_OK)) {
+		fprintf(stderr, "abidep: a tracer is pinned already under %s ('abidep trace --stop' first)\n",
+			PIN_DIR);
+		ret = EX_PINNED;
+		goto out_args;
+	}
+	ret = load_tables_for(&tr, tpaths, ntpaths);
+	if (ret)
+		goto out;
+	ret = mode == 'S' || mode == 'Y' ? open_pinned(&tr) : load_bpf(&tr);
+	if (ret)
+		goto out;
+	if (mode == 'S' || mode == 'Y')
+		files_from_map(&tr);
+	ret = open_db(&tr);
+	if (ret)
+		goto out;
+	if (mode != 'S')
+		watch_refresh(&tr, mode == 0);
+
+	switch (mode) {
+	case 'P':
+		ret = sync_db(&tr) < 0 ? EX_DB : pin_all(&tr);
+		if (ret)
+			unpin_all();
+		break;
+	case 'Y':
+		ret = sync_db(&tr) < 0 ? EX_DB : EX_OK;
+		report_drops(&tr);
+		break;
+	case 'S':
+		ret = sync_db(&tr) < 0 ? EX_DB : EX_OK;
+		report_drops(&tr);
+		/* Keep counting rather than lose what could not be written. */
+		if (!ret)
+			ret = unpin_all();
+		break;
+	default:
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		ret = run_live(&tr, interval, duration);
+	}
+out:
+	if (tr.db)
+		store_close(tr.db);
+	if (tr.skel)
+		abidep_bpf__destroy(tr.skel);
+	else
+		for (i = 0; i < 5; i++)
+			if (tr.fd[i] > 0)
+				close(tr.fd[i]);
+	for (i = 0; i < tr.nfiles; i++)
+		free(tr.files[i].path);
+	free(tr.files);
+	abi_set_free(&tr.tables);
+out_args:
+	free(tpaths);
+	return ret;
+}
