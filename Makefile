@@ -44,6 +44,7 @@ unit:
 
 cli: tools
 	$(Q)tests/cli/tables.sh
+	$(Q)tests/cli/report.sh
 
 fuzz:
 	$(Q)tests/fuzz/run $${FUZZ_SECONDS:-600}

@@ -18,12 +18,17 @@
 
 #define EEXIST 17
 
-/* sysfs's superblock (kernel dev_t encoding): kernfs numbers its nodes per
- * root, and cgroupfs files go through the same kernfs operations. */
-const volatile __u32 sysfs_dev;
+/*
+ * sysfs's superblock (kernel dev_t encoding), set by the tracer before load:
+ * kernfs numbers its nodes per root, and cgroupfs files go through the same
+ * kernfs operations.
+ */
+__u32 sysfs_dev;
 
+/* Hash maps allocate on use: memory follows the files and users there are. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, ABIDEP_MAX_WATCHED);
 	__type(key, __u64);
 	__type(value, struct abidep_watch);
@@ -31,6 +36,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, ABIDEP_MAX_USAGE);
 	__type(key, struct abidep_usage_key);
 	__type(value, struct abidep_usage);
@@ -72,7 +78,11 @@ static __always_inline void stat_inc(__u32 which)
 		*v += 1;
 }
 
-/* The executable's path, leaf first, crossing mounts up to the root. */
+/*
+ * The executable's path, leaf first, crossing mounts up to the root. Only
+ * for a new key, so probe reads (container_of() on a BTF pointer is not a
+ * load the verifier allows).
+ */
 static __always_inline void exe_path(struct file *exe, struct abidep_usage *u)
 {
 	struct vfsmount *vmnt = BPF_CORE_READ(exe, f_path.mnt);
@@ -108,6 +118,14 @@ static __always_inline void exe_path(struct file *exe, struct abidep_usage *u)
 	}
 }
 
+static __always_inline void count(struct abidep_usage *u, long ret, __u64 now)
+{
+	__sync_fetch_and_add(&u->count, 1);
+	if (ret < 0)
+		__sync_fetch_and_add(&u->errors, 1);
+	u->last_ns = now;
+}
+
 static __always_inline void record(struct inode *inode, __u32 op, long ret)
 {
 	struct abidep_usage_key key = {};
@@ -119,32 +137,30 @@ static __always_inline void record(struct inode *inode, __u32 op, long ret)
 	__u32 zero = 0;
 	int err;
 
-	if (BPF_CORE_READ(inode, i_sb, s_dev) != sysfs_dev)
+	/* The hot path: every sysfs (and cgroupfs) open and read passes here. */
+	if (!inode || inode->i_sb->s_dev != sysfs_dev)
 		return;
-	ino = BPF_CORE_READ(inode, i_ino);
+	ino = inode->i_ino;
 	w = bpf_map_lookup_elem(&watched, &ino);
 	if (!w)
 		return;
 	stat_inc(ABIDEP_STAT_HITS);
 
 	task = bpf_get_current_task_btf();
-	exe = BPF_CORE_READ(task, mm, exe_file);
+	exe = task->mm ? task->mm->exe_file : NULL;
 	key.file_id = w->file_id;
 	key.op = op;
 	key.uid = (__u32)bpf_get_current_uid_gid();
 	key.cgroup_id = bpf_get_current_cgroup_id();
 	if (exe) {
-		key.exe_dev = BPF_CORE_READ(exe, f_inode, i_sb, s_dev);
-		key.exe_ino = BPF_CORE_READ(exe, f_inode, i_ino);
+		key.exe_dev = exe->f_inode->i_sb->s_dev;
+		key.exe_ino = exe->f_inode->i_ino;
 	}
 	now = bpf_ktime_get_boot_ns();
 
 	u = bpf_map_lookup_elem(&usage, &key);
 	if (u) {
-		__sync_fetch_and_add(&u->count, 1);
-		if (ret < 0)
-			__sync_fetch_and_add(&u->errors, 1);
-		u->last_ns = now;
+		count(u, ret, now);
 		return;
 	}
 
@@ -157,8 +173,8 @@ static __always_inline void record(struct inode *inode, __u32 op, long ret)
 	u->errors = ret < 0;
 	u->first_ns = now;
 	u->last_ns = now;
-	u->pid = BPF_CORE_READ(task, tgid);
-	u->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	u->pid = task->tgid;
+	u->ppid = task->real_parent->tgid;
 	bpf_get_current_comm(u->comm, sizeof(u->comm));
 	if (exe)
 		exe_path(exe, u);
@@ -166,11 +182,8 @@ static __always_inline void record(struct inode *inode, __u32 op, long ret)
 	if (err == -EEXIST) {
 		/* Another CPU added it meanwhile. */
 		u = bpf_map_lookup_elem(&usage, &key);
-		if (u) {
-			__sync_fetch_and_add(&u->count, 1);
-			if (ret < 0)
-				__sync_fetch_and_add(&u->errors, 1);
-		}
+		if (u)
+			count(u, ret, now);
 		return;
 	}
 	if (err) {
@@ -193,14 +206,14 @@ SEC("fexit/kernfs_fop_read_iter")
 int BPF_PROG(abidep_read, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
 	if (ret)
-		record(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_READ, ret);
+		record(iocb->ki_filp->f_inode, ABIDEP_OP_READ, ret);
 	return 0;
 }
 
 SEC("fexit/kernfs_fop_write_iter")
 int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
-	record(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_WRITE, ret);
+	record(iocb->ki_filp->f_inode, ABIDEP_OP_WRITE, ret);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 #ifndef __ABIDEP_BPF_H
 #define __ABIDEP_BPF_H
 
-#define ABIDEP_MAX_WATCHED	65536
+#define ABIDEP_MAX_WATCHED	16384
 #define ABIDEP_MAX_USAGE	16384
 #define ABIDEP_TASK_COMM_LEN	16
 /* The executable's path, as components from the leaf up (walked in the kernel). */

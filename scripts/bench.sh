@@ -36,3 +36,19 @@ printf '   abidep      %8.2f ms  (%s What lines)\n' "$(awk -v a="$ma" 'BEGIN {pr
 printf '   get_abi.pl  %8.2f ms\n' "$(awk -v g="$mg" 'BEGIN {print g / 1000}')"
 verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 20) ? "met" : "MISSED"}')
 echo "   ratio       ${ratio}x faster (target: at least 20x: $verdict)"
+
+echo
+echo "== tracer: cost on sysfs open+read+close loops, in the QEMU guest (TCG)"
+echo "   no tracer vs abidep (pinned) vs bpftrace (kfunc:kernfs_fop_open + name filter)"
+mkdir -p build/bench
+gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
+out=$(tests/vm/run --timeout 1200 tests/bench/guest.sh 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
+echo "$out" | sed 's/^/   /'
+val() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+pct() { awk -v r="$1" 'BEGIN {printf "%+.1f%%", (r - 1) * 100}'; }
+au=$(val abidep_unwatched) aw=$(val abidep_watched) bu=$(val bpftrace_unwatched) bw=$(val bpftrace_watched)
+rss=$(val tracer_rss_kib) mem=$(val map_memlock_bytes)
+met() { awk -v x="$1" -v lim="$2" 'BEGIN {print (x <= lim) ? "met" : "MISSED"}'; }
+echo "   unwatched file: abidep $(pct "$au") (target <= +3%: $(met "$au" 1.03)), bpftrace $(pct "$bu")"
+echo "   watched file:   abidep $(pct "$aw") (target <= +15%: $(met "$aw" 1.15)), bpftrace $(pct "$bw") (abidep cheaper: $(awk -v a="$aw" -v b="$bw" 'BEGIN {print (a < b) ? "yes" : "NO"}'))"
+echo "   tracer resident memory: $((rss / 1024)) MiB (target <= 32 MiB: $(met "$rss" 32768)); kernel maps (memlock, upper bound): $((mem / 1024)) KiB"

@@ -38,6 +38,7 @@ run_suite build st scripts/build-check.sh
 run_suite checkpatch st scripts/checkpatch.sh
 run_suite unit st tests/unit/run
 run_suite cli st tests/cli/tables.sh
+run_suite report st tests/cli/report.sh
 run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
 run_suite kunit st tests/kunit/run
 run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh

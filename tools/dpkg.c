@@ -183,7 +183,8 @@ int dpkg_load(struct dpkg *d)
 			*GROW(names, n, cap) = xstrdup(de->d_name);
 	}
 	/* In name order: which package keeps a shared path does not vary. */
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	dfd = dirfd(dir);
 	for (i = 0; i < n; i++) {
 		load_list(d, dfd, names[i]);

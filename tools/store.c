@@ -29,6 +29,7 @@
  * fsync of the WAL per commit, that is per sync of the tracer (every few
  * seconds at most).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -174,7 +175,7 @@ static long long query_int(struct store *s, const char *sql)
 /* ---- opening ---- */
 
 /* What to do about an SQLite error while opening. */
-static const char *open_hint(int rc)
+static const char *open_hint(int rc, bool readonly)
 {
 	switch (rc & 0xff) {
 	case SQLITE_NOTADB:
@@ -182,6 +183,10 @@ static const char *open_hint(int rc)
 	case SQLITE_CORRUPT:
 		return "move it aside (with its -wal and -shm files); the tracer starts a new one";
 	case SQLITE_READONLY:
+		/* See reopen_immutable(). */
+		if (readonly)
+			return "it is in use or was not closed (its -wal file exists), and readers need to write its -shm file: run as root";
+		return "run as root, or name a writable file with --db";
 	case SQLITE_PERM:
 	case SQLITE_AUTH:
 		return "run as root, or name a writable file with --db";
@@ -201,7 +206,8 @@ static const char *open_hint(int rc)
 static struct store *open_fail(struct store *s, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "cannot use the usage DB %s: %s; %s", s->path,
-		 s->err[0] ? s->err : sqlite3_errstr(s->rc), open_hint(s->rc));
+		 s->err[0] ? s->err : sqlite3_errstr(s->rc),
+		 open_hint(s->rc, s->readonly));
 	store_close(s);
 	return NULL;
 }
@@ -365,6 +371,48 @@ static int setup(struct store *s)
 	return check_schema(s);
 }
 
+/*
+ * A reader of a WAL database must create DB-shm if it is missing, and
+ * cannot in a directory it may not write: a copy of usage.db read by a
+ * user, say. When DB-wal is missing too, no writer has it open and all is
+ * in the main file: read that alone, as an immutable file (no locks, no
+ * -shm). A writer that starts and checkpoints during the read may make it
+ * fail; the report is then run again.
+ */
+static int reopen_immutable(struct store *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *wal = xasprintf("%s-wal", s->path), *uri, *q;
+	const unsigned char *p;
+	bool in_use = !access(wal, F_OK) || errno != ENOENT;
+	int rc;
+
+	free(wal);
+	if (!s->readonly || (s->rc & 0xff) != SQLITE_READONLY || in_use)
+		return -1;
+	uri = xmalloc(3 * strlen(s->path) + 32);
+	q = uri + sprintf(uri, "file:");
+	for (p = (const unsigned char *)s->path; *p; p++) {
+		if (strchr("/._-~", *p) || (*p < 0x80 && isalnum(*p))) {
+			*q++ = *p;
+		} else {
+			*q++ = '%';
+			*q++ = hex[*p >> 4];
+			*q++ = hex[*p & 15];
+		}
+	}
+	strcpy(q, "?immutable=1");
+	sqlite3_close_v2(s->db);
+	s->err[0] = '\0';
+	rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		s->rc = rc;
+		return -1;
+	}
+	return setup(s);
+}
+
 struct store *store_open(const char *path, bool readonly, char *err, size_t errlen)
 {
 	struct store *s;
@@ -384,7 +432,7 @@ struct store *store_open(const char *path, bool readonly, char *err, size_t errl
 		s->rc = rc;
 		return open_fail(s, err, errlen);
 	}
-	if (setup(s))
+	if (setup(s) && reopen_immutable(s))
 		return open_fail(s, err, errlen);
 	if (!readonly && sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					    &s->upsert, NULL)) {

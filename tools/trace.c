@@ -351,66 +351,133 @@ static void exe_string(const struct abidep_usage *u, const struct abidep_usage_k
 		snprintf(out, size, "(unknown)");
 }
 
+/* The BPF side's clock (CLOCK_BOOTTIME) to unix seconds. */
 static long long boot_to_unix(__u64 ns)
 {
-	struct timespec rt, bt;
+	struct timespec rt, mt;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_BOOTTIME, &bt);
-	return rt.tv_sec - (bt.tv_sec - (long long)(ns / 1000000000ULL));
+	clock_gettime(CLOCK_BOOTTIME, &mt);
+	return rt.tv_sec - (mt.tv_sec - (long long)(ns / 1000000000ULL));
 }
 
+/* A usage row with the strings it owns, for merging before the upsert. */
+struct sync_row {
+	struct usage_row r;
+	struct abidep_file f;
+	char exe[ABIDEP_EXE_DEPTH * (ABIDEP_EXE_COMP + 1) + 8];
+	char comm[ABIDEP_TASK_COMM_LEN];
+};
+
+/* Point a row's strings at its own buffers (after it was moved). */
+static void sync_row_fix(struct sync_row *sr)
+{
+	sr->r.path = sr->f.path;
+	sr->r.what = sr->f.what[0] ? sr->f.what : NULL;
+	sr->r.table = sr->f.table[0] ? sr->f.table : NULL;
+	sr->r.exe = sr->exe;
+	sr->r.comm = sr->comm;
+}
+
+/* The store's key: (path, op, uid, cgroup_id, exe); host and session are fixed. */
+static int sync_row_cmp(const void *a, const void *b)
+{
+	const struct usage_row *x = &((const struct sync_row *)a)->r;
+	const struct usage_row *y = &((const struct sync_row *)b)->r;
+	int c;
+
+	if ((c = strcmp(x->path, y->path)) || (c = strcmp(x->op, y->op)) ||
+	    (c = strcmp(x->exe, y->exe)))
+		return c;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	if (x->cgroup_id != y->cgroup_id)
+		return x->cgroup_id < y->cgroup_id ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Write the session's cumulative counts in one transaction. Several BPF keys
+ * can be one store key (a binary replaced mid-session has a new inode but the
+ * same path): their counts are added up first, or one would replace another.
+ */
 static int sync_db(struct tracer *tr)
 {
 	struct abidep_usage_key key, next, *prev = NULL;
+	struct sync_row *rows = NULL;
+	int n = 0, cap = 0, i, out = 0;
 	struct abidep_usage u;
-	int rows = 0, ret;
 
-	if (store_begin(tr->db))
-		goto fail;
 	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
-		struct abidep_file f = { 0 };
-		struct usage_row r = { 0 };
-		char exe[ABIDEP_EXE_DEPTH * (ABIDEP_EXE_COMP + 1) + 8];
+		struct sync_row *sr;
 
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
 			continue;
-		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key.file_id, &f))
-			snprintf(f.path, sizeof(f.path), "(file %u)", key.file_id);
-		u.comm[sizeof(u.comm) - 1] = '\0';
-		exe_string(&u, &key, exe, sizeof(exe));
-		r.host = tr->host;
-		r.session = tr->session;
-		r.path = f.path;
-		r.what = f.what[0] ? f.what : NULL;
-		r.table = f.table[0] ? f.table : NULL;
-		r.status = f.status == 2 ? "removed" : "deprecated";
-		r.op = key.op < ABIDEP_NR_OPS ? op_names[key.op] : "?";
-		r.uid = key.uid;
-		r.cgroup_id = key.cgroup_id;
-		r.cgroup = cgroup_path(key.cgroup_id);
-		r.exe = exe;
-		r.comm = u.comm;
-		r.pid = u.pid;
-		r.ppid = u.ppid;
-		r.count = u.count;
-		r.errors = u.errors;
-		r.first_seen = boot_to_unix(u.first_ns);
-		r.last_seen = boot_to_unix(u.last_ns);
-		if (store_upsert(tr->db, &r)) {
+		sr = GROW(rows, n, cap);
+		memset(sr, 0, sizeof(*sr));
+		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key.file_id, &sr->f))
+			snprintf(sr->f.path, sizeof(sr->f.path), "(file %u)", key.file_id);
+		sr->f.path[sizeof(sr->f.path) - 1] = '\0';
+		sr->f.what[sizeof(sr->f.what) - 1] = '\0';
+		sr->f.table[sizeof(sr->f.table) - 1] = '\0';
+		memcpy(sr->comm, u.comm, sizeof(sr->comm));
+		sr->comm[sizeof(sr->comm) - 1] = '\0';
+		exe_string(&u, &key, sr->exe, sizeof(sr->exe));
+		sr->r = (struct usage_row) {
+			.host = tr->host,
+			.session = tr->session,
+			.status = sr->f.status == 2 ? "removed" : "deprecated",
+			.op = key.op < ABIDEP_NR_OPS ? op_names[key.op] : "?",
+			.uid = key.uid,
+			.cgroup_id = key.cgroup_id,
+			.cgroup = cgroup_path(key.cgroup_id),
+			.pid = u.pid,
+			.ppid = u.ppid,
+			.count = u.count,
+			.errors = u.errors,
+			.first_seen = boot_to_unix(u.first_ns),
+			.last_seen = boot_to_unix(u.last_ns),
+		};
+		sync_row_fix(sr);
+	}
+	/* Sorting moves the rows: point their strings at their new places. */
+	if (n)
+		qsort(rows, n, sizeof(*rows), sync_row_cmp);
+	for (i = 0; i < n; i++)
+		sync_row_fix(&rows[i]);
+	for (i = 1; i < n; i++) {
+		struct usage_row *a = &rows[out].r, *b = &rows[i].r;
+
+		if (sync_row_cmp(&rows[out], &rows[i])) {
+			rows[++out] = rows[i];
+			sync_row_fix(&rows[out]);
+			continue;
+		}
+		a->count += b->count;
+		a->errors += b->errors;
+		if (b->first_seen < a->first_seen)
+			a->first_seen = b->first_seen;
+		if (b->last_seen > a->last_seen)
+			a->last_seen = b->last_seen;
+	}
+	n = n ? out + 1 : 0;
+
+	if (store_begin(tr->db))
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (store_upsert(tr->db, &rows[i].r)) {
 			store_rollback(tr->db);
 			goto fail;
 		}
-		rows++;
-	}
-	ret = store_commit(tr->db);
-	if (ret)
+	if (store_commit(tr->db))
 		goto fail;
-	return rows;
+	free(rows);
+	return n;
 fail:
 	fprintf(stderr, "abidep: cannot write %s: %s\n", tr->db_path, store_errmsg(tr->db));
+	free(rows);
 	return -1;
 }
 
@@ -503,7 +570,7 @@ static int load_bpf(struct tracer *tr)
 		return EX_LOAD;
 	}
 	/* The kernel's dev_t encoding: major << 20 | minor. */
-	tr->skel->rodata->sysfs_dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	tr->skel->bss->sysfs_dev = major(st.st_dev) << 20 | minor(st.st_dev);
 	if (abidep_bpf__load(tr->skel)) {
 		fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
 			strerror(errno));
@@ -559,7 +626,8 @@ static int pin_all(struct tracer *tr)
 		return EX_FAIL;
 	}
 	bpf_object__for_each_map(map, tr->skel->obj) {
-		if (strstr(bpf_map__name(map), ".rodata"))
+		/* internal maps (.bss): bpffs takes no dotted names; not needed */
+		if (strchr(bpf_map__name(map), '.'))
 			continue;
 		snprintf(path, sizeof(path), PIN_DIR "/%s", bpf_map__name(map));
 		if (bpf_map__pin(map, path))

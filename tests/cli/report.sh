@@ -1,0 +1,211 @@
+#!/bin/sh
+# CLI tests of `abidep report`: a usage DB written through the store's API
+# (store_upsert, by a small helper built here), the report's text and JSON,
+# filters, and the missing, corrupt and unwritable DB errors.
+# Ends with "report: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+A=${ABIDEP:-build/abidep}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+status() {
+	"$@" >"$T/out" 2>"$T/err"
+	echo $?
+}
+
+# The helper: TSV rows on stdin (- for NULL), one upsert each, one
+# transaction; as the tracer writes them.
+cat >"$T/fill.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store.h"
+
+static const char *f(char *s)
+{
+	return strcmp(s, "-") ? s : NULL;
+}
+
+int main(int argc, char **argv)
+{
+	char line[4096], err[1024], *v[18];
+	struct store *s = store_open(argv[1], false, err, sizeof(err));
+	int n;
+
+	if (!s) {
+		fprintf(stderr, "fill: %s\n", err);
+		return 6;
+	}
+	if (store_begin(s))
+		goto fail;
+	while (fgets(line, sizeof(line), stdin)) {
+		struct usage_row r;
+		char *p = line;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0; n < 18 && (v[n] = strsep(&p, "\t")); n++)
+			;
+		if (n != 18) {
+			fprintf(stderr, "fill: %d fields: %s\n", n, line);
+			return 2;
+		}
+		r = (struct usage_row){
+			.host = f(v[0]), .session = f(v[1]), .path = f(v[2]),
+			.what = f(v[3]), .table = f(v[4]), .status = f(v[5]),
+			.op = f(v[6]), .uid = strtoul(v[7], NULL, 10),
+			.cgroup_id = strtoull(v[8], NULL, 10), .cgroup = f(v[9]),
+			.exe = f(v[10]), .comm = f(v[11]), .pid = atoi(v[12]),
+			.ppid = atoi(v[13]), .count = strtoull(v[14], NULL, 10),
+			.errors = strtoull(v[15], NULL, 10),
+			.first_seen = strtoll(v[16], NULL, 10),
+			.last_seen = strtoll(v[17], NULL, 10),
+		};
+		if (store_upsert(s, &r))
+			goto fail;
+	}
+	if (store_commit(s))
+		goto fail;
+	store_close(s);
+	return 0;
+fail:
+	fprintf(stderr, "fill: %s\n", store_errmsg(s));
+	store_close(s);
+	return 1;
+}
+EOF
+section "setup"
+check "abidep is built ($A; make -C tools)" test -x "$A"
+check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
+	"$T/fill.c" tools/store.c tools/util.c -lsqlite3
+fill() {
+	"$T/fill" "$@"
+}
+
+# 2024-05-01T10:00:00Z, and a day later
+t0=1714557600
+t1=$((t0 + 86400))
+GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
+RC=/sys/class/rc/rcN/current_protocol
+tab=$(printf '\t')
+rows() {
+	# host session path what table status op uid cgroup_id cgroup exe comm pid ppid count errors first last
+	sed "s/ *|/$tab/g" <<X
+h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |cat |100 |1 |3 |0 |$t0 |$((t0 + 60))
+h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |- |-1 |-1 |5 |0 |$t0 |$((t0 + 120))
+h1 |b2:4 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |77 |/system.slice/mon.service |/usr/bin/cat |cat |200 |1 |2 |0 |$t1 |$((t1 + 10))
+h2 |b3:7 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |12 |/system.slice/mon.service |/usr/bin/cat |cat |300 |1 |1 |0 |$((t0 + 30)) |$((t0 + 30))
+h1 |b1:1 |/sys/class/rc/rc0/current_protocol |$RC |sysfs-class-rc |deprecated |write |1000 |55 |- |/usr/local/bin/legacy-irctl |legacy-irctl |400 |399 |4 |4 |$((t0 + 5)) |$((t0 + 9))
+h1 |b2:4 |/sys/class/rc/rc3/current_protocol |$RC |sysfs-class-rc |deprecated |open |1000 |55 |- |/usr/local/bin/legacy-irctl |legacy-irctl |401 |399 |1 |0 |$((t1 + 5)) |$((t1 + 5))
+X
+}
+
+mkdir -p "$T/root/var/lib/dpkg/info"
+printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
+printf '/.\n/lib/x86_64-linux-gnu/libc.so.6\n' >"$T/root/var/lib/dpkg/info/libc6:amd64.list"
+rows | fill "$T/u.db"
+check "the DB is written through store_upsert" test "$(sqlite3 "$T/u.db" 'SELECT count(*) FROM usage')" = 5
+
+section "text"
+cat >"$T/want" <<X
+/sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
+  EXE                          PACKAGE     UID  CGROUP                     OP     COUNT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
+  /usr/local/bin/legacy-irctl  -          1000  -                          open       1       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
+  /usr/local/bin/legacy-irctl  -          1000  -                          write      4       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
+
+/sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
+  EXE                          PACKAGE     UID  CGROUP                     OP     COUNT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read       8       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1,h2
+X
+check "report, exit 0" test "$(status "$A" report --db "$T/u.db" --root "$T/root")" = 0
+check "... per entry, summed over sessions and hosts, with packages" diff -u "$T/want" "$T/out"
+check "... nothing on stderr" test ! -s "$T/err"
+check "abidep -j report (the global option)" sh -c "$A -j report --db '$T/u.db' --root '$T/root' | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 2'"
+
+section "JSON"
+check "report -j, exit 0" test "$(status "$A" report -j --db "$T/u.db" --root "$T/root")" = 0
+check "... is the whole report" python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+want = [
+ {'what': '$RC', 'table': 'sysfs-class-rc', 'status': 'deprecated',
+  'files': ['/sys/class/rc/rc0/current_protocol', '/sys/class/rc/rc3/current_protocol'],
+  'users': [
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
+    'op': 'open', 'count': 1, 'errors': 0, 'first_seen': '2024-05-02T10:00:05Z',
+    'last_seen': '2024-05-02T10:00:05Z', 'hosts': ['h1']},
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
+    'op': 'write', 'count': 4, 'errors': 4, 'first_seen': '2024-05-01T10:00:05Z',
+    'last_seen': '2024-05-01T10:00:09Z', 'hosts': ['h1']}]},
+ {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
+  'users': [
+   {'exe': '/usr/bin/cat', 'package': 'coreutils', 'uid': 0,
+    'cgroup': '/system.slice/mon.service', 'op': 'read', 'count': 8, 'errors': 0,
+    'first_seen': '2024-05-01T10:00:00Z', 'last_seen': '2024-05-02T10:00:10Z',
+    'hosts': ['h1', 'h2']}]}]
+if d != want:
+    print(json.dumps(d, indent=1)); sys.exit(1)
+"
+check "... compact: one line" test "$(wc -l <"$T/out")" = 1
+check "report -p is the same, pretty" sh -c "$A report -p --db '$T/u.db' --root '$T/root' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d == json.load(open(\"$T/out\"))' && test \$($A report -p --db '$T/u.db' --root '$T/root' | wc -l) -gt 20"
+
+section "filters"
+check "--entry, part of a What" sh -c "$A report -j --db '$T/u.db' --entry rcN | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"
+check "--entry, a glob" sh -c "$A report -j --db '$T/u.db' --entry '*/cpuidle/*' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$GOV\"]'"
+check "--entry, a concrete file" sh -c "$A report -j --db '$T/u.db' --entry /sys/class/rc/rc3/current_protocol | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0][\"files\"] == [\"/sys/class/rc/rc3/current_protocol\"] and [u[\"op\"] for u in d[0][\"users\"]] == [\"open\"]'"
+check "--since drops older sessions" sh -c "$A report -j --db '$T/u.db' --since 2024-05-02 | python3 -c 'import json,sys; d=json.load(sys.stdin); u=d[1][\"users\"][0]; assert (u[\"count\"], u[\"hosts\"]) == (2, [\"h1\"]) and len(d[0][\"users\"]) == 1'"
+check "--since with a time and @seconds" sh -c "test \"\$($A report -j --db '$T/u.db' --since 2024-05-02T10:00:06Z)\" = \"\$($A report -j --db '$T/u.db' --since @$((t1 + 6)))\""
+check "nothing matches: exit 0" test "$(status "$A" report --db "$T/u.db" --entry /sys/nothing)" = 0
+check "... and says so" grep -qx "No use recorded in $T/u.db matches --entry /sys/nothing." "$T/out"
+check "... -j: []" sh -c "test \"\$($A report -j --db '$T/u.db' --entry /sys/nothing)\" = '[]'"
+check "a bad --since is a usage error" test "$(status "$A" report --db "$T/u.db" --since yesterday)" = 2
+check "... named" grep -q "^abidep: --since takes .* not 'yesterday'$" "$T/err"
+check "no dpkg database in --root: exit 2" test "$(status "$A" report --db "$T/u.db" --root "$T/nowhere")" = 2
+check "... named" grep -q "^abidep: no dpkg database in $T/nowhere" "$T/err"
+
+section "empty, missing, corrupt, unwritable"
+: | fill "$T/empty.db"
+check "an empty DB: exit 0" test "$(status "$A" report --db "$T/empty.db")" = 0
+check "... says so" grep -qx "The usage DB $T/empty.db is empty: nothing traced yet." "$T/out"
+check "... -j: []" sh -c "test \"\$($A report -j --db '$T/empty.db')\" = '[]'"
+check "a missing DB: exit 2" test "$(status "$A" report --db "$T/none/usage.db")" = 2
+check "... what, where, what to do" grep -qx "abidep: no usage DB at $T/none/usage.db: nothing has been traced into it ('abidep trace' creates it); name another with --db" "$T/err"
+check "... and none is created" test ! -e "$T/none"
+head -c 4096 /dev/urandom >"$T/junk.db"
+check "a corrupt DB (not a database): exit 2" test "$(status "$A" report --db "$T/junk.db")" = 2
+check "... named" grep -qx "abidep: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
+sqlite3 "$T/other.db" 'CREATE TABLE t (a)'
+check "somebody else's SQLite DB: exit 2" test "$(status "$A" report --db "$T/other.db")" = 2
+check "... named" grep -q "^abidep: cannot use the usage DB $T/other.db: it is an SQLite database, but not an abidep usage DB" "$T/err"
+check "a directory: exit 2" test "$(status "$A" report --db "$T")" = 2
+check "... named" grep -q "^abidep: the usage DB $T is not a regular file" "$T/err"
+check "the writer cannot create a DB under a file" test "$(echo | status fill "$T/junk.db/usage.db")" = 6
+check "... and says where and why" grep -q "^fill: cannot create the directory $T/junk.db for the usage DB $T/junk.db/usage.db: Not a directory; run as root" "$T/err"
+check "the writer refuses a corrupt DB, and leaves it alone" sh -c "
+	sum=\$(md5sum <'$T/junk.db'); : | '$T/fill' '$T/junk.db' 2>'$T/err'; test \$? = 6 &&
+	grep -q 'file is not a database' '$T/err' && test \"\$(md5sum <'$T/junk.db')\" = \"\$sum\""
+# Permissions: root runs these as nobody (modes that bind the owner too).
+as_user=
+[ "$(id -u)" = 0 ] && as_user="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+mkdir "$T/ro" && cp "$T/u.db" "$T/ro/u.db" && chmod 000 "$T/ro/u.db" &&
+	chmod 555 "$T/ro" && chmod 755 "$T"
+check "an unreadable DB: exit 2" test "$(status $as_user "$A" report --db "$T/ro/u.db")" = 2
+check "... says so" grep -qx "abidep: cannot read the usage DB $T/ro/u.db: Permission denied; run as root, or name another with --db" "$T/err"
+chmod 444 "$T/ro/u.db"
+check "a read-only DB in a read-only directory (no -shm): reported" \
+	test "$(status $as_user "$A" report --db "$T/ro/u.db" --root "$T/root")" = 0
+check "... in full" diff -u "$T/want" "$T/out"
+check "an unwritable DB: the writer says so" test "$(echo | status $as_user "$T/fill" "$T/ro/u.db")" = 6
+check "... what, where, what to do" grep -q "^fill: cannot write the usage DB $T/ro/u.db: Permission denied; run as root" "$T/err"
+chmod 755 "$T/ro"
+
+section "usage"
+check "--help, exit 0" test "$(status "$A" report --help)" = 0
+check "... names the default DB" grep -q "default /var/lib/abidep/usage.db" "$T/out"
+check "report help" test "$(status "$A" report help)" = 0
+check "an argument is a usage error" test "$(status "$A" report "$T/u.db")" = 2
+check "an unknown option is a usage error" test "$(status "$A" report --frob)" = 2
+check "abidep --help lists report" sh -c "$A --help | grep -q '^  report '"
+
+finish report

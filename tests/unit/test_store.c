@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the usage store (tools/store.c) and the dpkg lookup
+ * (tools/dpkg.c), under ASan and UBSan. Ends with
+ * "store: N passed, N failed"; exit 1 on any failure. Build and run:
+ *
+ * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/store.c tools/dpkg.c tools/util.c -lsqlite3 && build/unit/test_store
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "dpkg.h"
+#include "store.h"
+#include "util.h"
+
+static int passed, failed;
+static const char *current;
+static char tmp[] = "/tmp/test_store.XXXXXX";
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+static void check(int ok, const char *what, int line)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("not ok - %s: line %d: %s\n", current, line, what);
+}
+
+/* A path in the test's directory (static buffer, one at a time). */
+static const char *tpath(const char *fmt, ...)
+{
+	static char buf[PATH_MAX];
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	snprintf(buf, sizeof(buf), "%s/%s", tmp, name);
+	return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct store *open_rw(const char *path)
+{
+	char err[512];
+	struct store *s = store_open(path, false, err, sizeof(err));
+
+	if (!s)
+		printf("# %s\n", err);
+	return s;
+}
+
+/* A row of the tests: one key, the rest given per call. */
+static struct usage_row row(const char *session, unsigned long long count,
+			    long long first, long long last)
+{
+	struct usage_row r = {
+		.host = "h1",
+		.session = session,
+		.path = "/sys/class/rc/rc0/current_protocol",
+		.what = "/sys/class/rc/rcN/current_protocol",
+		.table = "sysfs-class-rc",
+		.status = "deprecated",
+		.op = "read",
+		.uid = 1000,
+		.cgroup_id = 4242,
+		.cgroup = "/user.slice",
+		.exe = "/usr/bin/cat",
+		.comm = "cat",
+		.pid = 10,
+		.ppid = 1,
+		.count = count,
+		.errors = 0,
+		.first_seen = first,
+		.last_seen = last,
+	};
+
+	return r;
+}
+
+static int upsert1(struct store *s, const struct usage_row *r)
+{
+	int ret = store_begin(s);
+
+	if (!ret)
+		ret = store_upsert(s, r);
+	if (!ret)
+		ret = store_commit(s);
+	else
+		store_rollback(s);
+	return ret;
+}
+
+/* Direct SQL on the file, to see what the store did. */
+static long long sql_int(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	long long v = LLONG_MIN;
+
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_type(st, 0) == SQLITE_NULL ? LLONG_MIN + 1 :
+			    sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return v;
+}
+
+static char *sql_text(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return v;
+}
+
+static bool sql_is(const char *db, const char *sql, const char *want)
+{
+	char *v = sql_text(db, sql);
+	bool ok = v && !strcmp(v, want);
+
+	if (!ok)
+		printf("# %s: '%s', want '%s'\n", sql, v ? v : "(null)", want);
+	free(v);
+	return ok;
+}
+
+static void test_create(void)
+{
+	char *db = xstrdup(tpath("new/sub/usage.db"));
+	struct store *s;
+	struct stat st;
+
+	current = "create";
+	s = open_rw(db);
+	CHECK(s != NULL);
+	CHECK(!stat(tpath("new"), &st) && (st.st_mode & 0777) == 0700);
+	CHECK(!stat(tpath("new/sub"), &st) && (st.st_mode & 0777) == 0700);
+	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
+	CHECK(store_rows(s) == 0);
+	store_close(s);
+	CHECK(sql_int(db, "PRAGMA user_version") == 1);
+	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
+	/* Opened again: the schema is there, nothing changes. */
+	s = open_rw(db);
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 3);	/* table, PK, index */
+	free(db);
+}
+
+/* Collect store_sums() and store_files() rows as text lines. */
+struct lines {
+	char buf[4096];
+	int n;
+};
+
+static int sum_line(const struct usage_sum *u, void *arg)
+{
+	struct lines *l = arg;
+	size_t len = strlen(l->buf);
+
+	snprintf(l->buf + len, sizeof(l->buf) - len, "%s|%s|%u|%s|%s|%s|%llu|%llu|%lld|%lld\n",
+		 u->what ? u->what : "NULL", u->exe, u->uid, u->cgroup ? u->cgroup : "NULL",
+		 u->op, u->host, u->count, u->errors, u->first_seen, u->last_seen);
+	l->n++;
+	return 0;
+}
+
+static int file_line(const struct usage_file *f, void *arg)
+{
+	struct lines *l = arg;
+	size_t len = strlen(l->buf);
+
+	snprintf(l->buf + len, sizeof(l->buf) - len, "%s|%s|%s|%s|%lld\n",
+		 f->what ? f->what : "NULL", f->path, f->table ? f->table : "NULL",
+		 f->status ? f->status : "NULL", f->last_seen);
+	l->n++;
+	return 0;
+}
+
+static int stop_at_first(const struct usage_sum *u, void *arg)
+{
+	return 7;
+}
+
+static bool sums_are(struct store *s, const struct store_filter *f, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_sums(s, f, sum_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# sums (ret %d):\n%s# want:\n%s", ret, l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+static void test_upsert(void)
+{
+	const char *rc = "/sys/class/rc/rcN/current_protocol";
+	struct usage_row r;
+	struct store *s;
+	char *db = xstrdup(tpath("upsert.db"));
+	char q[1024];
+
+	current = "upsert";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		free(db);
+		return;
+	}
+	/* First sync of a session: nothing known but the key and counts. */
+	r = row("boot1:7", 5, 100, 110);
+	r.comm = r.cgroup = r.what = r.table = r.status = NULL;
+	r.pid = r.ppid = -1;
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT count FROM usage") == 5);
+	CHECK(sql_int(db, "SELECT pid FROM usage") == LLONG_MIN + 1);	/* NULL */
+	/* Later syncs: cumulative counts replace, first known values stay. */
+	r = row("boot1:7", 8, 90, 120);
+	CHECK(!upsert1(s, &r));
+	r = row("boot1:7", 12, 200, 130);
+	r.errors = 2;
+	r.comm = "dog";
+	r.cgroup = "/other";
+	r.what = "/sys/other";
+	r.table = "other";
+	r.status = "removed";
+	r.pid = 20;
+	r.ppid = 2;
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT count(*) FROM usage") == 1);
+	CHECK(sql_int(db, "SELECT count FROM usage") == 12);
+	CHECK(sql_int(db, "SELECT errors FROM usage") == 2);
+	CHECK(sql_int(db, "SELECT first_seen FROM usage") == 90);
+	CHECK(sql_int(db, "SELECT last_seen FROM usage") == 130);
+	CHECK(sql_is(db, "SELECT comm FROM usage", "cat"));
+	CHECK(sql_is(db, "SELECT cgroup FROM usage", "/user.slice"));
+	CHECK(sql_is(db, "SELECT what FROM usage", rc));
+	CHECK(sql_is(db, "SELECT table_name FROM usage", "sysfs-class-rc"));
+	CHECK(sql_is(db, "SELECT status FROM usage", "deprecated"));
+	CHECK(sql_int(db, "SELECT pid FROM usage") == 10);
+	CHECK(sql_int(db, "SELECT ppid FROM usage") == 1);
+
+	/* A second session (after a reboot) and a second host add up. */
+	r = row("boot2:3", 4, 300, 400);
+	r.errors = 1;
+	CHECK(!upsert1(s, &r));
+	r = row("boot9:1", 1, 50, 60);
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	/* Other keys: another op, an unknown cgroup, an unknown entry. */
+	r = row("boot2:3", 3, 310, 320);
+	r.op = "write";
+	CHECK(!upsert1(s, &r));
+	r = row("boot2:3", 6, 500, 600);
+	r.cgroup = NULL;
+	r.cgroup_id = 99;
+	r.path = "/sys/class/rc/rc3/current_protocol";
+	CHECK(!upsert1(s, &r));
+	r = row("boot2:3", 1, 700, 700);
+	r.what = r.table = r.status = NULL;
+	r.path = "/sys/x";
+	CHECK(!upsert1(s, &r));
+	CHECK(store_rows(s) == 6);
+
+	snprintf(q, sizeof(q),
+		 "NULL|/usr/bin/cat|1000|/user.slice|read|h1|1|0|700|700\n"
+		 "%s|/usr/bin/cat|1000|NULL|read|h1|6|0|500|600\n"
+		 "%s|/usr/bin/cat|1000|/user.slice|read|h1|16|3|90|400\n"
+		 "%s|/usr/bin/cat|1000|/user.slice|read|h2|1|0|50|60\n"
+		 "%s|/usr/bin/cat|1000|/user.slice|write|h1|3|0|310|320\n",
+		 rc, rc, rc, rc);
+	CHECK(sums_are(s, NULL, q));
+
+	/* Filters: part of a What, a glob, a concrete path, a date. */
+	{
+		struct store_filter f = { .entry = "rcN" };
+		struct lines l = { "", 0 };
+
+		CHECK(!store_sums(s, &f, sum_line, &l) && l.n == 4);
+		f.entry = "/sys/class/*/rc3/*";
+		CHECK(sums_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|NULL|read|h1|6|0|500|600\n"));
+		f.entry = "/sys/class/rc/rc0/current_protocol";
+		memset(&l, 0, sizeof(l));
+		CHECK(!store_sums(s, &f, sum_line, &l) && l.n == 3);
+		f.entry = "nothing";
+		CHECK(sums_are(s, &f, ""));
+		f.entry = NULL;
+		f.since = 600;		/* last_seen >= 600: two rows */
+		CHECK(sums_are(s, &f,
+			       "NULL|/usr/bin/cat|1000|/user.slice|read|h1|1|0|700|700\n"
+			       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|NULL|read|h1|6|0|500|600\n"));
+	}
+	{
+		struct lines l = { "", 0 };
+
+		CHECK(!store_files(s, NULL, file_line, &l));
+		CHECK(!strcmp(l.buf,
+			      "NULL|/sys/x|NULL|NULL|700\n"
+			      "/sys/class/rc/rcN/current_protocol|/sys/class/rc/rc0/current_protocol|sysfs-class-rc|deprecated|400\n"
+			      "/sys/class/rc/rcN/current_protocol|/sys/class/rc/rc3/current_protocol|sysfs-class-rc|deprecated|600\n"));
+	}
+	CHECK(store_sums(s, NULL, stop_at_first, NULL) == 7);
+
+	/* Bad rows are refused, and say why; the store goes on. */
+	r = row("boot2:3", 1, 1, 1);
+	r.exe = NULL;
+	CHECK(store_begin(s) == 0);
+	CHECK(store_upsert(s, &r) == -1);
+	CHECK(strstr(store_errmsg(s), "needs host, session, path, op and exe") != NULL);
+	CHECK(store_rollback(s) == 0);
+	CHECK(store_rollback(s) == 0);	/* nothing open: fine */
+	/* Counts past INT64_MAX are clamped, not negative. */
+	r = row("big", ~0ULL, 1, 1);
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT count FROM usage WHERE session = 'big'") == LLONG_MAX);
+	/* A rolled-back transaction leaves nothing. */
+	r = row("gone", 1, 1, 1);
+	CHECK(!store_begin(s) && !store_upsert(s, &r) && !store_rollback(s));
+	CHECK(sql_int(db, "SELECT count(*) FROM usage WHERE session = 'gone'") == 0);
+	/* A transaction inside a transaction is an error, not a hang. */
+	CHECK(!store_begin(s));
+	CHECK(store_begin(s) == -1);
+	CHECK(strstr(store_errmsg(s), "within a transaction") != NULL);
+	CHECK(!store_rollback(s));
+	store_close(s);
+
+	/* Read-only: the same sums; writing is refused. */
+	{
+		char err[512];
+
+		s = store_open(db, true, err, sizeof(err));
+		CHECK(s != NULL);
+		if (s) {
+			CHECK(store_rows(s) == 7);
+			CHECK(!store_begin(s));
+			CHECK(store_upsert(s, &r) == -1);
+			CHECK(strstr(store_errmsg(s), "read-only") != NULL);
+			CHECK(!store_commit(s));
+			store_close(s);
+		}
+	}
+	free(db);
+}
+
+/*
+ * A child writes committed transactions of 10 rows each, forever; it is
+ * killed (SIGKILL) at some point. Only whole transactions may be there.
+ */
+static void test_crash(void)
+{
+	char *db = xstrdup(tpath("crash.db"));
+	int round, p[2];
+	char q[128];
+
+	current = "crash";
+	for (round = 0; round < 6; round++) {
+		pid_t pid;
+		char c;
+
+		if (pipe(p)) {
+			CHECK(0);
+			break;
+		}
+		pid = fork();
+		if (pid == 0) {
+			struct store *s = open_rw(db);
+			char sess[32], path[64];
+			int t, i;
+
+			close(p[0]);
+			if (!s)
+				_exit(1);
+			for (t = 0; ; t++) {
+				if (store_begin(s))
+					_exit(1);
+				for (i = 0; i < 10; i++) {
+					struct usage_row r = row(sess, i, t, t);
+
+					snprintf(sess, sizeof(sess), "r%d:%d", round, t);
+					snprintf(path, sizeof(path), "/sys/f%d", i);
+					r.session = sess;
+					r.path = path;
+					if (store_upsert(s, &r))
+						_exit(1);
+					/* Round 0: die in the middle of the first one. */
+					if (t == 2 && i == 5 && round == 0) {
+						if (write(p[1], "x", 1) != 1)
+							_exit(1);
+						pause();
+					}
+				}
+				if (store_commit(s))
+					_exit(1);
+				if (t == 2 && round > 0 && write(p[1], "x", 1) != 1)
+					_exit(1);
+			}
+		}
+		close(p[1]);
+		/* Wait until it is well into writing, then some more. */
+		if (read(p[0], &c, 1) != 1)
+			CHECK(0);
+		close(p[0]);
+		if (round > 0)
+			usleep(round * 7000);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		/* Only whole transactions; the file is sound. */
+		CHECK(sql_int(db, "SELECT count(*) % 10 FROM usage") == 0);
+		CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+		/* Round 0 died in its third transaction, the others after it. */
+		snprintf(q, sizeof(q), "SELECT count(*) FROM usage WHERE session LIKE 'r%d:%%'",
+			 round);
+		if (round == 0)
+			CHECK(sql_int(db, q) == 20);
+		else
+			CHECK(sql_int(db, q) >= 30);
+	}
+	/* A child that _exit()s in a transaction, without closing. */
+	if (fork() == 0) {
+		struct store *s = open_rw(db);
+		struct usage_row r = row("exit:1", 1, 1, 1);
+
+		if (!s || store_begin(s) || store_upsert(s, &r))
+			_exit(1);
+		_exit(0);
+	}
+	wait(NULL);
+	CHECK(sql_int(db, "SELECT count(*) FROM usage WHERE session = 'exit:1'") == 0);
+	/* And the store opens and writes again. */
+	{
+		struct store *s = open_rw(db);
+		struct usage_row r = row("after:1", 1, 1, 1);
+
+		CHECK(s && !upsert1(s, &r));
+		store_close(s);
+		CHECK(sql_int(db, "SELECT count(*) FROM usage WHERE session = 'after:1'") == 1);
+		CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	}
+	free(db);
+}
+
+static void test_open_errors(void)
+{
+	const char *junk = "this is not an SQLite database, nor anything else\n";
+	char err[512];
+	struct stat st;
+	struct store *s;
+	const char *db;
+
+	current = "open errors";
+	/* Read-only open of a missing file: an error, and nothing created. */
+	db = tpath("missing/usage.db");
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, "no usage DB at ") && strstr(err, db));
+	CHECK(stat(db, &st) && errno == ENOENT);
+	CHECK(stat(tpath("missing"), &st) && errno == ENOENT);
+
+	/* Not a database: named, and left alone by a writer too. */
+	db = tpath("junk.db");
+	write_file(db, junk);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, db) && strstr(err, "not a database"));
+	s = store_open(db, false, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, db) && strstr(err, "not a database"));
+	CHECK(!stat(db, &st) && st.st_size == (off_t)strlen(junk));
+
+	/* Somebody else's SQLite database. */
+	db = tpath("other.db");
+	{
+		sqlite3 *h;
+
+		sqlite3_open(db, &h);
+		sqlite3_exec(h, "CREATE TABLE t (a)", NULL, NULL, NULL);
+		sqlite3_close(h);
+	}
+	s = store_open(db, false, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, "not an abidep usage DB") != NULL);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 1);
+
+	/* A newer schema. */
+	db = tpath("newer.db");
+	{
+		sqlite3 *h;
+
+		sqlite3_open(db, &h);
+		sqlite3_exec(h, "PRAGMA user_version = 99", NULL, NULL, NULL);
+		sqlite3_close(h);
+	}
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, "newer abidep (schema 99") != NULL);
+
+	/* An empty file reads as an empty store. */
+	db = tpath("empty.db");
+	write_file(db, "");
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		struct lines l = { "", 0 };
+
+		CHECK(store_rows(s) == 0);
+		CHECK(!store_sums(s, NULL, sum_line, &l) && l.n == 0);
+		store_close(s);
+	}
+	CHECK(!stat(db, &st) && st.st_size == 0);
+
+	/* Unwritable: the parent "directory" is a file. */
+	db = tpath("junk.db/usage.db");
+	s = store_open(db, false, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, "cannot create the directory") && strstr(err, "Not a directory"));
+	/* A directory given for the DB. */
+	s = store_open(tmp, true, err, sizeof(err));
+	CHECK(s == NULL);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	/* Unwritable by permissions (root may write anything: skipped). */
+	if (geteuid()) {
+		mkdir(tpath("ro"), 0500);
+		db = tpath("ro/usage.db");
+		s = store_open(db, false, err, sizeof(err));
+		CHECK(s == NULL);
+		CHECK(strstr(err, "Permission denied") != NULL);
+	}
+}
+
+/* In the child: open @db read-only as nobody (if root); exit 0 if readable. */
+static int read_as_nobody(const char *db, const char *want_err)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		char err[512];
+		struct store *s;
+
+		if (!geteuid() && (setgid(65534) || setuid(65534)))
+			_exit(3);
+		s = store_open(db, true, err, sizeof(err));
+		if (!s)
+			_exit(want_err && strstr(err, want_err) ? 2 : 1);
+		_exit(store_rows(s) == 1 ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * A reader that may not write the directory cannot create DB-shm: when no
+ * writer has the DB open (no DB-wal), it reads the file as immutable.
+ */
+static void test_readonly_dir(void)
+{
+	char *dir = xstrdup(tpath("rodir")), *db = xstrdup(tpath("rodir/usage.db"));
+	char *wal = xstrdup(tpath("rodir/usage.db-wal"));
+	struct usage_row r = row("s:1", 1, 1, 1);
+	struct store *s;
+	struct stat st;
+
+	current = "read-only directory";
+	mkdir(dir, 0755);
+	s = open_rw(db);
+	CHECK(s && !upsert1(s, &r));
+	store_close(s);
+	CHECK(stat(wal, &st) && errno == ENOENT);	/* the last close removes it */
+	chmod(tmp, 0755);
+	chmod(db, 0644);
+	chmod(dir, 0555);
+	CHECK(read_as_nobody(db, NULL) == 0);
+	CHECK(stat(tpath("rodir/usage.db-shm"), &st) && errno == ENOENT);
+	/* A -wal file: a writer has it, or crashed; no immutable read then. */
+	chmod(dir, 0755);
+	write_file(wal, "");
+	chmod(dir, 0555);
+	CHECK(read_as_nobody(db, "-shm") == 2);
+	chmod(dir, 0755);
+	chmod(tmp, 0700);
+	free(dir);
+	free(db);
+	free(wal);
+}
+
+/* ---- dpkg ---- */
+
+static void mkdirs(const char *path)
+{
+	char *p = xstrdup(path), *q;
+
+	for (q = p + 1; *q; q++)
+		if (*q == '/') {
+			*q = '\0';
+			mkdir(p, 0755);
+			*q = '/';
+		}
+	mkdir(p, 0755);
+	free(p);
+}
+
+static void test_dpkg(void)
+{
+	char *root = xstrdup(tpath("root"));
+	char *info = xstrdup(tpath("root/var/lib/dpkg/info"));
+	char file[PATH_MAX];
+	struct dpkg *d;
+
+	current = "dpkg";
+	mkdirs(info);
+	snprintf(file, sizeof(file), "%s/coreutils.list", info);
+	write_file(file, "/.\n/bin\n/bin/cat\n/usr/share/doc/coreutils\n");
+	snprintf(file, sizeof(file), "%s/libc6:amd64.list", info);
+	write_file(file, "/.\n/lib/x86_64-linux-gnu/libc.so.6\n/usr/lib/x86_64-linux-gnu/gconv\n");
+	snprintf(file, sizeof(file), "%s/newstyle.list", info);
+	write_file(file, "/usr/sbin/newtool\n/usr/lib64/ld.so\n");
+	snprintf(file, sizeof(file), "%s/nonl.list", info);
+	write_file(file, "/usr/bin/nonl");	/* no final newline */
+	snprintf(file, sizeof(file), "%s/a.list", info);
+	write_file(file, "/usr/bin/shared\n");
+	snprintf(file, sizeof(file), "%s/b.list", info);
+	write_file(file, "/usr/bin/shared\n/usr/bin/b\n");
+	snprintf(file, sizeof(file), "%s/coreutils.md5sums", info);
+	write_file(file, "0123  usr/bin/md5\n");
+
+	d = dpkg_new(root);
+	CHECK(dpkg_npaths(d) == 0);	/* nothing read before a lookup */
+	CHECK(dpkg_owner(d, "/bin/cat") && !strcmp(dpkg_owner(d, "/bin/cat"), "coreutils"));
+	CHECK(dpkg_npaths(d) == 11);
+	/* The kernel's /usr/bin/cat is dpkg's /bin/cat, and the other way. */
+	CHECK(dpkg_owner(d, "/usr/bin/cat") && !strcmp(dpkg_owner(d, "/usr/bin/cat"), "coreutils"));
+	CHECK(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6") &&
+	      !strcmp(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc6"));
+	CHECK(dpkg_owner(d, "/sbin/newtool") && !strcmp(dpkg_owner(d, "/sbin/newtool"), "newstyle"));
+	CHECK(dpkg_owner(d, "/lib64/ld.so") && !strcmp(dpkg_owner(d, "/lib64/ld.so"), "newstyle"));
+	CHECK(dpkg_owner(d, "/usr/bin/nonl") && !strcmp(dpkg_owner(d, "/usr/bin/nonl"), "nonl"));
+	CHECK(dpkg_owner(d, "/usr/share/doc/coreutils") &&
+	      !strcmp(dpkg_owner(d, "/usr/share/doc/coreutils"), "coreutils"));
+	/* The first list in name order keeps a shared path. */
+	CHECK(dpkg_owner(d, "/usr/bin/shared") && !strcmp(dpkg_owner(d, "/usr/bin/shared"), "a"));
+	/* Only /bin, /sbin and /lib* have twins; no owner is NULL. */
+	CHECK(!dpkg_owner(d, "/share/doc/coreutils"));
+	CHECK(!dpkg_owner(d, "/usr/local/bin/cat"));
+	CHECK(!dpkg_owner(d, "/usr/binx/cat"));
+	CHECK(!dpkg_owner(d, "/usr/bin/md5"));
+	CHECK(!dpkg_owner(d, "(kernel)"));
+	CHECK(!dpkg_owner(d, "bin/cat"));
+	CHECK(!dpkg_owner(d, ""));
+	CHECK(!dpkg_owner(d, "/usr"));
+	dpkg_free(d);
+
+	/* No dpkg database: an error for dpkg_load(), NULL for lookups. */
+	d = dpkg_new(tpath("nowhere"));
+	CHECK(dpkg_load(d) == -1 && errno == ENOENT);
+	CHECK(!dpkg_owner(d, "/bin/cat"));
+	CHECK(dpkg_load(d) == -1);
+	dpkg_free(d);
+	free(root);
+	free(info);
+}
+
+/* 2000 list files of 50 paths: read and looked up well under a second. */
+static void test_dpkg_speed(void)
+{
+	char *info = xstrdup(tpath("big/var/lib/dpkg/info"));
+	char file[PATH_MAX], want[32];
+	struct timespec a, b;
+	struct dpkg *d;
+	double ms;
+	int i, k, found = 0;
+
+	current = "dpkg speed";
+	mkdirs(info);
+	for (i = 0; i < 2000; i++) {
+		FILE *f;
+
+		snprintf(file, sizeof(file), "%s/pkg%d:amd64.list", info, i);
+		f = fopen(file, "w");
+		if (!f)
+			break;
+		for (k = 0; k < 50; k++)
+			fprintf(f, "/usr/share/pkg%d/some/longer/path/file%d\n", i, k);
+		fclose(f);
+	}
+	d = dpkg_new(tpath("big"));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < 2000; i++) {
+		snprintf(file, sizeof(file), "/usr/share/pkg%d/some/longer/path/file%d", i, i % 50);
+		snprintf(want, sizeof(want), "pkg%d", i);
+		found += dpkg_owner(d, file) && !strcmp(dpkg_owner(d, file), want);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+	printf("# dpkg: %zu paths in 2000 lists, read and 2000 lookups in %.0f ms\n",
+	       dpkg_npaths(d), ms);
+	CHECK(found == 2000);
+	CHECK(dpkg_npaths(d) == 100000);
+	CHECK(ms < 1000);
+	dpkg_free(d);
+	free(info);
+}
+
+static int rm_tree(const char *path)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	return system(cmd);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmp)) {
+		perror(tmp);
+		return 2;
+	}
+	test_create();
+	test_upsert();
+	test_crash();
+	test_open_errors();
+	test_readonly_dir();
+	test_dpkg();
+	test_dpkg_speed();
+	if (rm_tree(tmp))
+		fprintf(stderr, "cannot remove %s\n", tmp);
+	printf("store: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
