@@ -48,6 +48,16 @@ echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable
 echo 0 >/sys/kernel/tracing/events/abidep/abidep_access/enable
 grep abidep_access /sys/kernel/tracing/trace | sed 's/^ *//'
 
+step "Stock kernel attributes nobody can alias: the BPF usage tracer"
+A=$ABIDEP_REPO/build/abidep
+run "$A" trace --pin --db /tmp/usage.db
+echo "\$ cat /sys/devices/system/cpu/cpuidle/current_governor_ro   # obsolete since 2020"
+cat /sys/devices/system/cpu/cpuidle/current_governor_ro
+/usr/local/bin/legacy-irctl "$RC/current_protocol" >/dev/null
+setpriv --reuid=65534 --regid=65534 --clear-groups cat /sys/devices/system/cpu/cpuidle/current_governor_ro >/dev/null
+run "$A" trace --stop --db /tmp/usage.db
+run "$A" report --db /tmp/usage.db
+
 rmmod abidep_ir_example abidep
 echo
-echo "demo: done; the legacy reader is named above, the modern one is not."
+echo "demo: done; the legacy programs are named above, the modern ones are not."

@@ -272,6 +272,31 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 	return 0;
 }
 
+/*
+ * The start of list, show, resolve and export: options, @nargs positional
+ * arguments (@usage says which when they are wrong), then the tables.
+ * Returns -1 to go on, or the exit status.
+ */
+static int tables_start(int argc, char **argv, struct table_args *a,
+			struct abi_set *set, int nargs, const char *usage)
+{
+	int ret = parse_table_args(argc, argv, a);
+
+	if (!ret && argc - optind != nargs) {
+		fprintf(stderr, "abidep: %s (see abidep tables --help)\n", usage);
+		ret = 2;
+	}
+	if (!ret && load_tables(set, a->paths, a->npaths)) {
+		abi_set_free(set);
+		ret = 2;
+	}
+	if (ret) {
+		free(a->paths);
+		return ret == 1 ? 0 : ret;
+	}
+	return -1;
+}
+
 static int do_list(int argc, char **argv)
 {
 	struct table_args a;
@@ -279,19 +304,10 @@ static int do_list(int argc, char **argv)
 	struct json j;
 	int i, k, ret;
 
-	ret = parse_table_args(argc, argv, &a);
-	if (ret || optind != argc) {
-		if (!ret)
-			fprintf(stderr, "abidep: tables list takes no argument '%s' (use -t PATH)\n",
-				argv[optind]);
-		free(a.paths);
-		return ret == 1 ? 0 : 2;
-	}
-	if (load_tables(&set, a.paths, a.npaths)) {
-		free(a.paths);
-		abi_set_free(&set);
-		return 2;
-	}
+	ret = tables_start(argc, argv, &a, &set, 0,
+			   "tables list takes no argument (use -t PATH)");
+	if (ret >= 0)
+		return ret;
 	if (cfg.json) {
 		json_init(&j, stdout, cfg.pretty);
 		json_arr_start(&j);
@@ -381,18 +397,9 @@ static int do_show(int argc, char **argv)
 	struct json j;
 	int i, found = 0, ret;
 
-	ret = parse_table_args(argc, argv, &a);
-	if (ret || optind != argc - 1) {
-		if (!ret)
-			fprintf(stderr, "abidep: tables show takes one PATTERN (see abidep tables --help)\n");
-		free(a.paths);
-		return ret == 1 ? 0 : 2;
-	}
-	if (load_tables(&set, a.paths, a.npaths)) {
-		free(a.paths);
-		abi_set_free(&set);
-		return 2;
-	}
+	ret = tables_start(argc, argv, &a, &set, 1, "tables show takes one PATTERN");
+	if (ret >= 0)
+		return ret;
 	if (cfg.json) {
 		json_init(&j, stdout, cfg.pretty);
 		json_arr_start(&j);
@@ -445,21 +452,15 @@ static int do_resolve(int argc, char **argv)
 	struct json j;
 	int i, k, ret, matched = 0, unmatched = 0, total = 0, nonsys = 0;
 
-	ret = parse_table_args(argc, argv, &a);
-	if (ret || optind != argc) {
-		free(a.paths);
-		return ret == 1 ? 0 : 2;
-	}
+	ret = tables_start(argc, argv, &a, &set, 0, "tables resolve takes no argument");
+	if (ret >= 0)
+		return ret;
 	if (!a.sysfs)
 		a.sysfs = "/sys";
 	if (access(a.sysfs, R_OK | X_OK)) {
 		fprintf(stderr, "abidep: cannot read the sysfs directory '%s'\n", a.sysfs);
-		free(a.paths);
-		return 2;
-	}
-	if (load_tables(&set, a.paths, a.npaths)) {
-		free(a.paths);
 		abi_set_free(&set);
+		free(a.paths);
 		return 2;
 	}
 	if (cfg.json) {
@@ -532,18 +533,14 @@ static int do_export(int argc, char **argv)
 	FILE *out = stdout;
 	int ret;
 
-	ret = parse_table_args(argc, argv, &a);
-	if (!ret && (!a.format || optind != argc)) {
+	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
+	if (ret >= 0)
+		return ret;
+	ret = 0;
+	if (!a.format) {
 		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
-		ret = 2;
-	}
-	if (ret) {
-		free(a.paths);
-		return ret == 1 ? 0 : 2;
-	}
-	if (load_tables(&set, a.paths, a.npaths)) {
-		free(a.paths);
 		abi_set_free(&set);
+		free(a.paths);
 		return 2;
 	}
 	if (a.output && a.format == 'a' && is_dir(a.output)) {

@@ -556,21 +556,15 @@ static int load_tables_for(struct tracer *tr, char **paths, int npaths)
 
 static int load_bpf(struct tracer *tr)
 {
-	struct stat st;
 	int i;
 
-	if (stat("/sys", &st)) {
-		perror("/sys");
-		return EX_FAIL;
-	}
-	tr->sysfs_dev = st.st_dev;
 	tr->skel = abidep_bpf__open();
 	if (!tr->skel) {
 		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
 		return EX_LOAD;
 	}
 	/* The kernel's dev_t encoding: major << 20 | minor. */
-	tr->skel->bss->sysfs_dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	tr->skel->bss->sysfs_dev = major(tr->sysfs_dev) << 20 | minor(tr->sysfs_dev);
 	if (abidep_bpf__load(tr->skel)) {
 		fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
 			strerror(errno));
@@ -595,14 +589,8 @@ static int load_bpf(struct tracer *tr)
 static int open_pinned(struct tracer *tr)
 {
 	char path[128];
-	struct stat st;
 	int i;
 
-	if (stat("/sys", &st)) {
-		perror("/sys");
-		return EX_FAIL;
-	}
-	tr->sysfs_dev = st.st_dev;
 	for (i = 0; i < 5; i++) {
 		snprintf(path, sizeof(path), PIN_DIR "/%s", map_names[i]);
 		tr->fd[i] = bpf_obj_get(path);
@@ -860,6 +848,7 @@ int cmd_trace(int argc, char **argv)
 	struct tracer tr = { .db_path = DEFAULT_DB, .print = true };
 	double interval = 5, duration = 0;
 	char **tpaths = NULL;
+	struct stat st;
 	int ntpaths = 0, mode = 0, c, ret, i;
 	char *end;
 
@@ -903,6 +892,13 @@ int cmd_trace(int argc, char **argv)
 	ret = check_env(mode != 0);
 	if (ret)
 		goto out_args;
+	/* Watched files must be on sysfs itself (see watch_one()). */
+	if (stat("/sys", &st)) {
+		perror("abidep: /sys");
+		ret = EX_FAIL;
+		goto out_args;
+	}
+	tr.sysfs_dev = st.st_dev;
 	libbpf_set_print(libbpf_quiet);
 
 	if (mode == 's') {

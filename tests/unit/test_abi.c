@@ -16,21 +16,8 @@
 #include "export.h"
 #include "json.h"
 #include "pattern.h"
+#include "check.h"
 
-static int passed, failed;
-static const char *current;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static void check(int ok, const char *what, int line)
-{
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("not ok - %s: line %d: %s\n", current, line, what);
-}
 
 /* Parse @text as one file and check it (strict or not). */
 static void load(struct abi_set *set, const char *text, bool strict)

@@ -4,7 +4,7 @@
  * (tools/dpkg.c), under ASan and UBSan. Ends with
  * "store: N passed, N failed"; exit 1 on any failure. Build and run:
  *
- * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/store.c tools/dpkg.c tools/util.c -lsqlite3 && build/unit/test_store
+ * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/store.c tools/dpkg.c tools/util.c -lsqlite3 && build/unit/test_store (plus -Itests/unit)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,22 +24,9 @@
 #include "dpkg.h"
 #include "store.h"
 #include "util.h"
+#include "check.h"
 
-static int passed, failed;
-static const char *current;
 static char tmp[] = "/tmp/test_store.XXXXXX";
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static void check(int ok, const char *what, int line)
-{
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	printf("not ok - %s: line %d: %s\n", current, line, what);
-}
 
 /* A path in the test's directory (static buffer, one at a time). */
 static const char *tpath(const char *fmt, ...)
