@@ -104,9 +104,6 @@ extern unsigned int abidep_log_interval;
 extern atomic64_t abidep_log_suppressed;
 
 int abidep_entry_check(const struct abidep_entry *e, struct abidep_state *st);
-struct abidep_alias *abidep_alias_create(struct device *dev,
-					 struct abidep_entry *entry,
-					 struct device_attribute *new_attr);
 struct device_attribute *abidep_find_dev_attr(struct device *dev,
 					      const char *name);
 void abidep_note_access(struct abidep_alias *a, bool write, ssize_t ret);

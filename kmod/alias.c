@@ -225,17 +225,25 @@ static int abidep_target_mode(struct device *dev, const char *name,
 }
 
 /**
- * abidep_alias_create() - add the old name of @entry to @dev
- * @dev: the device carrying @new_attr
- * @entry: a registered entry
- * @new_attr: the attribute replacing the old name, present on @dev
+ * abidep_device_alias_add() - keep an old attribute name working on a device
+ * @dev: the device
+ * @entry: the entry naming the old and new attribute, registered with
+ *	abidep_entry_register()
+ * @new_attr: the new attribute, already present on @dev (e.g. from the
+ *	driver's dev_groups); its mode is the alias's mode
  *
- * Return: the alias, or ERR_PTR(): -EINVAL (entry not registered), -ENOENT
- * (no such attribute file on @dev), -EEXIST (the old name exists), -ENOMEM.
+ * Creates @entry->old_name on @dev. Reading or writing it calls @new_attr's
+ * show() and store() through the device's sysfs_ops (translated by the
+ * entry's hooks, if any), counts the access, and logs each distinct user
+ * once per interval.
+ *
+ * Return: the alias, to pass to abidep_alias_remove(), or an ERR_PTR():
+ * -EINVAL (entry not registered), -ENOENT (@new_attr is not on @dev),
+ * -EEXIST (@dev already has a file by the old name), -ENOMEM.
  */
-struct abidep_alias *abidep_alias_create(struct device *dev,
-					 struct abidep_entry *entry,
-					 struct device_attribute *new_attr)
+struct abidep_alias *abidep_device_alias_add(struct device *dev,
+					     struct abidep_entry *entry,
+					     struct device_attribute *new_attr)
 {
 	struct abidep_state *st = entry->state;
 	struct abidep_alias *a;
@@ -281,30 +289,6 @@ struct abidep_alias *abidep_alias_create(struct device *dev,
 	}
 	atomic_inc(&st->aliases);
 	return a;
-}
-
-/**
- * abidep_device_alias_add() - keep an old attribute name working on a device
- * @dev: the device
- * @entry: the entry naming the old and new attribute, registered with
- *	abidep_entry_register()
- * @new_attr: the new attribute, already present on @dev (e.g. from the
- *	driver's dev_groups); its mode is the alias's mode
- *
- * Creates @entry->old_name on @dev. Reading or writing it calls @new_attr's
- * show() and store() through the device's sysfs_ops (translated by the
- * entry's hooks, if any), counts the access, and logs each distinct user
- * once per interval.
- *
- * Return: the alias, to pass to abidep_alias_remove(), or an ERR_PTR():
- * -EINVAL (entry not registered), -ENOENT (@new_attr is not on @dev),
- * -EEXIST (@dev already has a file by the old name), -ENOMEM.
- */
-struct abidep_alias *abidep_device_alias_add(struct device *dev,
-					     struct abidep_entry *entry,
-					     struct device_attribute *new_attr)
-{
-	return abidep_alias_create(dev, entry, new_attr);
 }
 EXPORT_SYMBOL_GPL(abidep_device_alias_add);
 

@@ -58,7 +58,7 @@ static int abidep_add_dev(struct device *dev, struct class_interface *intf)
 		if (!e->state || strcmp(e->class_name, b->class_name))
 			continue;
 		new_attr = abidep_find_dev_attr(dev, e->new_name);
-		a = new_attr ? abidep_alias_create(dev, e, new_attr) :
+		a = new_attr ? abidep_device_alias_add(dev, e, new_attr) :
 			       ERR_PTR(-ENOENT);
 		if (IS_ERR(a)) {
 			dev_info(dev, "abidep: %s -> %s not added: %s\n",

@@ -106,13 +106,6 @@ void json_int(struct json *j, long long v)
 	j->need_comma = true;
 }
 
-void json_bool(struct json *j, bool v)
-{
-	json_sep(j);
-	fputs(v ? "true" : "false", j->out);
-	j->need_comma = true;
-}
-
 void json_null(struct json *j)
 {
 	json_str(j, NULL);

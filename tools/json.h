@@ -22,7 +22,6 @@ void json_arr_end(struct json *j);
 void json_key(struct json *j, const char *key);
 void json_str(struct json *j, const char *s);	/* NULL -> null */
 void json_int(struct json *j, long long v);
-void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 /* key and value in one go */
 void json_kstr(struct json *j, const char *key, const char *s);

@@ -37,6 +37,7 @@
 #include "abi.h"
 #include "abidep.h"
 #include "abidep.skel.h"
+#include "json.h"
 #include "pattern.h"
 #include "store.h"
 #include "util.h"
@@ -813,11 +814,20 @@ static int show_status(struct tracer *tr)
 	}
 	read_stats(tr, s);
 	if (cfg.json) {
-		printf("{\"pinned\":\"%s\",\"files\":%d,\"watched\":%d,\"usage_keys\":%d,\"usage_max\":%d,"
-		       "\"hits\":%llu,\"dropped\":%llu,\"events_lost\":%llu}\n",
-		       PIN_DIR, files, watched, keys, ABIDEP_MAX_USAGE,
-		       (unsigned long long)s[0], (unsigned long long)s[1],
-		       (unsigned long long)s[2]);
+		struct json j;
+
+		json_init(&j, stdout, cfg.pretty);
+		json_obj_start(&j);
+		json_kstr(&j, "pinned", PIN_DIR);
+		json_kint(&j, "files", files);
+		json_kint(&j, "watched", watched);
+		json_kint(&j, "usage_keys", keys);
+		json_kint(&j, "usage_max", ABIDEP_MAX_USAGE);
+		json_kint(&j, "hits", s[ABIDEP_STAT_HITS]);
+		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
+		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
+		json_obj_end(&j);
+		json_end(&j);
 	} else {
 		printf("pinned under %s: %d files known, %d watched; %d of %d usage keys;\n"
 		       "%llu accesses seen, %llu not recorded (map full), %llu events lost\n",

@@ -19,8 +19,9 @@ status() {
 section "validate"
 check "the migration tables are clean" test "$(status $A tables validate)" = 0
 check "... and say so" grep -q ' 0 errors, 0 warnings' "$T/out"
-check "strict by default: every entry is a migration entry" \
-	grep -q 'entries' "$T/out"
+printf 'What:\t/sys/a\nDescription:\tplain ABI\n' >"$T/plain0"
+check "without PATH, validation is strict: plain ABI entries fail there" \
+	sh -c "ABIDEP_TABLES='$T/plain0' $A tables validate 2>&1 | grep -q \"'/sys/a' is not a migration entry\""
 
 cat >"$T/bad" <<'X'
 What:		/sys/class/x/xN/old
