@@ -29,8 +29,10 @@ help:
 deps:
 	$(Q)scripts/deps.sh
 
+# kbuild writes its objects into kmod/: one build at a time.
 module:
-	$(Q)$(MAKE) --no-print-directory -C kmod W=1 $(if $(filter 1,$(V)),V=1,-s)
+	$(Q)mkdir -p build && flock build/.module.lock \
+		$(MAKE) --no-print-directory -C kmod W=1 $(if $(filter 1,$(V)),V=1,-s)
 
 tools:
 	$(Q)$(MAKE) --no-print-directory -C tools $(if $(filter 1,$(V)),V=1)

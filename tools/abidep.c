@@ -76,6 +76,11 @@ static void usage(FILE *f)
 		"  tables validate|list|show|resolve|export   the migration tables\n"
 		"  trace [--pin|--sync|--status|--stop]        trace who uses them (BPF)\n"
 		"  report [--db PATH] [--entry PATTERN]        who used them, from the DB\n"
+		"  scan [ROOT]                                 files that reference them\n"
+		"  check [--db PATH] [--now DATE]              which entries can be removed\n"
+		"  merge A.db B.db ... -o OUT.db               merge hosts' usage DBs\n"
+		"  brownout ENTRY --for DURATION               rehearse a removal (module)\n"
+		"  survey [DIR]                                census of sysfs values\n"
 		"\n"
 		"Options (also accepted after the command):\n"
 		"  -j, --json      JSON output\n"
@@ -119,6 +124,16 @@ int main(int argc, char **argv)
 		return cmd_trace(argc, argv);
 	if (!strcmp(argv[0], "report"))
 		return cmd_report(argc, argv);
+	if (!strcmp(argv[0], "scan"))
+		return cmd_scan(argc, argv);
+	if (!strcmp(argv[0], "check"))
+		return cmd_check(argc, argv);
+	if (!strcmp(argv[0], "merge"))
+		return cmd_merge(argc, argv);
+	if (!strcmp(argv[0], "brownout"))
+		return cmd_brownout(argc, argv);
+	if (!strcmp(argv[0], "survey"))
+		return cmd_survey(argc, argv);
 	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
 		return 0;

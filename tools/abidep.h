@@ -17,5 +17,10 @@ const char *abidep_default_tables(void);
 int cmd_tables(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_brownout(int argc, char **argv);
+int cmd_survey(int argc, char **argv);
 
 #endif
