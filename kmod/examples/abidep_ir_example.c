@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The model for maintainers: the ir-core rename of 2010 (commit b320f80a6a02),
- * done with abidep.
+ * done with abidep, and today's value format done with a typed attribute.
  *
- * The device has the new attributes, protocol (the enabled protocols, a
- * list) and supported_protocols, and keeps the old current_protocol working:
- * reads show the old format (one protocol, "NEC"), writes take the old
- * values ("nec", "rc5", "pd"), and every program still using it is named in
- * the kernel log.
+ * The device has the new attributes: protocol, a set (every supported
+ * protocol, the enabled ones in brackets, "+x", "-x", "x", "none" to change
+ * it, see Documentation/typed-attributes.rst) and supported_protocols,
+ * read-only. It keeps the old current_protocol working: reads show the old
+ * format (one protocol, "NEC"), writes take the old values ("nec", "rc5",
+ * "pd"), and every program still using it is named in the kernel log.
  *
  *	/sys/devices/platform/abidep-ir-example/protocol
  *	/sys/devices/platform/abidep-ir-example/supported_protocols
  *	/sys/devices/platform/abidep-ir-example/current_protocol (deprecated)
  */
 #include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -23,89 +26,45 @@
 #include <linux/sysfs.h>
 
 #include "../abidep.h"
+#include "../abidep_typed.h"
 
 #define DRV_NAME "abidep-ir-example"
 
-struct ir_proto {
-	const char *name;	/* today's name */
-	const char *old_name;	/* what current_protocol showed */
-	const char *old_alt;	/* another spelling it accepted */
+/* Today's names: the values of the protocol set, bit i is ir_names[i]. */
+static const char * const ir_names[] = { "rc-5", "pulse-distance", "nec" };
+
+/* What current_protocol showed for each, and another spelling it took. */
+static const struct ir_old_name {
+	const char *shown;
+	const char *alt;
+} ir_old[] = {
+	{ "RC-5", "rc5" },
+	{ "Pulse/distance", "pd" },
+	{ "NEC", NULL },
 };
 
-static const struct ir_proto ir_protos[] = {
-	{ "rc-5", "RC-5", "rc5" },
-	{ "pulse-distance", "Pulse/distance", "pd" },
-	{ "nec", "NEC", NULL },
-};
-
-#define IR_SUPPORTED	GENMASK(ARRAY_SIZE(ir_protos) - 1, 0)
+static_assert(ARRAY_SIZE(ir_old) == ARRAY_SIZE(ir_names));
 
 struct ir_example {
 	struct mutex lock;	/* protects enabled */
-	unsigned long enabled;	/* bit i: ir_protos[i] */
+	unsigned long enabled;	/* bit i: ir_names[i] */
 };
 
-static int ir_proto_find(const char *word, size_t len, bool old_names)
+/*
+ * Called with ir->lock held before a new set is stored; an error would refuse
+ * the write. A real receiver reprograms its decoders here (rc-core may even
+ * load decoder modules); the short sleep stands in for that, so concurrent
+ * writers really do overlap (tests/vm/module-tests.sh relies on it).
+ */
+static int ir_example_apply(struct device *dev,
+			    const struct abidep_typed_attr *ta, u64 val)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ir_protos); i++) {
-		const struct ir_proto *p = &ir_protos[i];
-
-		if (strlen(p->name) == len && !strncasecmp(word, p->name, len))
-			return i;
-		if (old_names && p->old_alt && strlen(p->old_alt) == len &&
-		    !strncasecmp(word, p->old_alt, len))
-			return i;
-	}
-	return -EINVAL;
+	usleep_range(200, 400);
+	return 0;
 }
 
-static ssize_t protocol_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	struct ir_example *ir = dev_get_drvdata(dev);
-	ssize_t len = 0;
-	unsigned int i;
-
-	mutex_lock(&ir->lock);
-	for_each_set_bit(i, &ir->enabled, ARRAY_SIZE(ir_protos))
-		len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
-				     ir_protos[i].name);
-	mutex_unlock(&ir->lock);
-	return len + sysfs_emit_at(buf, len, "\n");
-}
-
-/* One or more protocol names separated by spaces; all must be supported. */
-static ssize_t protocol_store(struct device *dev, struct device_attribute *attr,
-			      const char *buf, size_t count)
-{
-	struct ir_example *ir = dev_get_drvdata(dev);
-	unsigned long want = 0;
-	const char *p = buf;
-	int i;
-
-	for (;;) {
-		size_t len;
-
-		p = skip_spaces(p);
-		len = strcspn(p, " \t\n");
-		if (!len)
-			break;
-		i = ir_proto_find(p, len, false);
-		if (i < 0)
-			return -EINVAL;
-		want |= BIT(i);
-		p += len;
-	}
-	if (!want || want & ~IR_SUPPORTED)
-		return -EINVAL;
-	mutex_lock(&ir->lock);
-	ir->enabled = want;
-	mutex_unlock(&ir->lock);
-	return count;
-}
-static DEVICE_ATTR_RW(protocol);
+static ABIDEP_ATTR_SET(protocol, 0644, struct ir_example, enabled, lock,
+		       ir_names, .apply = ir_example_apply);
 
 static ssize_t supported_protocols_show(struct device *dev,
 					struct device_attribute *attr, char *buf)
@@ -113,15 +72,15 @@ static ssize_t supported_protocols_show(struct device *dev,
 	ssize_t len = 0;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(ir_protos); i++)
+	for (i = 0; i < ARRAY_SIZE(ir_names); i++)
 		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     ir_protos[i].name);
+				     ir_names[i]);
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 static DEVICE_ATTR_RO(supported_protocols);
 
 static struct attribute *ir_example_attrs[] = {
-	&dev_attr_protocol.attr,
+	&abidep_attr_protocol.dattr.attr,
 	&dev_attr_supported_protocols.attr,
 	NULL,
 };
@@ -130,17 +89,42 @@ static const struct attribute_group ir_example_group = {
 	.attrs = ir_example_attrs,
 };
 
-/* protocol "nec rc-5" -> current_protocol "NEC": the old file held one. */
+/* Today's name, in any case, or (old_names) an old spelling: its index. */
+static int ir_proto_find(const char *word, size_t len, bool old_names)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ir_names); i++) {
+		if (strlen(ir_names[i]) == len &&
+		    !strncasecmp(word, ir_names[i], len))
+			return i;
+		if (old_names && ir_old[i].alt && strlen(ir_old[i].alt) == len &&
+		    !strncasecmp(word, ir_old[i].alt, len))
+			return i;
+	}
+	return -EINVAL;
+}
+
+/*
+ * protocol "rc-5 pulse-distance [nec]" -> current_protocol "NEC": the old
+ * file held one, so the first enabled one; "Unknown" when none is, as ir-core
+ * showed then.
+ */
 static ssize_t current_protocol_show_xlate(struct device *dev, char *buf,
 					   ssize_t len)
 {
-	size_t word = strcspn(buf, "\n ");
-	int i = ir_proto_find(buf, word, false);
+	const char *open = strnchr(buf, len, '[');
+	int i = -EINVAL;
 
-	return sysfs_emit(buf, "%s\n", i < 0 ? "Unknown" : ir_protos[i].old_name);
+	if (open)
+		i = ir_proto_find(open + 1, strcspn(open + 1, "]"), false);
+	return sysfs_emit(buf, "%s\n", i < 0 ? "Unknown" : ir_old[i].shown);
 }
 
-/* current_protocol took exactly one name, in any case, or rc5 or pd. */
+/*
+ * current_protocol took exactly one name, in any case, or rc5 or pd; a bare
+ * name written to the protocol set enables that one only, as it did.
+ */
 static ssize_t current_protocol_store_xlate(struct device *dev, const char *buf,
 					    size_t count, char *out, size_t size)
 {
@@ -149,7 +133,7 @@ static ssize_t current_protocol_store_xlate(struct device *dev, const char *buf,
 
 	if (i < 0 || (buf[len] && buf[len + 1]))
 		return -EINVAL;
-	return scnprintf(out, size, "%s", ir_protos[i].name);
+	return scnprintf(out, size, "%s", ir_names[i]);
 }
 
 static struct abidep_entry current_protocol_entry = {
@@ -157,7 +141,7 @@ static struct abidep_entry current_protocol_entry = {
 	.new_name = "protocol",
 	.deprecated = "2010-04-08",
 	.remove_after = "2012-04-08",
-	.hint = "protocol lists the enabled protocols, supported_protocols the rest",
+	.hint = "protocol lists the supported protocols, the enabled ones in brackets",
 	.show_xlate = current_protocol_show_xlate,
 	.store_xlate = current_protocol_store_xlate,
 };
@@ -180,7 +164,7 @@ static int ir_example_probe(struct platform_device *pdev)
 		return ret;
 	/* After the group: the alias needs the new attribute in place. */
 	return devm_abidep_device_alias_add(dev, &current_protocol_entry,
-					    &dev_attr_protocol);
+					    &abidep_attr_protocol.dattr);
 }
 
 static struct platform_driver ir_example_driver = {
