@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/time64.h>
+#include <linux/workqueue.h>
 
 #include "abidep.h"
 
@@ -72,6 +73,23 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 				   unsigned long now, time64_t wall,
 				   unsigned long interval);
 
+enum abidep_brownout_mode {
+	ABIDEP_BROWNOUT_OFF,
+	ABIDEP_BROWNOUT_FAIL,	/* reads and writes of the aliases fail */
+	ABIDEP_BROWNOUT_HIDE,	/* the alias files are removed */
+};
+
+/* A rehearsal of the entry's removal for a while: see brownout.c. */
+struct abidep_brownout {
+	struct mutex lock;		/* protects all below but failed */
+	enum abidep_brownout_mode mode;	/* aliases read it without the lock */
+	unsigned long end;		/* jiffies */
+	time64_t until;			/* the same, in seconds since the epoch */
+	struct list_head aliases;	/* struct abidep_alias, by bo_node */
+	struct delayed_work work;	/* ends the window */
+	atomic64_t failed;		/* accesses failed, this or the last window */
+};
+
 /* What abidep keeps for a registered entry. */
 struct abidep_state {
 	struct list_head node;		/* in abidep_registry, under abidep_lock */
@@ -86,6 +104,7 @@ struct abidep_state {
 	atomic64_t writes;
 	atomic64_t errors;
 	struct abidep_users users;
+	struct abidep_brownout bo;
 };
 
 /* One old-name file on one kobject. */
@@ -96,6 +115,8 @@ struct abidep_alias {
 	struct attribute *target;	/* the new attribute, as sysfs_ops take it */
 	struct device_attribute shim;	/* what sysfs sees under the old name */
 	char *path;			/* "/sys/.../old_name", for log lines */
+	struct list_head bo_node;	/* in st->bo.aliases, under st->bo.lock */
+	bool hidden;			/* file removed by a brownout */
 };
 
 extern struct mutex abidep_lock;
@@ -127,6 +148,17 @@ int abidep_class_init(void);
 void abidep_class_exit(void);
 
 extern struct abidep_table abidep_builtin_table;
+
+struct seq_file;
+void abidep_brownout_init(struct abidep_state *st);
+void abidep_brownout_exit(struct abidep_state *st);
+int abidep_brownout_alias_add(struct abidep_alias *a);
+void abidep_brownout_alias_remove(struct abidep_alias *a);
+bool abidep_brownout_fails(struct abidep_state *st);
+ssize_t abidep_brownout_write(const char *buf, size_t count);
+void abidep_brownout_show(struct seq_file *m, struct abidep_state *st);
+int abidep_brownout_parse(char *s, char **name, unsigned int *seconds,
+			  enum abidep_brownout_mode *mode);
 
 int abidep_state_init(void);
 void abidep_state_exit(void);

@@ -151,6 +151,10 @@ static ssize_t abidep_alias_show(struct device *dev,
 	const struct abidep_entry *e = a->st->entry;
 	ssize_t ret;
 
+	if (abidep_brownout_fails(a->st)) {
+		abidep_note_access(a, false, -ENODEV);
+		return -ENODEV;
+	}
 	ret = a->kobj->ktype->sysfs_ops->show(a->kobj, a->target, buf);
 	if (ret >= 0 && e->show_xlate) {
 		ret = e->show_xlate(dev, buf, ret);
@@ -171,6 +175,10 @@ static ssize_t abidep_alias_store(struct device *dev,
 	ssize_t ret, len;
 	char *out;
 
+	if (abidep_brownout_fails(a->st)) {
+		abidep_note_access(a, true, -ENODEV);
+		return -ENODEV;
+	}
 	if (!e->store_xlate) {
 		ret = ops->store(a->kobj, a->target, buf, count);
 		abidep_note_access(a, true, ret);
@@ -281,7 +289,8 @@ struct abidep_alias *abidep_device_alias_add(struct device *dev,
 	if (new_attr->store)
 		a->shim.store = abidep_alias_store;
 
-	ret = sysfs_create_file(a->kobj, &a->shim.attr);
+	/* Creates the file, unless a brownout hides the entry's aliases. */
+	ret = abidep_brownout_alias_add(a);
 	if (ret) {
 		kfree(a->path);
 		kfree(a);
@@ -303,7 +312,7 @@ void abidep_alias_remove(struct abidep_alias *alias)
 {
 	if (IS_ERR_OR_NULL(alias))
 		return;
-	sysfs_remove_file(alias->kobj, &alias->shim.attr);
+	abidep_brownout_alias_remove(alias);
 	atomic_dec(&alias->st->aliases);
 	kfree(alias->path);
 	kfree(alias);

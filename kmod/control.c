@@ -6,6 +6,8 @@
  * The udev rule in kmod/udev/ writes it when a device of such a class is
  * added, for the one case the module notifier cannot see: the first device
  * of a class hot-plugged into a driver that was already loaded.
+ *
+ * brownout (0200): "NAME SECONDS [fail|hide]" or "NAME off", see brownout.c.
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
@@ -23,8 +25,17 @@ static ssize_t rescan_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute rescan_attr = __ATTR_WO(rescan);
 
+static ssize_t brownout_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	return abidep_brownout_write(buf, count);
+}
+
+static struct kobj_attribute brownout_attr = __ATTR_WO(brownout);
+
 static struct attribute *abidep_control_attrs[] = {
 	&rescan_attr.attr,
+	&brownout_attr.attr,
 	NULL,
 };
 

@@ -209,6 +209,7 @@ int __abidep_entry_register(struct abidep_entry *entry, struct module *owner)
 	st->entry = entry;
 	st->owner = owner;
 	abidep_users_init(&st->users);
+	abidep_brownout_init(st);
 
 	mutex_lock(&abidep_lock);
 	if (entry->state) {
@@ -245,6 +246,8 @@ void abidep_entry_unregister(struct abidep_entry *entry)
 	list_del(&st->node);
 	entry->state = NULL;
 	mutex_unlock(&abidep_lock);
+	/* Off the registry: no window can start; end one that runs. */
+	abidep_brownout_exit(st);
 	kfree(st);
 }
 EXPORT_SYMBOL_GPL(abidep_entry_unregister);

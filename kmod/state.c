@@ -95,6 +95,7 @@ static int abidep_state_show(struct seq_file *m, void *v)
 		   abidep_overdue(st), atomic_read(&st->aliases),
 		   atomic64_read(&st->reads), atomic64_read(&st->writes),
 		   atomic64_read(&st->errors));
+	abidep_brownout_show(m, st);
 	abidep_field(m, "hint", e->hint);
 	abidep_state_users(m, &st->users);
 	seq_putc(m, '\n');
