@@ -1,10 +1,497 @@
 // SPDX-License-Identifier: GPL-2.0
-/* abidep check: placeholder while it is being written (replace this file). */
+/*
+ * abidep check: can a kernel drop a deprecated attribute yet? For every
+ * migration entry, from the tables (dates), the usage DB (abidep trace, one
+ * host or merged) and optionally a scan of a file tree: ready, blocked (by
+ * whom), not-due or no-data, as kubent and pluto answer it for Kubernetes
+ * APIs. The rules are in check_eval.c and Documentation/check.rst.
+ *
+ *	abidep check [--db PATH] [--now DATE] [--quiet-days N] [--scan ROOT]
+ *	abidep -j check
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "abidep.h"
+#include "check_eval.h"
+#include "check_time.h"
+#include "dpkg.h"
+#include "json.h"
+#include "store.h"
+#include "util.h"
+
+#define DEFAULT_QUIET_DAYS 30
+#define MAX_HOSTS_SHOWN 8
+
+static void check_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep check [-j|-p] [--db PATH] [--tables PATH]... [--entry PATTERN]\n"
+		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
+		"                    [--scan ROOT] [--root DIR]\n"
+		"\n"
+		"Which deprecated sysfs attributes can be removed now. For every migration\n"
+		"entry: its removal due date (Remove-after, from the tables), its uses\n"
+		"(the usage DB of 'abidep trace', one host or merged with 'abidep merge'),\n"
+		"and with --scan the files that reference it. Verdicts:\n"
+		"  ready    due; no use for --quiet-days; no strong or medium reference\n"
+		"  blocked  due, and used in that time or referenced (blockers listed)\n"
+		"  not-due  Remove-after not passed (or none; or a kernel version\n"
+		"           without --kernel)\n"
+		"  no-data  due, not blocked, but the DB has no use of anything from\n"
+		"           before the quiet window: it cannot show the window was quiet\n"
+		"Status: removed entries are always due.\n"
+		"\n"
+		"  --db PATH          the usage DB (default %s), read-only\n"
+		"  --tables PATH      the migration tables (default %s)\n"
+		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
+		"                     or that a concrete sysfs path PATTERN matches\n"
+		"  --now DATE         judge as of DATE (UTC: YYYY-MM-DD,\n"
+		"                     YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS); default now\n"
+		"  --quiet-days N     how long without use makes ready (default %d)\n"
+		"  --kernel VERSION   the kernel to judge Remove-after versions against\n"
+		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
+		"  --root DIR         name executables' packages from DIR's dpkg database\n"
+		"                     (default /)\n"
+		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
+		"\n"
+		"Exit status: 0 every due entry is ready (or none is due), 1 some entry is\n"
+		"blocked, 3 none is blocked but some due entry has no data, 2 bad usage\n"
+		"or an input that cannot be read.\n",
+		STORE_DEFAULT_PATH, abidep_default_tables(), DEFAULT_QUIET_DAYS);
+}
+
+/* ---- text ---- */
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static char *ops_text(unsigned int ops)
+{
+	char buf[64] = "";
+	int i;
+
+	for (i = 0; i < NOPS; i++)
+		if (ops & (1u << i)) {
+			if (buf[0])
+				strcat(buf, ",");
+			strcat(buf, check_op_names[i]);
+		}
+	return xstrdup(buf);
+}
+
+enum { C_ENTRY, C_REPL, C_DEPR, C_REMOVE, C_VERDICT, C_BLOCKERS, NCOLS };
+
+static const char *const col_names[NCOLS] = {
+	"ENTRY", "REPLACED-BY", "DEPRECATED", "REMOVE-AFTER", "VERDICT", "BLOCKERS",
+};
+
+static void entry_cols(const struct check_entry *ce, char *col[NCOLS])
+{
+	const struct abi_entry *e = ce->e;
+
+	/* The first of several, as "(+N)": JSON has them all. */
+	col[C_ENTRY] = e->nwhat > 1 ? xasprintf("%s (+%d)", e->what[0], e->nwhat - 1) :
+				      xstrdup(e->what[0]);
+	col[C_REPL] = !e->nreplaced ? xstrdup("none") :
+		      e->nreplaced > 1 ? xasprintf("%s (+%d)", e->replaced_by[0], e->nreplaced - 1) :
+		      xstrdup(e->replaced_by[0]);
+	col[C_DEPR] = xstrdup(or_dash(e->field[ABI_DEPRECATED]));
+	col[C_REMOVE] = e->status == ABI_ST_REMOVED ?
+		xasprintf("removed%s%s", e->field[ABI_REMOVED] ? " " : "",
+			  e->field[ABI_REMOVED] ? e->field[ABI_REMOVED] : "") :
+		xstrdup(or_dash(e->field[ABI_REMOVE_AFTER]));
+	col[C_VERDICT] = xstrdup(verdict_name(ce->verdict));
+	col[C_BLOCKERS] = ce->verdict == V_BLOCKED ?
+		xasprintf("%d", ce->nuses + ce->nblocking_refs) : xstrdup("-");
+}
+
+static void print_row(char *const col[NCOLS], const int width[NCOLS])
+{
+	int c;
+
+	for (c = 0; c < NCOLS; c++) {
+		if (c == NCOLS - 1)
+			printf("%s\n", col[c]);
+		else
+			printf("%-*s  ", width[c], col[c]);
+	}
+}
+
+/* Who uses or references the entry: for blocked entries, the blockers. */
+static void print_details(const struct check *c, const struct check_entry *ce)
+{
+	char t[64];
+	int k;
+
+	printf("\n%s (%s): %s\n", ce->e->what[0], verdict_name(ce->verdict), ce->reason);
+	for (k = 0; k < ce->nuses; k++) {
+		const struct check_use *u = &ce->uses[k];
+		char *ops = ops_text(u->ops);
+
+		printf("  used by %s (package %s, uid %u, host %s): %llu uses (%s), %llu failed, last %s\n",
+		       u->exe, or_dash(u->package), u->uid, u->host, u->count, ops,
+		       u->errors, iso_time(u->last_seen, t, sizeof(t)));
+		free(ops);
+	}
+	for (k = 0; k < ce->nrefs; k++) {
+		const struct scan_hit *h = ce->refs[k].hit;
+
+		printf("  %s %s:%lu (package %s, %s): %s\n",
+		       ce->refs[k].blocks ? "referenced in" : "weak reference, not blocking, in",
+		       h->file, h->line, or_dash(h->package),
+		       scan_confidence_name(h->confidence), h->match);
+	}
+}
+
+static void print_text(const struct check *c, const char *db)
+{
+	int width[NCOLS], i, k;
+	char *col[NCOLS], t[64], t2[64];
+
+	for (k = 0; k < NCOLS; k++)
+		width[k] = strlen(col_names[k]);
+	for (i = 0; i < c->n; i++) {
+		entry_cols(&c->entries[i], col);
+		for (k = 0; k < NCOLS; k++) {
+			if ((int)strlen(col[k]) > width[k])
+				width[k] = strlen(col[k]);
+			free(col[k]);
+		}
+	}
+	print_row((char *const *)col_names, width);
+	for (i = 0; i < c->n; i++) {
+		entry_cols(&c->entries[i], col);
+		print_row(col, width);
+		for (k = 0; k < NCOLS; k++)
+			free(col[k]);
+	}
+	/* Blocked entries' blockers, why no data, weak references of due ones. */
+	for (i = 0; i < c->n; i++) {
+		const struct check_entry *ce = &c->entries[i];
+
+		if (ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA ||
+		    (ce->verdict != V_NOT_DUE && ce->nrefs))
+			print_details(c, ce);
+	}
+	printf("\n%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data\n",
+	       c->n, c->n == 1 ? "y" : "ies", iso_time(c->now, t, sizeof(t)),
+	       iso_time(c->quiet_since, t2, sizeof(t2)), c->counts[V_READY],
+	       c->counts[V_BLOCKED], c->counts[V_NOT_DUE], c->counts[V_NO_DATA]);
+	printf("usage DB %s: %lld row%s", db, c->rows, c->rows == 1 ? "" : "s");
+	if (c->rows) {
+		printf(", uses from %s to %s, host%s", iso_time(c->first_use, t, sizeof(t)),
+		       iso_time(c->last_use, t2, sizeof(t2)), c->nhosts == 1 ? "" : "s");
+		/* A fleet's hosts are many: the first few (JSON has them all). */
+		for (i = 0; i < c->nhosts && i < MAX_HOSTS_SHOWN; i++)
+			printf("%s%s", i ? "," : " ", c->hosts[i]);
+		if (c->nhosts > MAX_HOSTS_SHOWN)
+			printf(" (+%d)", c->nhosts - MAX_HOSTS_SHOWN);
+	}
+	if (c->unmatched_rows)
+		printf(", %lld row%s of entries not checked", c->unmatched_rows,
+		       c->unmatched_rows == 1 ? "" : "s");
+	printf("\n");
+	if (c->scanned)
+		printf("scan: %llu files, %zu references, %zu unreadable\n", c->scan.files,
+		       c->scan.nhits, c->scan.nunreadable);
+}
+
+/* ---- JSON ---- */
+
+/*
+ * The writer has no booleans (json.c is shared; this is its only user so
+ * far): after json_key() a bare value, then the writer's state as its own
+ * values leave it.
+ */
+static void json_kbool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	fputs(v ? "true" : "false", j->out);
+	j->after_key = false;
+	j->need_comma = true;
+}
+
+static void json_when_str(struct json *j, const char *key, long long t)
+{
+	char buf[64];
+
+	json_kstr(j, key, t == LLONG_MIN || t == LLONG_MAX ? NULL : iso_time(t, buf, sizeof(buf)));
+}
+
+static void json_entry(struct json *j, const struct check_entry *ce)
+{
+	const struct abi_entry *e = ce->e;
+	char t[64];
+	int k, pass;
+
+	json_obj_start(j);
+	json_key(j, "what");
+	json_arr_start(j);
+	for (k = 0; k < e->nwhat; k++)
+		json_str(j, e->what[k]);
+	json_arr_end(j);
+	json_kstr(j, "status", abi_status_name(e->status));
+	json_key(j, "replaced_by");
+	json_arr_start(j);
+	for (k = 0; k < e->nreplaced; k++)
+		json_str(j, e->replaced_by[k]);
+	json_arr_end(j);
+	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
+	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
+	json_kstr(j, "removed", e->field[ABI_REMOVED]);
+	json_kstr(j, "file", e->file);
+	json_kbool(j, "due", ce->due);
+	json_kstr(j, "verdict", verdict_name(ce->verdict));
+	json_kstr(j, "reason", ce->reason);
+	json_when_str(j, "last_use", ce->last_use);
+	/* Blocking first, then weak references (pass 1). */
+	for (pass = 0; pass < 2; pass++) {
+		json_key(j, pass ? "weak_references" : "blockers");
+		json_arr_start(j);
+		for (k = 0; !pass && k < ce->nuses; k++) {
+			const struct check_use *u = &ce->uses[k];
+			int o;
+
+			json_obj_start(j);
+			json_kstr(j, "kind", "use");
+			json_kstr(j, "exe", u->exe);
+			json_kstr(j, "package", u->package);
+			json_kint(j, "uid", u->uid);
+			json_kstr(j, "host", u->host);
+			json_key(j, "ops");
+			json_arr_start(j);
+			for (o = 0; o < NOPS; o++)
+				if (u->ops & (1u << o))
+					json_str(j, check_op_names[o]);
+			json_arr_end(j);
+			json_kint(j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
+			json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
+			json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
+			json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+			json_obj_end(j);
+		}
+		for (k = 0; k < ce->nrefs; k++) {
+			const struct scan_hit *h = ce->refs[k].hit;
+
+			if (ce->refs[k].blocks == (bool)pass)
+				continue;
+			json_obj_start(j);
+			json_kstr(j, "kind", "reference");
+			json_kstr(j, "file", h->file);
+			json_kint(j, "line", (long long)h->line);
+			json_kstr(j, "package", h->package);
+			json_kstr(j, "confidence", scan_confidence_name(h->confidence));
+			json_kstr(j, "match", h->match);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void print_json(const struct check *c, const char *db, const char *scan_root)
+{
+	struct json j;
+	char t[64];
+	int i;
+
+	json_init(&j, stdout, cfg.pretty);
+	json_obj_start(&j);
+	json_kstr(&j, "now", iso_time(c->now, t, sizeof(t)));
+	json_kint(&j, "quiet_days", c->quiet_days);
+	json_kstr(&j, "quiet_since", iso_time(c->quiet_since, t, sizeof(t)));
+	json_kstr(&j, "kernel", c->kernel);
+	json_key(&j, "db");
+	json_obj_start(&j);
+	json_kstr(&j, "path", db);
+	json_kint(&j, "rows", c->rows);
+	json_kint(&j, "unmatched_rows", c->unmatched_rows);
+	json_key(&j, "hosts");
+	json_arr_start(&j);
+	for (i = 0; i < c->nhosts; i++)
+		json_str(&j, c->hosts[i]);
+	json_arr_end(&j);
+	json_when_str(&j, "first_use", c->first_use);
+	json_when_str(&j, "last_use", c->last_use);
+	json_obj_end(&j);
+	json_key(&j, "scan");
+	if (c->scanned) {
+		json_obj_start(&j);
+		json_kstr(&j, "root", scan_root);
+		json_kint(&j, "files", (long long)c->scan.files);
+		json_kint(&j, "references", (long long)c->scan.nhits);
+		json_kint(&j, "unreadable", (long long)c->scan.nunreadable);
+		json_obj_end(&j);
+	} else {
+		json_null(&j);
+	}
+	json_key(&j, "summary");
+	json_obj_start(&j);
+	for (i = 0; i < V_COUNT; i++)
+		json_kint(&j, verdict_name(i), c->counts[i]);
+	json_obj_end(&j);
+	json_key(&j, "entries");
+	json_arr_start(&j);
+	for (i = 0; i < c->n; i++)
+		json_entry(&j, &c->entries[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+/* ---- the command ---- */
+
+static int load_tables(struct abi_set *set, char **paths, int npaths)
+{
+	int i, ret = 0;
+
+	if (!npaths)
+		ret = abi_load_path(set, abidep_default_tables());
+	for (i = 0; i < npaths; i++)
+		ret |= abi_load_path(set, paths[i]);
+	abi_check(set, false);
+	if (ret || set->errors) {
+		for (i = 0; i < set->ndiags; i++)
+			if (set->diags[i].error)
+				fprintf(stderr, "%s:%d: %s\n", set->diags[i].file,
+					set->diags[i].line, set->diags[i].msg);
+		fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate' shows them\n",
+			npaths ? paths[0] : abidep_default_tables(), set->errors,
+			ret ? ", or unreadable" : "");
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_check(int argc, char **argv)
 {
-	fprintf(stderr, "abidep check: not built yet\n");
+	static const struct option lopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "tables", required_argument, NULL, 't' },
+		{ "entry", required_argument, NULL, 'e' },
+		{ "now", required_argument, NULL, 'n' },
+		{ "quiet-days", required_argument, NULL, 'q' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "scan", required_argument, NULL, 's' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *db = STORE_DEFAULT_PATH, *entry = NULL, *scan_root = NULL, *root = NULL;
+	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
+	struct abi_set set;
+	char **tables = NULL, err[1024], *end;
+	int ntables = 0, ch, ret = 2;
+	bool dummy;
+	long v;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		check_usage(stdout);
+		return 0;
+	}
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd': db = optarg; break;
+		case 't':
+			tables = xrealloc(tables, (ntables + 1) * sizeof(char *));
+			tables[ntables++] = optarg;
+			break;
+		case 'e': entry = optarg; break;
+		case 'n':
+			if (parse_utc_time(optarg, &c.now)) {
+				fprintf(stderr, "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case 'q':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 36500) {
+				fprintf(stderr, "abidep: --quiet-days takes a number of days from 0 to 36500, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			c.quiet_days = v;
+			break;
+		case 'k':
+			if (kver_after(optarg, "0", &dummy)) {
+				fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			c.kernel = optarg;
+			break;
+		case 's': scan_root = optarg; break;
+		case 'r': root = optarg; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
+		case 'h': check_usage(stdout); free(tables); return 0;
+		default: check_usage(stderr); goto usage_err;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
+			argv[optind]);
+		goto usage_err;
+	}
+
+	c.dpkg = dpkg_new(root);
+	if (root && dpkg_load(c.dpkg)) {
+		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
+			root, root, strerror(errno));
+		dpkg_free(c.dpkg);
+		goto usage_err;
+	}
+	abi_set_init(&set);
+	if (load_tables(&set, tables, ntables))
+		goto out;
+	if (check_select(&c, &set, entry)) {
+		if (entry)
+			fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
+				entry);
+		else
+			fprintf(stderr, "abidep: the tables %s have no migration entry (Status: deprecated or removed)\n",
+				ntables ? tables[0] : abidep_default_tables());
+		goto out;
+	}
+	if (check_read_db(&c, db, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		goto out;
+	}
+	if (scan_root && check_scan(&c, scan_root, &set, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		goto out;
+	}
+	check_judge(&c);
+	if (cfg.json)
+		print_json(&c, db, scan_root);
+	else
+		print_text(&c, db);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
+		ret = 2;
+	} else {
+		ret = c.counts[V_BLOCKED] ? 1 : c.counts[V_NO_DATA] ? 3 : 0;
+	}
+out:
+	check_free(&c);
+	abi_set_free(&set);
+	dpkg_free(c.dpkg);
+	free(tables);
+	return ret;
+usage_err:
+	free(tables);
 	return 2;
 }

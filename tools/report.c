@@ -7,6 +7,11 @@
  *
  *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE]
  *	abidep -j report
+ *	abidep report --format prometheus [-o FILE]
+ *
+ * The Prometheus form is node_exporter textfile-collector metrics, per
+ * (entry, file, exe, package, uid, host, op): a fleet's Prometheus then shows
+ * who uses what.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,8 +22,10 @@
 #include <time.h>
 
 #include "abidep.h"
+#include "check_time.h"
 #include "dpkg.h"
 #include "json.h"
+#include "prom.h"
 #include "store.h"
 #include "util.h"
 
@@ -54,7 +61,7 @@ static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [--db PATH] [--root DIR] [--entry PATTERN]\n"
-		"                     [--since DATE]\n"
+		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
 		"\n"
 		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
 		"table entry (What), the files used, and per executable, uid, cgroup and\n"
@@ -70,9 +77,14 @@ static void report_usage(FILE *f)
 		"                   YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS;\n"
 		"                   their counts are for the whole session\n"
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
+		"  --format FORMAT  text (default), json (as -j), or prometheus: metrics for\n"
+		"                   node_exporter's textfile collector, per entry, file, exe,\n"
+		"                   package, uid, host and op (cgroups summed)\n"
+		"  -o, --output FILE  with --format prometheus: write FILE atomically\n"
+		"                   (a temporary file renamed), not standard output\n"
 		"\n"
-		"Exit status: 0 fine (an empty report included), 2 bad usage, or the DB\n"
-		"missing or unreadable.\n",
+		"Exit status: 0 fine (an empty report included), 2 bad usage, the DB\n"
+		"missing or unreadable, or FILE not written.\n",
 		STORE_DEFAULT_PATH);
 }
 
@@ -208,17 +220,6 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 }
 
 /* ---- printing ---- */
-
-/* UTC, ISO 8601: 2024-05-01T10:00:00Z. */
-static const char *iso_time(long long t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "%lld", t);
-	return buf;
-}
 
 static void print_json(const struct report *r)
 {
@@ -361,33 +362,76 @@ static void print_text(const struct report *r)
 	}
 }
 
-/* ---- the command ---- */
+/* ---- Prometheus ---- */
 
-/* YYYY-MM-DD[THH:MM[:SS]][Z] (or a space for T), UTC; or @SECONDS. */
-static int parse_since(const char *s, long long *out)
+static const char *const prom_labels[] = {
+	"entry", "file", "exe", "package", "uid", "host", "op",
+};
+#define NLABELS (int)(sizeof(prom_labels) / sizeof(prom_labels[0]))
+
+struct prom_ctx {
+	struct prom *p;
+	struct dpkg *dpkg;
+};
+
+/* The three families get one sample each per (what, path, exe, uid, op, host). */
+static int add_metric(const struct usage_sum *u, void *arg)
 {
-	static const char *const fmts[] = {
-		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S",
-		"%Y-%m-%d %H:%M", "%Y-%m-%d",
+	struct prom_ctx *c = arg;
+	char uid[16], v[32];
+	const char *values[NLABELS] = {
+		u->what, u->path, u->exe, dpkg_owner(c->dpkg, u->exe), uid, u->host, u->op,
 	};
-	struct tm tm;
-	char *end;
-	size_t i;
 
-	if (*s == '@') {
-		*out = strtoll(s + 1, &end, 10);
-		return end == s + 1 || *end ? -1 : 0;
-	}
-	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		memset(&tm, 0, sizeof(tm));
-		end = strptime(s, fmts[i], &tm);
-		if (end && (!*end || !strcmp(end, "Z"))) {
-			*out = timegm(&tm);
-			return 0;
-		}
-	}
-	return -1;
+	snprintf(uid, sizeof(uid), "%u", u->uid);
+	prom_family(c->p, "abidep_deprecated_access_total", "counter", NULL);
+	snprintf(v, sizeof(v), "%llu", u->count);
+	prom_sample(c->p, prom_labels, values, NLABELS, v);
+	prom_family(c->p, "abidep_deprecated_access_errors_total", "counter", NULL);
+	snprintf(v, sizeof(v), "%llu", u->errors);
+	prom_sample(c->p, prom_labels, values, NLABELS, v);
+	prom_family(c->p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge", NULL);
+	snprintf(v, sizeof(v), "%lld", u->last_seen);
+	prom_sample(c->p, prom_labels, values, NLABELS, v);
+	return 0;
 }
+
+/*
+ * Metrics from the DB to @out (NULL: standard output). Counts are summed
+ * over sessions, so they only grow while rows are added: counters.
+ */
+static int report_prometheus(struct store *s, const struct store_filter *f,
+			     struct dpkg *dpkg, const char *db, const char *out)
+{
+	struct prom_ctx c = { .p = prom_new(), .dpkg = dpkg };
+	char err[1024];
+	int ret = 0;
+
+	/* Families declared first: an empty DB still gives HELP and TYPE. */
+	prom_family(c.p, "abidep_deprecated_access_total", "counter",
+		    "Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions.");
+	prom_family(c.p, "abidep_deprecated_access_errors_total", "counter",
+		    "Of those uses, the ones that failed.");
+	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
+		    "The last use, in unix seconds.");
+	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) || store_commit(s)) {
+		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
+		store_rollback(s);
+		ret = 2;
+	} else if (out) {
+		if (prom_write_file(c.p, out, err, sizeof(err))) {
+			fprintf(stderr, "abidep: %s\n", err);
+			ret = 2;
+		}
+	} else if (prom_write(c.p, stdout)) {
+		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
+		ret = 2;
+	}
+	prom_free(c.p);
+	return ret;
+}
+
+/* ---- the command ---- */
 
 int cmd_report(int argc, char **argv)
 {
@@ -396,12 +440,15 @@ int cmd_report(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "since", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *db = STORE_DEFAULT_PATH, *root = NULL, *since = NULL;
+	const char *db = STORE_DEFAULT_PATH, *root = NULL, *since = NULL, *out = NULL;
+	bool prometheus = false;
 	struct store_filter f = { 0 };
 	struct report r = { 0 };
 	struct store *s;
@@ -414,24 +461,42 @@ int cmd_report(int argc, char **argv)
 		return 0;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'r': root = optarg; break;
 		case 'e': f.entry = optarg; break;
 		case 's':
-			if (parse_since(optarg, &f.since)) {
+			if (parse_utc_time(optarg, &f.since)) {
 				fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
 					optarg);
 				return 2;
 			}
 			since = optarg;
 			break;
+		case 'f':
+			if (!strcmp(optarg, "prometheus")) {
+				prometheus = true;
+			} else if (!strcmp(optarg, "json")) {
+				cfg.json = true;
+			} else if (!strcmp(optarg, "text")) {
+				cfg.json = cfg.pretty = false;
+			} else {
+				fprintf(stderr, "abidep: --format takes text, json or prometheus, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'o': out = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'h': report_usage(stdout); return 0;
 		default: report_usage(stderr); return 2;
 		}
+	}
+	if (out && !prometheus) {
+		fprintf(stderr, "abidep: report -o FILE is for --format prometheus (text and JSON go to standard output)\n");
+		return 2;
 	}
 	if (optind != argc) {
 		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
@@ -451,6 +516,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "abidep: %s\n", err);
 		dpkg_free(r.dpkg);
 		return 2;
+	}
+	if (prometheus) {
+		ret = report_prometheus(s, &f, r.dpkg, db, out);
+		store_close(s);
+		report_free(&r);
+		return ret;
 	}
 	rows = store_rows(s);
 	if (rows < 0 || (rows && collect(s, &f, &r))) {

@@ -108,9 +108,41 @@ static const char sums_sql[] =
 	" GROUP BY what, exe, uid, cgroup, op, host"
 	" ORDER BY what, exe, uid, cgroup, op, host";
 
+/* As upsert_sql, for rows of another DB: see store_merge_row(). */
+static const char merge_sql[] =
+	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"
+	" what, table_name, status, cgroup, comm, pid, ppid,"
+	" count, errors, first_seen, last_seen)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	" ?15, ?16, ?17, ?18)"
+	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
+	" count = max(count, excluded.count),"
+	" errors = max(errors, excluded.errors),"
+	" last_seen = max(last_seen, excluded.last_seen),"
+	" first_seen = min(first_seen, excluded.first_seen),"
+	" what = coalesce(what, excluded.what),"
+	" table_name = coalesce(table_name, excluded.table_name),"
+	" status = coalesce(status, excluded.status),"
+	" cgroup = coalesce(cgroup, excluded.cgroup),"
+	" comm = coalesce(comm, excluded.comm),"
+	" pid = coalesce(pid, excluded.pid),"
+	" ppid = coalesce(ppid, excluded.ppid)";
+
+static const char path_sums_sql[] =
+	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"
+	" MIN(first_seen), MAX(last_seen), path FROM usage" FILTER_SQL
+	" GROUP BY what, path, exe, uid, op, host"
+	" ORDER BY what, path, exe, uid, op, host";
+
+static const char rows_sql[] =
+	"SELECT host, session, path, op, uid, cgroup_id, exe, what, table_name,"
+	" status, cgroup, comm, pid, ppid, count, errors, first_seen, last_seen"
+	" FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe";
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *upsert;
+	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
 	char *path;
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
@@ -447,6 +479,7 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->upsert);
+	sqlite3_finalize(s->merge);
 	/* Rolls back a transaction left open. */
 	sqlite3_close_v2(s->db);
 	free(s->path);
@@ -493,9 +526,24 @@ static sqlite3_int64 clamp(unsigned long long v)
 	return v > LLONG_MAX ? LLONG_MAX : (sqlite3_int64)v;
 }
 
+static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r);
+
 int store_upsert(struct store *s, const struct usage_row *r)
 {
-	sqlite3_stmt *st = s->upsert;
+	return write_row(s, s->upsert, r);
+}
+
+int store_merge_row(struct store *s, const struct usage_row *r)
+{
+	if (!s->merge && !s->readonly &&
+	    sqlite3_prepare_v3(s->db, merge_sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->merge, NULL))
+		return db_fail(s, "cannot write a usage row");
+	return write_row(s, s->merge, r);
+}
+
+static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r)
+{
 	int rc = SQLITE_OK;
 
 	if (!st) {
@@ -575,6 +623,8 @@ static int sum_row(sqlite3_stmt *st, const struct walk *w)
 		.last_seen = sqlite3_column_int64(st, 9),
 	};
 
+	if (sqlite3_column_count(st) > 10)
+		u.path = col_text(st, 10);
 	return w->sum(&u, w->arg);
 }
 
@@ -622,4 +672,67 @@ int store_sums(struct store *s, const struct store_filter *f,
 long long store_rows(struct store *s)
 {
 	return s->empty ? 0 : query_int(s, "SELECT count(*) FROM usage");
+}
+
+int store_path_sums(struct store *s, const struct store_filter *f,
+		    int (*fn)(const struct usage_sum *, void *), void *arg)
+{
+	struct walk w = { .sum = fn, .arg = arg };
+
+	return walk(s, path_sums_sql, f, &w);
+}
+
+static int int_or_unknown(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
+}
+
+int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
+		   void *arg)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (s->empty)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, rows_sql, -1, &st, NULL))
+		return db_fail(s, "cannot read");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct usage_row r = {
+			.host = col_text(st, 0),
+			.session = col_text(st, 1),
+			.path = col_text(st, 2),
+			.op = col_text(st, 3),
+			.uid = (unsigned int)sqlite3_column_int64(st, 4),
+			.cgroup_id = (unsigned long long)sqlite3_column_int64(st, 5),
+			.exe = col_text(st, 6),
+			.what = col_text(st, 7),
+			.table = col_text(st, 8),
+			.status = col_text(st, 9),
+			.cgroup = col_text(st, 10),
+			.comm = col_text(st, 11),
+			.pid = int_or_unknown(st, 12),
+			.ppid = int_or_unknown(st, 13),
+			.count = (unsigned long long)sqlite3_column_int64(st, 14),
+			.errors = (unsigned long long)sqlite3_column_int64(st, 15),
+			.first_seen = sqlite3_column_int64(st, 16),
+			.last_seen = sqlite3_column_int64(st, 17),
+		};
+
+		/* NOT NULL columns read NULL only from a damaged file. */
+		if (!r.host || !r.session || !r.path || !r.op || !r.exe) {
+			s->rc = SQLITE_CORRUPT;
+			store_err(s, "cannot read: a row lacks its key (damaged DB)");
+			ret = -1;
+			break;
+		}
+		ret = fn(&r, arg);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
 }

@@ -93,6 +93,7 @@ struct usage_sum {
 	const char *host;
 	unsigned long long count, errors;	/* SUM */
 	long long first_seen, last_seen;	/* MIN, MAX */
+	const char *path;	/* store_path_sums() only; NULL otherwise */
 };
 
 /*
@@ -108,5 +109,30 @@ int store_sums(struct store *s, const struct store_filter *f,
 
 /* Number of rows in the store, or -1. */
 long long store_rows(struct store *s);
+
+/* ---- whole rows, for abidep merge and check; sums per file, for metrics ---- */
+
+/*
+ * Like store_sums(), per (what, path, exe, uid, op, host) (cgroups summed),
+ * ordered so; u->path is set.
+ */
+int store_path_sums(struct store *s, const struct store_filter *f,
+		    int (*fn)(const struct usage_sum *, void *), void *arg);
+
+/*
+ * Call @fn for every row, in key order; pid and ppid are -1 when unknown.
+ * Return as store_files().
+ */
+int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
+		   void *arg);
+
+/*
+ * Merge a row read from another DB (abidep merge): keyed as store_upsert(),
+ * but count, errors and last_seen become the larger of the two and
+ * first_seen the smaller. A session's counts only grow, so of two copies
+ * of one DB the later wins whichever is merged first, and merging the same
+ * row twice changes nothing.
+ */
+int store_merge_row(struct store *s, const struct usage_row *r);
 
 #endif

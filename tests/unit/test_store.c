@@ -736,6 +736,150 @@ static int rm_tree(const char *path)
 	return system(cmd);
 }
 
+
+/* ---- merge: store_each_row() into store_merge_row(), store_path_sums() ---- */
+
+static int merge_into(const struct usage_row *r, void *arg)
+{
+	return store_merge_row(arg, r) ? -2 : 0;
+}
+
+/* Every row of the DB @from merged into @to, in one transaction. */
+static int merge_db(struct store *to, const char *from)
+{
+	char err[512];
+	struct store *in = store_open(from, true, err, sizeof(err));
+	int ret;
+
+	if (!in) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	ret = store_begin(to);
+	if (!ret)
+		ret = store_each_row(in, merge_into, to);
+	if (!ret)
+		ret = store_commit(to);
+	else
+		store_rollback(to);
+	store_close(in);
+	return ret;
+}
+
+static int row_line(const struct usage_row *r, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%s|%llu|%llu|%lld|%lld|%d|%d|%s\n", r->host, r->session,
+		 r->op, r->count, r->errors, r->first_seen, r->last_seen, r->pid,
+		 r->ppid, r->comm ? r->comm : "NULL");
+	return 0;
+}
+
+static int path_sum_line(const struct usage_sum *u, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%s|%s|%llu|%lld\n", u->path ? u->path : "NULL", u->host,
+		 u->op, u->cgroup ? u->cgroup : "NULL", u->count, u->last_seen);
+	return 0;
+}
+
+static void test_merge(void)
+{
+	const char *names[3] = { "m-a.db", "m-b.db", "m-c.db" };
+	char db[3][PATH_MAX], out[PATH_MAX];
+	struct usage_row r;
+	struct store *s, *o;
+	struct lines l;
+	int i;
+
+	current = "merge";
+	for (i = 0; i < 3; i++) {
+		snprintf(db[i], sizeof(db[i]), "%s", tpath("%s", names[i]));
+		s = open_rw(db[i]);
+		if (!s) {
+			CHECK(0);
+			return;
+		}
+		r = row("s1", 10 * (i + 1), 100, 200 + i);
+		r.host = names[i];
+		CHECK(!upsert1(s, &r));
+		r.op = "write";
+		r.pid = -1;
+		r.comm = NULL;
+		r.cgroup_id = 7;
+		CHECK(!upsert1(s, &r));
+		store_close(s);
+	}
+	snprintf(out, sizeof(out), "%s", tpath("m-out.db"));
+	o = open_rw(out);
+	if (!o) {
+		CHECK(0);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		CHECK(!merge_db(o, db[i]));
+	CHECK(store_rows(o) == 6);
+	CHECK(sql_int(out, "SELECT SUM(count) FROM usage") == 2 * (10 + 20 + 30));
+	/* Idempotent: the same DBs again change nothing. */
+	for (i = 0; i < 3; i++)
+		CHECK(!merge_db(o, db[i]));
+	CHECK(store_rows(o) == 6);
+	CHECK(sql_int(out, "SELECT SUM(count) FROM usage") == 120);
+	/* A later copy of a DB (the session went on) wins; an older one then does not undo it. */
+	s = open_rw(db[0]);
+	r = row("s1", 15, 90, 300);
+	r.host = names[0];
+	CHECK(s && !upsert1(s, &r));
+	store_close(s);
+	CHECK(!merge_db(o, db[0]));
+	CHECK(sql_int(out, "SELECT count FROM usage WHERE host = 'm-a.db' AND op = 'read'") == 15);
+	CHECK(sql_int(out, "SELECT first_seen FROM usage WHERE host = 'm-a.db' AND op = 'read'") == 90);
+	CHECK(sql_int(out, "SELECT last_seen FROM usage WHERE host = 'm-a.db' AND op = 'read'") == 300);
+	s = open_rw(db[0]);
+	r.count = 12;		/* as if an older copy: counts only grow within a session */
+	r.last_seen = 250;
+	CHECK(s && !upsert1(s, &r));
+	store_close(s);
+	CHECK(!merge_db(o, db[0]));
+	CHECK(sql_int(out, "SELECT count FROM usage WHERE host = 'm-a.db' AND op = 'read'") == 15);
+	CHECK(sql_int(out, "SELECT last_seen FROM usage WHERE host = 'm-a.db' AND op = 'read'") == 300);
+
+	/* Rows read back whole, in key order; unknown pid as -1. */
+	memset(&l, 0, sizeof(l));
+	CHECK(!store_each_row(o, row_line, &l) && l.n == 6);
+	CHECK(!strcmp(l.buf,
+		"m-a.db|s1|read|15|0|90|300|10|1|cat\n"
+		"m-a.db|s1|write|10|0|100|200|-1|1|NULL\n"
+		"m-b.db|s1|read|20|0|100|201|10|1|cat\n"
+		"m-b.db|s1|write|20|0|100|201|-1|1|NULL\n"
+		"m-c.db|s1|read|30|0|100|202|10|1|cat\n"
+		"m-c.db|s1|write|30|0|100|202|-1|1|NULL\n"));
+	memset(&l, 0, sizeof(l));
+	{
+		struct store_filter f = { .entry = "rcN" };
+
+		CHECK(!store_path_sums(o, &f, path_sum_line, &l) && l.n == 6);
+		CHECK(!strcmp(l.buf,
+			"/sys/class/rc/rc0/current_protocol|m-a.db|read|NULL|15|300\n"
+			"/sys/class/rc/rc0/current_protocol|m-b.db|read|NULL|20|201\n"
+			"/sys/class/rc/rc0/current_protocol|m-c.db|read|NULL|30|202\n"
+			"/sys/class/rc/rc0/current_protocol|m-a.db|write|NULL|10|200\n"
+			"/sys/class/rc/rc0/current_protocol|m-b.db|write|NULL|20|201\n"
+			"/sys/class/rc/rc0/current_protocol|m-c.db|write|NULL|30|202\n"));
+	}
+	/* A read-only store cannot merge. */
+	s = store_open(db[1], true, (char[512]){ 0 }, 512);
+	CHECK(s && store_merge_row(s, &r) == -1 && strstr(store_errmsg(s), "read-only"));
+	store_close(s);
+	store_close(o);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -747,6 +891,7 @@ int main(void)
 	test_crash();
 	test_open_errors();
 	test_readonly_dir();
+	test_merge();
 	test_dpkg();
 	test_dpkg_speed();
 	if (rm_tree(tmp))

@@ -1,0 +1,470 @@
+#!/bin/sh
+# CLI tests of `abidep check`, `abidep merge` and `abidep report --format
+# prometheus`: usage DBs written through the store's API (a helper built
+# here), tables written here, every verdict at chosen --now dates, a merge
+# of three DBs with exact counts, the metrics compared byte for byte, and
+# each bad input with its exit status and message.
+# Ends with "check: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+A=${ABIDEP:-build/abidep}
+A=$(cd "$(dirname "$A")" && pwd)/$(basename "$A")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+status() {
+	"$@" >"$T/out" 2>"$T/err"
+	echo $?
+}
+
+# The helper: rows on stdin, fields separated by '|' (- for NULL, %XX for
+# any byte, so that names may hold newlines and quotes), one upsert each,
+# one transaction; as the tracer writes them.
+cat >"$T/fill.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store.h"
+
+static char *f(char *s)
+{
+	char *p = s, *q = s;
+
+	if (!strcmp(s, "-"))
+		return NULL;
+	while (*p) {
+		if (*p == '%' && p[1] && p[2]) {
+			char hex[3] = { p[1], p[2], 0 };
+
+			*q++ = (char)strtol(hex, NULL, 16);
+			p += 3;
+		} else {
+			*q++ = *p++;
+		}
+	}
+	*q = '\0';
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	char line[4096], err[1024], *v[18];
+	struct store *s = store_open(argv[1], false, err, sizeof(err));
+	int n;
+
+	if (!s) {
+		fprintf(stderr, "fill: %s\n", err);
+		return 6;
+	}
+	if (store_begin(s))
+		goto fail;
+	while (fgets(line, sizeof(line), stdin)) {
+		struct usage_row r;
+		char *p = line;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0; n < 18 && (v[n] = strsep(&p, "|")); n++)
+			;
+		if (n != 18) {
+			fprintf(stderr, "fill: %d fields: %s\n", n, line);
+			return 2;
+		}
+		for (n = 0; n < 18; n++)
+			v[n] = f(v[n]);
+		r = (struct usage_row){
+			.host = v[0], .session = v[1], .path = v[2],
+			.what = v[3], .table = v[4], .status = v[5],
+			.op = v[6], .uid = strtoul(v[7], NULL, 10),
+			.cgroup_id = strtoull(v[8], NULL, 10), .cgroup = v[9],
+			.exe = v[10], .comm = v[11], .pid = atoi(v[12]),
+			.ppid = atoi(v[13]), .count = strtoull(v[14], NULL, 10),
+			.errors = strtoull(v[15], NULL, 10),
+			.first_seen = strtoll(v[16], NULL, 10),
+			.last_seen = strtoll(v[17], NULL, 10),
+		};
+		if (store_upsert(s, &r))
+			goto fail;
+	}
+	if (store_commit(s))
+		goto fail;
+	store_close(s);
+	return 0;
+fail:
+	fprintf(stderr, "fill: %s\n", store_errmsg(s));
+	store_close(s);
+	return 1;
+}
+EOF
+section "setup"
+check "abidep is built ($A; make tools)" test -x "$A"
+check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
+	"$T/fill.c" tools/store.c tools/util.c -lsqlite3
+fill() {
+	"$T/fill" "$@"
+}
+sql() {
+	sqlite3 "$@"
+}
+
+# The tables: one entry per verdict to come.
+cat >"$T/tables" <<'EOF'
+What:		/sys/class/rc/rcN/current_protocol
+Date:		April 2010
+KernelVersion:	2.6.35
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2010-04-08
+Remove-after:	2012-04-08
+Replaced-by:	/sys/class/rc/rcN/protocols
+Source:		test
+Description:
+		Still used on one host.
+
+What:		/sys/devices/system/cpu/cpuidle/current_governor_ro
+Date:		2019
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2019-06
+Remove-after:	2024-03
+Replaced-by:	/sys/devices/system/cpu/cpuidle/current_governor
+Source:		test
+Description:
+		Used, but not lately.
+
+What:		/sys/class/foo/fooN/old_mode
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2024-01-01
+Remove-after:	2030-01-01
+Replaced-by:	/sys/class/foo/fooN/mode
+Source:		test
+Description:
+		Not due.
+
+What:		/sys/class/bar/old_level
+What:		/sys/class/bar/old_limit
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2023
+Remove-after:	6.12
+Replaced-by:	/sys/class/bar/level
+		/sys/class/bar/limit
+Source:		test
+Description:
+		A kernel version only.
+
+What:		/sys/kernel/gone
+Contact:	Test <t@example.org>
+Status:		removed
+Deprecated:	2005
+Removed:	2010
+Replaced-by:	none
+Source:		test
+Description:
+		Removed.
+
+What:		/sys/class/plain/thing
+Contact:	Test <t@example.org>
+Description:
+		Not a migration entry: not checked.
+EOF
+check "the test tables are valid" "$A" tables validate "$T/tables"
+
+# 2024-05-01T10:00:00Z; day 60 is 2024-06-30.
+t0=1714557600
+t60=$((t0 + 60 * 86400))
+RC=/sys/class/rc/rcN/current_protocol
+GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
+# host|session|path|what|table|status|op|uid|cgroup_id|cgroup|exe|comm|pid|ppid|count|errors|first|last
+cat >"$T/rows" <<X
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|write|1000|55|-|/usr/local/bin/legacy-irctl|legacy-irctl|400|1|4|4|$((t0 + 5))|$((t0 + 9))
+h2|b2:3|/sys/class/rc/rc1/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|-|/usr/bin/cat|cat|500|1|2|0|$t60|$((t60 + 10))
+h2|b2:3|/sys/class/rc/rc1/current_protocol|$RC|sysfs-class-rc|deprecated|open|0|56|-|/usr/bin/cat|cat|500|1|1|0|$t60|$t60
+h1|b1:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|/system.slice/mon.service|/usr/bin/cat|cat|100|1|3|0|$t0|$((t0 + 60))
+h3|b9:2|/sys/class/bar/old_limit|-|-|-|read|0|10|-|/usr/bin/cat|cat|7|1|1|0|$((t0 + 3600))|$((t0 + 3600))
+h3|b9:2|/sys/other/x|/sys/other/x|sysfs-other|deprecated|read|0|10|-|/usr/bin/cat|cat|7|1|1|0|$((t0 + 3600))|$((t0 + 3600))
+X
+fill "$T/u.db" <"$T/rows"
+check "the DB is written through store_upsert" test "$(sql "$T/u.db" 'SELECT count(*) FROM usage')" = 6
+mkdir -p "$T/root/var/lib/dpkg/info"
+printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
+ck() {
+	"$A" check --tables "$T/tables" --db "$T/u.db" --root "$T/root" "$@"
+}
+# The verdict of one entry at one date, from JSON: "verdict|reason".
+verdict() {
+	ck -j "$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["entries"]) == 1, d
+e = d["entries"][0]
+print(e["verdict"] + "|" + e["reason"])'
+}
+
+section "check: every verdict"
+cat >"$T/want" <<X
+ENTRY                                                REPLACED-BY                                       DEPRECATED  REMOVE-AFTER  VERDICT  BLOCKERS
+/sys/class/rc/rcN/current_protocol                   /sys/class/rc/rcN/protocols                       2010-04-08  2012-04-08    blocked  1
+/sys/devices/system/cpu/cpuidle/current_governor_ro  /sys/devices/system/cpu/cpuidle/current_governor  2019-06     2024-03       ready    -
+/sys/class/foo/fooN/old_mode                         /sys/class/foo/fooN/mode                          2024-01-01  2030-01-01    not-due  -
+/sys/class/bar/old_level (+1)                        /sys/class/bar/level (+1)                         2023        6.12          not-due  -
+/sys/kernel/gone                                     none                                              2005        removed 2010  ready    -
+
+/sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
+  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z
+
+5 entries at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 2 ready, 1 blocked, 2 not-due, 0 no-data
+usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+X
+check "--now 2024-07-15: one entry blocked, exit 1" test "$(status ck --now 2024-07-15)" = 1
+check "... ready, blocked (by whom), not-due; the non-migration entry left out" diff -u "$T/want" "$T/out"
+check "... nothing on stderr" test ! -s "$T/err"
+cat >"$T/want" <<X
+ENTRY                                                REPLACED-BY                                       DEPRECATED  REMOVE-AFTER  VERDICT  BLOCKERS
+/sys/class/rc/rcN/current_protocol                   /sys/class/rc/rcN/protocols                       2010-04-08  2012-04-08    blocked  2
+/sys/devices/system/cpu/cpuidle/current_governor_ro  /sys/devices/system/cpu/cpuidle/current_governor  2019-06     2024-03       blocked  1
+/sys/class/foo/fooN/old_mode                         /sys/class/foo/fooN/mode                          2024-01-01  2030-01-01    not-due  -
+/sys/class/bar/old_level (+1)                        /sys/class/bar/level (+1)                         2023        6.12          not-due  -
+/sys/kernel/gone                                     none                                              2005        removed 2010  no-data  -
+
+/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since 2024-04-20T00:00:00Z
+  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 4 uses (write), 4 failed, last 2024-05-01T10:00:09Z
+
+/sys/devices/system/cpu/cpuidle/current_governor_ro (blocked): used by 1 program since 2024-04-20T00:00:00Z
+  used by /usr/bin/cat (package coreutils, uid 0, host h1): 3 uses (read), 0 failed, last 2024-05-01T10:01:00Z
+
+/sys/kernel/gone (no-data): the usage DB starts 2024-05-01T10:00:00Z, after the quiet window began (2024-04-20T00:00:00Z)
+
+5 entries at 2024-05-20T00:00:00Z, quiet since 2024-04-20T00:00:00Z: 0 ready, 2 blocked, 2 not-due, 1 no-data
+usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+X
+cp "$T/want" "$T/want-may"
+check "--now 2024-05-20: the DB starts inside the quiet window, exit 1" test "$(status ck --now 2024-05-20)" = 1
+check "... blocked by every user in the window; no-data, and why" diff -u "$T/want" "$T/out"
+check "ready only: exit 0" test "$(status ck --now 2024-07-15 --entry cpuidle)" = 0
+check "... ready" test "$(verdict --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
+check "no-data only: exit 3" test "$(status ck --now 2024-05-20 --entry /sys/kernel/gone)" = 3
+check "not-due only: exit 0" test "$(status ck --now 2024-07-15 --entry fooN)" = 0
+check "... not-due until the day after Remove-after" test "$(verdict --now 2024-07-15 --entry fooN)" = "not-due|due on 2030-01-02"
+check "Remove-after 2024-03: not due on 2024-03-31T23:59:59Z" \
+	test "$(verdict --now 2024-03-31T23:59:59Z --entry cpuidle)" = "not-due|due on 2024-04-01"
+check "... due at 2024-04-01 (the DB's later uses count: blocked)" \
+	test "$(verdict --now 2024-04-01 --entry cpuidle)" = "blocked|used by 1 program since 2024-03-02T00:00:00Z"
+check "--quiet-days 90: the May use blocks in July" \
+	test "$(verdict --now 2024-07-15 --quiet-days 90 --entry cpuidle)" = "blocked|used by 1 program since 2024-04-16T00:00:00Z"
+check "--quiet-days 0 and @seconds: a use at the very second blocks" \
+	test "$(verdict --now @$((t0 + 60)) --quiet-days 0 --entry cpuidle)" = "blocked|used by 1 program since 2024-05-01T10:01:00Z"
+check "a kernel version only, no --kernel: not-due, and says why" \
+	test "$(verdict --now 2024-07-15 --entry old_limit)" = "not-due|due after kernel 6.12: give --kernel to judge it"
+check "... --kernel 6.12.5 is still 6.12: not-due" \
+	test "$(verdict --now 2024-07-15 --entry old_limit --kernel 6.12.5)" = "not-due|due after kernel 6.12 (--kernel 6.12.5)"
+check "... --kernel v6.13: due, ready" \
+	test "$(verdict --now 2024-07-15 --entry old_limit --kernel v6.13)" = "ready|no use since 2024-06-15T00:00:00Z"
+check "... a row the tracer could not name (What NULL) counts by its path" \
+	test "$(verdict --now 2024-05-20 --entry old_limit --kernel 7.0)" = "blocked|used by 1 program since 2024-04-20T00:00:00Z"
+check "--entry, a concrete file" test "$(verdict --now 2024-07-15 --entry /sys/class/rc/rc7/current_protocol | cut -d'|' -f1)" = blocked
+check "-j: the whole of one entry, and the DB" sh -c "'$A' check -j --tables '$T/tables' --db '$T/u.db' --root '$T/root' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
+ \"kernel\": None,
+ \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
+        \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\"},
+ \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0},
+ \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
+   \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
+   \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
+   \"last_use\": \"2024-06-30T10:00:10Z\",
+   \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"uid\": 0, \"host\": \"h2\",
+     \"ops\": [\"open\", \"read\"], \"count\": 3, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
+     \"last_seen\": \"2024-06-30T10:00:10Z\"}],
+   \"weak_references\": []}]}
+if d != want:
+    print(json.dumps(d, indent=1)); sys.exit(1)
+'"
+check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"summary\"] == {\"ready\": 2, \"blocked\": 1, \"not-due\": 2, \"no-data\": 0}' && test \$('$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | wc -l) -gt 50"
+: | fill "$T/empty.db"
+check "an empty DB: every due entry no-data, exit 3" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 3
+check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
+check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
+
+section "check --scan"
+mkdir -p "$T/sroot/usr/bin" "$T/sroot/usr/share/doc/x" "$T/sroot/var/lib/dpkg/info"
+printf '#!/bin/sh\ncat /sys/class/rc/rc0/current_protocol\n' >"$T/sroot/usr/bin/irtool"
+printf 'see rc0/current_protocol\n' >"$T/sroot/usr/share/doc/x/README"
+printf 'old_mode\ncurrent_governor_ro\n' >"$T/sroot/usr/share/doc/x/notes"
+printf '/.\n/usr/bin/irtool\n' >"$T/sroot/var/lib/dpkg/info/irtools.list"
+check "strong and medium references block; weak ones do not, exit 1" \
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry current_)" = 1
+cat >"$T/want" <<X
+
+/sys/class/rc/rcN/current_protocol (blocked): referenced 2 times (strong or medium)
+  referenced in /usr/bin/irtool:2 (package irtools, strong): /sys/class/rc/rc0/current_protocol
+  referenced in /usr/share/doc/x/README:1 (package -, medium): rc0/current_protocol
+
+/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the usage DB is empty: nothing shows the tracer ran
+  weak reference, not blocking, in /usr/share/doc/x/notes:2 (package -, weak): current_governor_ro
+X
+check "... listed with file, line, package, confidence" sh -c "sed -n '4,10p' '$T/out' | diff -u '$T/want' -"
+check "... the scan summed up" grep -qx "scan: 4 files, 4 references, 0 unreadable" "$T/out"
+check "a weak reference alone, with a quiet DB: ready, exit 0" \
+	test "$(status ck --now 2024-07-15 --scan "$T/sroot" --entry cpuidle)" = 0
+check "... -j: the weak reference apart" sh -c "'$A' check -j --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 --scan '$T/sroot' --entry cpuidle | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert e[\"verdict\"] == \"ready\" and e[\"blockers\"] == [], e
+assert e[\"weak_references\"] == [{\"kind\": \"reference\", \"file\": \"/usr/share/doc/x/notes\", \"line\": 2,
+  \"package\": None, \"confidence\": \"weak\", \"match\": \"current_governor_ro\"}], e
+'"
+check "a use and a reference both block" \
+	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"
+check "--scan of a missing ROOT: exit 2" test "$(status ck --now 2024-07-15 --scan "$T/nothere")" = 2
+check "... named" grep -q "$T/nothere" "$T/err"
+
+section "check: bad input"
+check "a missing DB: exit 2" test "$(status ck --db "$T/none.db")" = 2
+check "... what, where, what to do" grep -qx "abidep: no usage DB at $T/none.db: nothing has been traced into it ('abidep trace' creates it); name another with --db" "$T/err"
+head -c 4096 /dev/urandom >"$T/junk.db"
+check "not an SQLite file: exit 2" test "$(status ck --db "$T/junk.db")" = 2
+check "... named" grep -qx "abidep: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
+sql "$T/other.db" 'CREATE TABLE t (a)'
+check "somebody else's SQLite DB: exit 2" test "$(status ck --db "$T/other.db")" = 2
+check "... named" grep -q "^abidep: cannot use the usage DB $T/other.db: it is an SQLite database, but not an abidep usage DB" "$T/err"
+# A real DB with its table's pages overwritten: SQLite notices on reading.
+seq 1 3000 | sed "s/.*/h1|s&|\/sys\/kernel\/gone|\/sys\/kernel\/gone|t|removed|read|0|1|-|\/usr\/bin\/cat|cat|1|1|1|0|$t0|$t0/" | fill "$T/damaged.db"
+sql "$T/damaged.db" 'PRAGMA journal_mode=DELETE' >/dev/null
+tr '\0' '\377' </dev/zero | dd of="$T/damaged.db" bs=4096 seek=3 count=20 iflag=fullblock conv=notrunc 2>/dev/null
+check "a damaged abidep DB: exit 2" test "$(status ck --db "$T/damaged.db" --now 2024-07-15)" = 2
+check "... says so, and how to look" grep -qx "abidep: the usage DB $T/damaged.db: cannot read: database disk image is malformed; check it with 'sqlite3 $T/damaged.db \"PRAGMA integrity_check\"', and restore a copy or move it aside" "$T/err"
+check "an unknown entry: exit 2" test "$(status ck --entry /sys/no/such/thing)" = 2
+check "... named" grep -qx "abidep: no migration entry matches --entry /sys/no/such/thing; 'abidep tables list' lists them" "$T/err"
+check "a bad --now: exit 2" test "$(status ck --now yesterday)" = 2
+check "... named" grep -qx "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM\[:SS\]\[Z\] or @SECONDS (UTC), not 'yesterday'" "$T/err"
+check "a date that does not exist (2024-02-30): exit 2" test "$(status ck --now 2024-02-30)" = 2
+check "a bad --quiet-days: exit 2" test "$(status ck --quiet-days -1)" = 2
+check "... named" grep -qx "abidep: --quiet-days takes a number of days from 0 to 36500, not '-1'" "$T/err"
+check "a bad --kernel: exit 2" test "$(status ck --kernel linux)" = 2
+check "... named" grep -qx "abidep: --kernel takes a kernel version (6.1, v6.12.3), not 'linux'" "$T/err"
+printf 'What: /sys/x\nStatus: sometimes\n' >"$T/bad-tables"
+check "bad tables: exit 2" test "$(status "$A" check --tables "$T/bad-tables" --db "$T/u.db")" = 2
+check "... the errors, then what to do" grep -q "^abidep: cannot use the tables $T/bad-tables: .*'abidep tables validate' shows them$" "$T/err"
+check "an argument: exit 2" test "$(status ck extra)" = 2
+check "--help: exit 0" test "$(status "$A" check --help)" = 0
+check "... documents the exit statuses" grep -q "^Exit status: 0 every due entry is ready" "$T/out"
+
+section "merge"
+# Three hosts; h2's DB also holds a row of h1's session (copied around).
+grep '^h1|' "$T/rows" | fill "$T/h1.db"
+grep '^h2|' "$T/rows" | fill "$T/h2.db"
+grep '^h1|b1:1|/sys/class/rc' "$T/rows" | fill "$T/h2.db"
+grep '^h3|' "$T/rows" | fill "$T/h3.db"
+check "three DBs: exit 0" test "$(status "$A" merge "$T/h1.db" "$T/h2.db" "$T/h3.db" -o "$T/fleet.db")" = 0
+check "... says what it did" grep -qx "merged 3 DBs into $T/fleet.db: 6 rows; hosts: h1 h2 h3" "$T/out"
+check "... every row once, with its host" test "$(sql "$T/fleet.db" 'SELECT host, COUNT(*), SUM(count), SUM(errors) FROM usage GROUP BY host' | tr '\n' ' ')" = "h1|2|7|4 h2|2|3|0 h3|2|2|0 "
+check "... the same rows as the single DB" test "$(sql "$T/fleet.db" 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')" = "$(sql "$T/u.db" 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')"
+check "... mode 0600, no temporary file left" sh -c "test \$(stat -c %a '$T/fleet.db') = 600 && ! ls -a '$T' | grep -q merge-"
+check "check on the merged DB: exit 1" test "$(status "$A" check --tables "$T/tables" --db "$T/fleet.db" --root "$T/root" --now 2024-05-20)" = 1
+check "... the same verdicts and blockers as on the one DB" sh -c "sed 's|^usage DB $T/fleet.db:|usage DB $T/u.db:|' '$T/out' | diff -u '$T/want-may' -"
+sum_before=$(sql "$T/fleet.db" .dump | md5sum)
+check "merging the same DBs again: exit 0" test "$(status "$A" merge "$T/h2.db" "$T/h1.db" "$T/h2.db" -o "$T/fleet.db")" = 0
+check "... changes nothing (no count doubled)" test "$(sql "$T/fleet.db" .dump | md5sum)" = "$sum_before"
+echo "h1|b1:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|/system.slice/mon.service|/usr/bin/cat|cat|100|1|9|0|$t0|$((t0 + 600))" | fill "$T/h1.db"
+check "a later copy of a host's DB: its session's counts grow" sh -c "'$A' merge '$T/h1.db' -o '$T/fleet.db' >/dev/null && test \"\$(sqlite3 '$T/fleet.db' \"SELECT count, last_seen FROM usage WHERE path = '$GOV'\")\" = '9|$((t0 + 600))'"
+check "-j: a summary" sh -c "'$A' -j merge '$T/h3.db' -o '$T/fleet.db' | python3 -c '
+import json, sys
+assert json.load(sys.stdin) == {\"output\": \"$T/fleet.db\", \"rows\": 6, \"hosts\": [\"h1\", \"h2\", \"h3\"],
+  \"inputs\": [{\"path\": \"$T/h3.db\", \"rows\": 2}]}'"
+sum_before=$(md5sum <"$T/fleet.db")
+check "into one of its inputs: refused, exit 2" test "$(status "$A" merge "$T/h1.db" "$T/fleet.db" -o "$T/fleet.db")" = 2
+check "... named" grep -qx "abidep: merge: refusing to merge into one of the inputs ($T/fleet.db is the output $T/fleet.db): name another output with -o" "$T/err"
+check "a corrupt input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/junk.db" -o "$T/fleet.db")" = 2
+check "... named" grep -qx "abidep: merge: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
+check "a damaged input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/damaged.db" -o "$T/fleet.db")" = 2
+check "... named" grep -qx "abidep: merge: the usage DB $T/damaged.db: cannot read: database disk image is malformed; check it with 'sqlite3 $T/damaged.db \"PRAGMA integrity_check\"', and restore a copy or leave it out" "$T/err"
+check "a foreign SQLite input: exit 2" test "$(status "$A" merge "$T/other.db" -o "$T/fleet.db")" = 2
+check "a missing input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/none.db" -o "$T/fleet.db")" = 2
+check "... named" grep -q "^abidep: merge: no usage DB at $T/none.db" "$T/err"
+check "... after all these, the fleet DB is as it was" test "$(md5sum <"$T/fleet.db")" = "$sum_before"
+check "... and no temporary file is left" sh -c "! ls -a '$T' | grep -q merge-"
+check "an output that is not a usage DB: exit 2, left alone" sh -c "cp '$T/junk.db' '$T/junk2.db'; '$A' merge '$T/h1.db' -o '$T/junk2.db' 2>'$T/err'; test \$? = 2 && cmp -s '$T/junk.db' '$T/junk2.db' && grep -q 'the output is not a usable usage DB' '$T/err'"
+check "an output in a missing directory: exit 2" test "$(status "$A" merge "$T/h1.db" -o "$T/nodir/fleet.db")" = 2
+check "... named" grep -q "^abidep: merge: cannot create a temporary file in $T/nodir for $T/nodir/fleet.db: No such file or directory" "$T/err"
+check "no -o: exit 2" test "$(status "$A" merge "$T/h1.db")" = 2
+check "no input: exit 2" test "$(status "$A" merge -o "$T/x.db")" = 2
+check "--help: exit 0" test "$(status "$A" merge --help)" = 0
+# Killed mid-merge: the output is the old one or the whole new one, never half.
+seq 1 60000 | sed "s/.*/h9|s&|\/sys\/kernel\/gone|\/sys\/kernel\/gone|t|removed|read|0|1|-|\/usr\/bin\/cat|cat|1|1|1|0|$t0|$t0/" | fill "$T/big.db"
+cp "$T/fleet.db" "$T/kill.db"
+"$A" merge "$T/big.db" -o "$T/kill.db" >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+rows=$(sql "$T/kill.db" 'SELECT count(*) FROM usage')
+check "killed mid-merge: the output whole, old or new ($rows rows)" sh -c "test '$rows' = 6 || test '$rows' = 60006"
+check "... and sound" test "$(sql "$T/kill.db" 'PRAGMA integrity_check')" = ok
+
+section "report --format prometheus"
+# Hostile executable names: a quote, a backslash, a newline, a byte that is not UTF-8.
+cat >"$T/prows" <<X
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|write|1000|55|-|/usr/local/bin/legacy-irctl|legacy-irctl|400|1|4|4|$((t0 + 5))|$((t0 + 9))
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/usr/bin/cat|cat|400|1|2|0|$t0|$t0
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|57|/b|/usr/bin/cat|cat|400|1|3|1|$((t0 + 1))|$((t0 + 70))
+h2|b2:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/tmp/a%22b%5Cc%0Ad%FFe|x|400|1|1|0|$t0|$t0
+h2|b2:1|/sys/x/y|-|-|-|open|0|56|/a|/tmp/%22%22|x|400|1|1|1|$t0|$t0
+X
+fill "$T/p.db" <"$T/prows"
+{
+	printf '%s\n' '# HELP abidep_deprecated_access_errors_total Of those uses, the ones that failed.'
+	printf '%s\n' '# TYPE abidep_deprecated_access_errors_total counter'
+	printf '%s\n' 'abidep_deprecated_access_errors_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 1'
+	printf '%s\n' 'abidep_deprecated_access_errors_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 0'
+	printf '%s\n' 'abidep_deprecated_access_errors_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} 1'
+	printf '%s\n' 'abidep_deprecated_access_errors_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 4'
+	printf '%s\n' '# HELP abidep_deprecated_access_last_seen_timestamp_seconds The last use, in unix seconds.'
+	printf '%s\n' '# TYPE abidep_deprecated_access_last_seen_timestamp_seconds gauge'
+	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} '$t0
+	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} '$t0
+	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} '$((t0 + 70))
+	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} '$((t0 + 9))
+	printf '%s\n' '# HELP abidep_deprecated_access_total Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions.'
+	printf '%s\n' '# TYPE abidep_deprecated_access_total counter'
+	printf '%s\n' 'abidep_deprecated_access_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 1'
+	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 1'
+	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} 5'
+	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 4'
+} >"$T/want.prom"
+check "--format prometheus: exit 0" test "$(status "$A" report --db "$T/p.db" --root "$T/root" --format prometheus)" = 0
+check "... exactly: families sorted, cgroups summed, labels escaped, bad UTF-8 replaced" diff -u "$T/want.prom" "$T/out"
+# The parser of the official client (Debian: python3-prometheus-client).
+PY=
+for py in python3 /usr/bin/python3; do
+	"$py" -c 'import prometheus_client' 2>/dev/null && PY=$py && break
+done
+if [ -n "$PY" ]; then
+	check "... a Prometheus parser reads the names back" "$PY" -c "
+from prometheus_client.parser import text_string_to_metric_families
+fams = {f.name: f for f in text_string_to_metric_families(open('$T/out', encoding='utf-8').read())}
+assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_errors',
+                        'abidep_deprecated_access_last_seen_timestamp_seconds'], sorted(fams)
+exes = sorted(s.labels['exe'] for s in fams['abidep_deprecated_access'].samples)
+assert exes == ['/tmp/\"\"', '/tmp/a\"b\\\\c\nd\ufffde', '/usr/bin/cat', '/usr/local/bin/legacy-irctl'], exes
+"
+else
+	echo "# python3-prometheus-client not installed: the parser check is left out"
+fi
+check "-o FILE: exit 0, nothing on stdout" sh -c "'$A' report --db '$T/p.db' --root '$T/root' --format prometheus -o '$T/abidep.prom' >'$T/out' && test ! -s '$T/out'"
+check "... the same metrics" diff -u "$T/want.prom" "$T/abidep.prom"
+check "... readable by node_exporter (0644 under umask 022), no temporary file left" sh -c "test \$(stat -c %a '$T/abidep.prom') = 644 && ! ls -a '$T' | grep -q '^\.abidep\.prom\.'"
+check "--entry filters the metrics" sh -c "'$A' report --db '$T/p.db' --format prometheus --entry /sys/x/y | grep -c '^abidep_' | grep -qx 3"
+check "an empty DB: the HELP and TYPE lines only" sh -c "'$A' report --db '$T/empty.db' --format prometheus | grep -v '^# ' | wc -l | grep -qx 0"
+check "-o into a missing directory: exit 2" test "$(status "$A" report --db "$T/p.db" --format prometheus -o "$T/nodir/a.prom")" = 2
+check "... named" grep -q "^abidep: cannot create a temporary file in $T/nodir for $T/nodir/a.prom" "$T/err"
+check "-o without --format prometheus: exit 2" test "$(status "$A" report --db "$T/p.db" -o "$T/a.prom")" = 2
+check "a bad --format: exit 2" test "$(status "$A" report --db "$T/p.db" --format xml)" = 2
+check "... named" grep -qx "abidep: --format takes text, json or prometheus, not 'xml'" "$T/err"
+check "--format json is -j" test "$("$A" report --db "$T/p.db" --format json)" = "$("$A" report -j --db "$T/p.db")"
+
+finish check

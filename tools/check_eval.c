@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep check's judgement. Documentation/check.rst states the rules for
+ * users; in short, at --now:
+ *
+ *	due	  Status removed; or the Remove-after date is over (the whole
+ *		  day, month or year it names); or --kernel is later than its
+ *		  Remove-after kernel version.
+ *	blocked	  due, and used since now - quiet-days (any host), or
+ *		  referenced by a strong or medium scan hit.
+ *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
+ *		  window: it has no use at all from before the window began.
+ *	ready	  due, not blocked, and the DB covers the window.
+ *	not-due	  otherwise.
+ *
+ * The store records uses, not when the tracer ran: a window is "covered"
+ * when some use of anything was recorded before it began, that is the
+ * tracer was running by then. See check.rst for what that cannot tell.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_eval.h"
+#include "check_time.h"
+#include "dpkg.h"
+#include "pattern.h"
+#include "store.h"
+#include "util.h"
+
+const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[V_COUNT] = {
+		"ready", "blocked", "not-due", "no-data",
+	};
+
+	return v < V_COUNT ? names[v] : "?";
+}
+
+/* ---- which entries ---- */
+
+/* Does the concrete @path match the What @what (its globs, per component)? */
+static bool what_matches_path(const char *what, const char *path)
+{
+	struct abi_glob *g;
+	int n, i, k;
+	bool match = false;
+
+	if (abi_pattern_check(what))
+		return false;
+	n = abi_pattern_globs(what, &g);
+	for (i = 0; i < n && !match; i++) {
+		const char *p = path;
+
+		for (k = 0; k < g[i].ncomp; k++) {
+			const char *end;
+			char *comp;
+			bool ok;
+
+			if (*p != '/')
+				break;
+			p++;
+			end = strchrnul(p, '/');
+			comp = xstrndup(p, end - p);
+			ok = !fnmatch(g[i].comp[k], comp, FNM_PERIOD);
+			free(comp);
+			if (!ok)
+				break;
+			p = end;
+		}
+		match = k == g[i].ncomp && (!*p || (*p == '/' && !p[1]));
+	}
+	abi_globs_free(g, n);
+	return match;
+}
+
+static bool entry_selected(const struct abi_entry *e, const char *pattern)
+{
+	int k;
+
+	if (!pattern)
+		return true;
+	for (k = 0; k < e->nwhat; k++)
+		if (strstr(e->what[k], pattern) || !fnmatch(pattern, e->what[k], 0) ||
+		    (pattern[0] == '/' && what_matches_path(e->what[k], pattern)))
+			return true;
+	return false;
+}
+
+int check_select(struct check *c, const struct abi_set *set, const char *pattern)
+{
+	int i;
+
+	c->entries = xcalloc(set->nentries, sizeof(*c->entries));
+	for (i = 0; i < set->nentries; i++) {
+		const struct abi_entry *e = &set->entries[i];
+		struct check_entry *ce;
+
+		/* Entries without our fields are not deprecations. */
+		if (e->status == ABI_ST_NONE || !entry_selected(e, pattern))
+			continue;
+		ce = &c->entries[c->n++];
+		ce->e = e;
+		ce->last_use = LLONG_MIN;
+	}
+	c->quiet_since = c->now - (long long)c->quiet_days * 86400;
+	c->first_use = LLONG_MAX;
+	c->last_use = LLONG_MIN;
+	return c->n ? 0 : -1;
+}
+
+/* ---- the usage DB ---- */
+
+static void add_host(struct check *c, const char *host)
+{
+	int i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (!strcmp(c->hosts[i], host))
+			return;
+	*GROW(c->hosts, c->nhosts, c->hcap) = xstrdup(host);
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	return strcmp(((const struct check_what *)a)->what,
+		      ((const struct check_what *)b)->what);
+}
+
+/* A fleet DB has many rows and the tables many Whats: look them up sorted. */
+static void build_index(struct check *c)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += c->entries[i].e->nwhat;
+	c->index = xcalloc(n, sizeof(*c->index));
+	for (i = 0; i < c->n; i++)
+		for (k = 0; k < c->entries[i].e->nwhat; k++) {
+			c->index[c->nindex].what = c->entries[i].e->what[k];
+			c->index[c->nindex++].ce = &c->entries[i];
+		}
+	qsort(c->index, c->nindex, sizeof(*c->index), cmp_index);
+}
+
+/*
+ * The selected entry a row belongs to: by its What, else (the tracer did
+ * not know it) by matching its path; rows come in path order within a
+ * session, so the last such answer is kept.
+ */
+static struct check_entry *entry_of_row(struct check *c, const struct usage_row *r)
+{
+	struct check_what key = { .what = r->what }, *hit;
+	int i, k;
+
+	if (r->what) {
+		hit = bsearch(&key, c->index, c->nindex, sizeof(key), cmp_index);
+		return hit ? hit->ce : NULL;
+	}
+	if (c->last_path && !strcmp(c->last_path, r->path))
+		return c->last_path_ce;
+	free(c->last_path);
+	c->last_path = xstrdup(r->path);
+	c->last_path_ce = NULL;
+	for (i = 0; i < c->n && !c->last_path_ce; i++)
+		for (k = 0; k < c->entries[i].e->nwhat; k++)
+			if (what_matches_path(c->entries[i].e->what[k], r->path)) {
+				c->last_path_ce = &c->entries[i];
+				break;
+			}
+	return c->last_path_ce;
+}
+
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
+static int op_bit(const char *op)
+{
+	int i;
+
+	for (i = 0; i < OP_OTHER; i++)
+		if (!strcmp(op, check_op_names[i]))
+			return i;
+	return OP_OTHER;
+}
+
+static int add_row(const struct usage_row *r, void *arg)
+{
+	struct check *c = arg;
+	struct check_entry *ce;
+	struct check_use *u = NULL;
+	int i;
+
+	c->rows++;
+	add_host(c, r->host);
+	if (r->first_seen < c->first_use)
+		c->first_use = r->first_seen;
+	if (r->last_seen > c->last_use)
+		c->last_use = r->last_seen;
+	ce = entry_of_row(c, r);
+	if (!ce) {
+		c->unmatched_rows++;
+		return 0;
+	}
+	if (r->last_seen > ce->last_use)
+		ce->last_use = r->last_seen;
+	/* A session whose last use is in the window: it used the entry then. */
+	if (r->last_seen < c->quiet_since)
+		return 0;
+	for (i = 0; i < ce->nuses; i++)
+		if (ce->uses[i].uid == r->uid && !strcmp(ce->uses[i].exe, r->exe) &&
+		    !strcmp(ce->uses[i].host, r->host)) {
+			u = &ce->uses[i];
+			break;
+		}
+	if (!u) {
+		u = GROW(ce->uses, ce->nuses, ce->ucap);
+		memset(u, 0, sizeof(*u));
+		u->exe = xstrdup(r->exe);
+		u->package = dpkg_owner(c->dpkg, r->exe);
+		u->uid = r->uid;
+		u->host = xstrdup(r->host);
+		u->first_seen = r->first_seen;
+		u->last_seen = r->last_seen;
+	}
+	u->ops |= 1u << op_bit(r->op);
+	u->count = sat_add(u->count, r->count);
+	u->errors = sat_add(u->errors, r->errors);
+	if (r->first_seen < u->first_seen)
+		u->first_seen = r->first_seen;
+	if (r->last_seen > u->last_seen)
+		u->last_seen = r->last_seen;
+	return 0;
+}
+
+static int cmp_use(const void *a, const void *b)
+{
+	const struct check_use *x = a, *y = b;
+	int r = strcmp(x->exe, y->exe);
+
+	if (!r)
+		r = strcmp(x->host, y->host);
+	if (!r)
+		r = x->uid < y->uid ? -1 : x->uid > y->uid;
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
+{
+	struct store *s = store_open(path, true, err, errlen);
+	int i, ret;
+
+	if (!s)
+		return -1;
+	build_index(c);
+	/* One read transaction: one snapshot of a DB the tracer writes. */
+	ret = store_begin(s);
+	if (!ret)
+		ret = store_each_row(s, add_row, c);
+	if (ret || store_commit(s)) {
+		snprintf(err, errlen, "the usage DB %s: %s; check it with 'sqlite3 %s \"PRAGMA integrity_check\"', and restore a copy or move it aside",
+			 path, store_errmsg(s), path);
+		store_rollback(s);
+		store_close(s);
+		return -1;
+	}
+	store_close(s);
+	/* qsort() of no elements may not be given the NULL of an empty array. */
+	for (i = 0; i < c->n; i++)
+		if (c->entries[i].nuses > 1)
+			qsort(c->entries[i].uses, c->entries[i].nuses,
+			      sizeof(struct check_use), cmp_use);
+	if (c->nhosts > 1)
+		qsort(c->hosts, c->nhosts, sizeof(char *), cmp_str);
+	return 0;
+}
+
+/* ---- the scan ---- */
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct scan_hit *x = ((const struct check_ref *)a)->hit;
+	const struct scan_hit *y = ((const struct check_ref *)b)->hit;
+	int r = strcmp(x->file, y->file);
+
+	if (!r)
+		r = x->offset < y->offset ? -1 : x->offset > y->offset;
+	return r;
+}
+
+int check_scan(struct check *c, const char *root, const struct abi_set *set,
+	       char *err, size_t errlen)
+{
+	size_t h;
+	int i;
+
+	if (scan_tree(root, set, &c->scan, err, errlen)) {
+		scan_result_free(&c->scan);
+		return -1;
+	}
+	c->scanned = true;
+	for (h = 0; h < c->scan.nhits; h++) {
+		const struct scan_hit *hit = &c->scan.hits[h];
+
+		for (i = 0; i < c->n; i++) {
+			struct check_entry *ce = &c->entries[i];
+			struct check_ref *r;
+
+			if (ce->e != hit->entry)
+				continue;
+			r = GROW(ce->refs, ce->nrefs, ce->rcap);
+			r->hit = hit;
+			/* A bare name ("enable") is too common to hold a removal. */
+			r->blocks = hit->confidence != SCAN_WEAK;
+			ce->nblocking_refs += r->blocks;
+			break;
+		}
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->entries[i].nrefs > 1)
+			qsort(c->entries[i].refs, c->entries[i].nrefs,
+			      sizeof(struct check_ref), cmp_ref);
+	return 0;
+}
+
+/* ---- the verdicts ---- */
+
+/* The first second after the day, month or year @d names (UTC). */
+static long long period_end(const struct abi_date *d)
+{
+	struct tm tm = { .tm_year = d->year - 1900, .tm_mday = 1 };
+
+	if (!d->month)
+		tm.tm_year++;
+	else if (!d->day)
+		tm.tm_mon = d->month;		/* the next month, 0-based */
+	else {
+		tm.tm_mon = d->month - 1;
+		tm.tm_mday = d->day + 1;	/* timegm() carries over */
+	}
+	return timegm(&tm);
+}
+
+/* Up to 4 numbers of "v6.1.12-rc3": 6, 1, 12; how many, 0 if none. */
+static int kver_parse(const char *s, long v[4])
+{
+	int n = 0;
+	char *end;
+
+	if (*s == 'v')
+		s++;
+	while (n < 4 && *s >= '0' && *s <= '9') {
+		errno = 0;
+		v[n++] = strtol(s, &end, 10);
+		if (errno)
+			return 0;
+		s = end;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	return n;
+}
+
+int kver_after(const char *kernel, const char *remove_after, bool *after)
+{
+	long k[4] = { 0 }, r[4] = { 0 };
+	int nk = kver_parse(kernel, k), nr = kver_parse(remove_after, r), i;
+
+	if (!nk || !nr)
+		return -1;
+	/* After "6.12" means a later series: 6.12.5 is still 6.12. */
+	for (i = 0; i < nr; i++)
+		if (k[i] != r[i]) {
+			*after = k[i] > r[i];
+			return 0;
+		}
+	*after = false;
+	return 0;
+}
+
+static void judge_due(struct check *c, struct check_entry *ce)
+{
+	const struct abi_entry *e = ce->e;
+	const struct abi_when *w = &e->remove_after;
+	bool after = false;
+	char t[64];
+
+	if (e->status == ABI_ST_REMOVED) {
+		ce->due = true;
+		return;
+	}
+	if (!e->field[ABI_REMOVE_AFTER]) {
+		ce->reason = xstrdup("no removal scheduled (no Remove-after)");
+		return;
+	}
+	if (w->has_date && c->now >= period_end(&w->date)) {
+		ce->due = true;
+		return;
+	}
+	if (w->has_kver && c->kernel && !kver_after(c->kernel, w->kver, &after) && after) {
+		ce->due = true;
+		return;
+	}
+	if (w->has_date) {
+		time_t end = period_end(&w->date);
+		struct tm tm;
+
+		gmtime_r(&end, &tm);
+		strftime(t, sizeof(t), "%Y-%m-%d", &tm);
+		ce->reason = xasprintf("due on %s%s%s%s", t,
+				       w->has_kver ? " or after kernel " : "",
+				       w->has_kver ? w->kver : "",
+				       w->has_kver && !c->kernel ? " (see --kernel)" : "");
+	} else if (!c->kernel) {
+		ce->reason = xasprintf("due after kernel %s: give --kernel to judge it",
+				       w->kver);
+	} else {
+		ce->reason = xasprintf("due after kernel %s (--kernel %s)", w->kver, c->kernel);
+	}
+}
+
+void check_judge(struct check *c)
+{
+	char t[64], t2[64];
+	int i;
+
+	for (i = 0; i < c->n; i++) {
+		struct check_entry *ce = &c->entries[i];
+		int blockers = ce->nuses + ce->nblocking_refs;
+
+		judge_due(c, ce);
+		if (!ce->due) {
+			ce->verdict = V_NOT_DUE;
+		} else if (blockers) {
+			ce->verdict = V_BLOCKED;
+			if (ce->nuses && ce->nblocking_refs)
+				ce->reason = xasprintf("used by %d program%s since %s, and referenced %d time%s",
+						       ce->nuses, ce->nuses == 1 ? "" : "s",
+						       iso_time(c->quiet_since, t, sizeof(t)),
+						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
+			else if (ce->nuses)
+				ce->reason = xasprintf("used by %d program%s since %s",
+						       ce->nuses, ce->nuses == 1 ? "" : "s",
+						       iso_time(c->quiet_since, t, sizeof(t)));
+			else
+				ce->reason = xasprintf("referenced %d time%s (strong or medium)",
+						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
+		} else if (!c->rows) {
+			ce->verdict = V_NO_DATA;
+			ce->reason = xstrdup("the usage DB is empty: nothing shows the tracer ran");
+		} else if (c->first_use > c->quiet_since) {
+			ce->verdict = V_NO_DATA;
+			ce->reason = xasprintf("the usage DB starts %s, after the quiet window began (%s)",
+					       iso_time(c->first_use, t, sizeof(t)),
+					       iso_time(c->quiet_since, t2, sizeof(t2)));
+		} else {
+			ce->verdict = V_READY;
+			ce->reason = xasprintf("no use since %s%s",
+					       iso_time(c->quiet_since, t, sizeof(t)),
+					       c->scanned ? ", no strong or medium reference" : "");
+		}
+		c->counts[ce->verdict]++;
+	}
+}
+
+void check_free(struct check *c)
+{
+	int i, k;
+
+	for (i = 0; i < c->n; i++) {
+		struct check_entry *ce = &c->entries[i];
+
+		for (k = 0; k < ce->nuses; k++) {
+			free(ce->uses[k].exe);
+			free(ce->uses[k].host);
+		}
+		free(ce->uses);
+		free(ce->refs);
+		free(ce->reason);
+	}
+	free(c->entries);
+	free(c->index);
+	free(c->last_path);
+	for (i = 0; i < c->nhosts; i++)
+		free(c->hosts[i]);
+	free(c->hosts);
+	if (c->scanned)
+		scan_result_free(&c->scan);
+}

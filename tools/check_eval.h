@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abidep check's judgement: for each migration entry, is it due, who still
+ * uses it (usage DB) or references it (scan), and the verdict. The rules
+ * are in Documentation/check.rst; check.c parses options and prints.
+ */
+#ifndef ABIDEP_CHECK_EVAL_H
+#define ABIDEP_CHECK_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "abi.h"
+#include "scan.h"
+
+struct dpkg;
+
+enum verdict { V_READY, V_BLOCKED, V_NOT_DUE, V_NO_DATA, V_COUNT };
+
+/* A program that used the entry in the quiet window, per (exe, uid, host). */
+struct check_use {
+	char *exe;
+	const char *package;	/* owned by the dpkg table; NULL: none */
+	unsigned int uid;
+	char *host;
+	unsigned int ops;	/* 1 << OP_OPEN | ... */
+	unsigned long long count, errors;	/* summed over its sessions */
+	long long first_seen, last_seen;
+};
+
+enum { OP_OPEN, OP_READ, OP_WRITE, OP_OTHER, NOPS };
+extern const char *const check_op_names[NOPS];
+
+/* A static reference found by scan_tree(); strings owned by the scan. */
+struct check_ref {
+	const struct scan_hit *hit;
+	bool blocks;		/* strong or medium confidence */
+};
+
+struct check_entry {
+	const struct abi_entry *e;
+	bool due;
+	enum verdict verdict;
+	char *reason;		/* why this verdict, one line */
+	struct check_use *uses;
+	int nuses, ucap;
+	struct check_ref *refs;
+	int nrefs, rcap;
+	int nblocking_refs;
+	long long last_use;	/* of any use ever; LLONG_MIN: none */
+};
+
+struct check {
+	/* Input, set by the caller. */
+	long long now;			/* unix seconds */
+	int quiet_days;
+	const char *kernel;		/* --kernel, or NULL */
+	struct dpkg *dpkg;		/* packages of the DB's executables */
+
+	/* Derived. */
+	long long quiet_since;		/* now - quiet_days */
+	struct check_entry *entries;
+	int n;
+	/* The usage DB as a whole. */
+	long long rows, unmatched_rows;	/* unmatched: no selected entry */
+	long long first_use, last_use;	/* LLONG_MAX / LLONG_MIN: none */
+	char **hosts;
+	int nhosts, hcap;
+	/* Rows to entries: each selected What, sorted, with its entry. */
+	struct check_what { const char *what; struct check_entry *ce; } *index;
+	int nindex;
+	char *last_path;		/* of the last row without a What... */
+	struct check_entry *last_path_ce;	/* ...and its entry */
+	/* The scan, if any. */
+	bool scanned;
+	struct scan_result scan;
+	int counts[V_COUNT];
+};
+
+const char *verdict_name(enum verdict v);
+
+/*
+ * Select the migration entries of @set that @pattern (NULL: all) names:
+ * part of a What, a glob of one, or a concrete path one matches. 0, or -1
+ * when it names none.
+ */
+int check_select(struct check *c, const struct abi_set *set, const char *pattern);
+
+/* Read the usage DB at @path; -1 with a message in @err. */
+int check_read_db(struct check *c, const char *path, char *err, size_t errlen);
+
+/* Add the references found by scan_tree() under @root; -1 with @err. */
+int check_scan(struct check *c, const char *root, const struct abi_set *set,
+	       char *err, size_t errlen);
+
+/* Judge every selected entry (after the DB and scan are in). */
+void check_judge(struct check *c);
+
+void check_free(struct check *c);
+
+/*
+ * Is @kernel ("v6.13.2") a later series than @remove_after ("6.12"),
+ * compared over @remove_after's components? 0 with *@after, -1 if either
+ * has no version number.
+ */
+int kver_after(const char *kernel, const char *remove_after, bool *after);
+
+#endif

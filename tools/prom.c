@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus text exposition format (version 0.0.4), as node_exporter's
+ * textfile collector reads it:
+ *
+ *	# HELP abidep_deprecated_access_total Uses of ...
+ *	# TYPE abidep_deprecated_access_total counter
+ *	abidep_deprecated_access_total{entry="...",exe="..."} 5
+ *
+ * One HELP and TYPE per family, its samples together after them: the
+ * collector rejects a file with a family split in two. Label values escape
+ * backslash, double quote and newline, and must be UTF-8: the collector
+ * drops the whole file otherwise, so an executable named in some other
+ * encoding must not cost the fleet its metrics; invalid bytes become
+ * U+FFFD.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "prom.h"
+#include "util.h"
+
+struct family {
+	char *name, *type, *help;
+	char **lines;		/* "{labels} value", sorted on writing */
+	size_t n, cap;
+};
+
+struct prom {
+	struct family *fam;
+	size_t n, cap;
+	struct family *cur;
+};
+
+struct prom *prom_new(void)
+{
+	return xcalloc(1, sizeof(struct prom));
+}
+
+void prom_free(struct prom *p)
+{
+	size_t i, k;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n; i++) {
+		for (k = 0; k < p->fam[i].n; k++)
+			free(p->fam[i].lines[k]);
+		free(p->fam[i].lines);
+		free(p->fam[i].name);
+		free(p->fam[i].type);
+		free(p->fam[i].help);
+	}
+	free(p->fam);
+	free(p);
+}
+
+void prom_family(struct prom *p, const char *name, const char *type,
+		 const char *help)
+{
+	struct family *f;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->fam[i].name, name)) {
+			p->cur = &p->fam[i];
+			return;
+		}
+	f = GROW(p->fam, p->n, p->cap);
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->type = xstrdup(type);
+	f->help = xstrdup(help);
+	p->cur = f;
+}
+
+/* The length of the valid UTF-8 sequence at @s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int c = s[0], cp;
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+char *prom_escape_label(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	char *out = xmalloc(3 * strlen((const char *)p) + 1), *q = out;
+	size_t n;
+
+	while (*p) {
+		if (*p == '\\' || *p == '"') {
+			*q++ = '\\';
+			*q++ = *p++;
+		} else if (*p == '\n') {
+			*q++ = '\\';
+			*q++ = 'n';
+			p++;
+		} else if ((n = utf8_len(p))) {
+			memcpy(q, p, n);
+			q += n;
+			p += n;
+		} else {
+			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			q += 3;
+			p++;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+void prom_sample(struct prom *p, const char *const *names,
+		 const char *const *values, int n, const char *value)
+{
+	char *line = xstrdup("{"), *v, *next;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		v = prom_escape_label(values[i]);
+		next = xasprintf("%s%s%s=\"%s\"", line, i ? "," : "", names[i], v);
+		free(v);
+		free(line);
+		line = next;
+	}
+	next = xasprintf("%s} %s", line, value);
+	free(line);
+	*GROW(p->cur->lines, p->cur->n, p->cur->cap) = next;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_family(const void *a, const void *b)
+{
+	return strcmp(((const struct family *)a)->name, ((const struct family *)b)->name);
+}
+
+/* HELP text escapes backslash and newline (not quotes). */
+static void put_help(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", out);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+int prom_write(const struct prom *p, FILE *out)
+{
+	struct family *fam = xmalloc(p->n * sizeof(*fam) + 1);
+	size_t i, k;
+
+	/* Sorted copies: the collected order stays the caller's. */
+	memcpy(fam, p->fam, p->n * sizeof(*fam));
+	qsort(fam, p->n, sizeof(*fam), cmp_family);
+	for (i = 0; i < p->n; i++) {
+		if (fam[i].n > 1)	/* lines is NULL when there are none */
+			qsort(fam[i].lines, fam[i].n, sizeof(char *), cmp_str);
+		fprintf(out, "# HELP %s ", fam[i].name);
+		put_help(out, fam[i].help);
+		fprintf(out, "\n# TYPE %s %s\n", fam[i].name, fam[i].type);
+		for (k = 0; k < fam[i].n; k++)
+			fprintf(out, "%s%s\n", fam[i].name, fam[i].lines[k]);
+	}
+	free(fam);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+int prom_write_file(const struct prom *p, const char *path, char *err, size_t errlen)
+{
+	char *d = xstrdup(path), *b = xstrdup(path), *dir, *tmp;
+	mode_t mask;
+	FILE *f;
+	int fd, ret = -1;
+
+	dir = dirname(d);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a temporary file in %s for %s: %s; check the directory, or name another file with -o",
+			 dir, path, strerror(errno));
+		goto out;
+	}
+	/*
+	 * mkstemp() makes it 0600; node_exporter usually runs as another
+	 * user: the mode of a file created the ordinary way (0666 - umask).
+	 */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	f = fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (prom_write(p, f) || fsync(fileno(f))) {
+		snprintf(err, errlen, "cannot write %s (for %s): %s; make room on its file system, or name another file with -o",
+			 tmp, path, strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		goto out;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot replace %s with %s: %s; check %s, or name another file with -o",
+			 path, tmp, strerror(errno), path);
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	free(d);
+	free(b);
+	return ret;
+}
