@@ -1,10 +1,894 @@
 // SPDX-License-Identifier: GPL-2.0
-/* abidep survey: placeholder while it is being written (replace this file). */
+/*
+ * abidep survey: the census of sysfs attribute values that Neil Brown's
+ * "A critical look at sysfs attribute values" (LWN, 2010) took with
+ *	find /sys -mount -type f | xargs wc -w
+ * done on a live system, reading and never writing: how many files are
+ * empty, hold one word or several, which shapes the multi-word ones take,
+ * the distinct attributes behind them, and the candidates for migration.
+ *
+ *	abidep survey [-j|-p] [--timeout-ms MS] [--top N] [--save DIR] [DIR]
+ *
+ * Walk (as find -mount -type f): regular files on DIR's file system only,
+ * symlinks never followed, debugfs and tracefs never entered. Reads: see
+ * survey_read.c; classes and names: survey_class.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
 #include "abidep.h"
+#include "json.h"
+#include "survey_class.h"
+#include "survey_read.h"
+#include "util.h"
+
+#define PAGE_BYTES 4096		/* sysfs' limit for a text attribute */
+#define DEBUGFS_MAGIC 0x64626720
+#define TRACEFS_MAGIC 0x74726163
+#define MAX_DEPTH 256
+#define DEFAULT_TIMEOUT_MS 1000
+#define EXAMPLE_CHARS 60
+
+struct rec {
+	char *path;
+	char *group;		/* attr_group_name() of the base name */
+	const char *base;	/* in path */
+	const char *kind;	/* unit records: "time" or "size" */
+	char *value;		/* printable start of the value */
+	enum vclass cls;
+	size_t words;
+};
+
+struct errcount {
+	int err;
+	unsigned long n;
+};
+
+struct survey {
+	const char *root;
+	dev_t dev;
+	struct reader *rd;
+	char *buf;
+	/* census */
+	unsigned long files, empty, one, multi, write_only, timeouts;
+	unsigned long unr_perm, unr_open, unr_read, larger, two_words;
+	size_t max_words;
+	char *max_path, *timeout_path;
+	unsigned long classes[VC_COUNT];
+	struct errcount *errs;
+	int nerrs, ecap;
+	/* not surveyed */
+	unsigned long other_fs, special_fs, symlinks, special, dir_errors,
+		      loops, vanished, too_deep;
+	/* multi-word files and unit candidates */
+	struct rec *mrecs, *urecs;
+	int nmulti, mcap, nunit, ucap;
+	/* ancestors' inodes, against bind-mount loops */
+	ino_t stack[MAX_DEPTH + 1];
+	/* --save */
+	const char *save;
+	char *save_dir;		/* the last directory made under save */
+	unsigned long save_errors;
+	/* euid's groups, for the permission check */
+	uid_t euid;
+	gid_t *groups;
+	int ngroups;
+};
+
+static void survey_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: abidep survey [-j|-p] [--timeout-ms MS] [--top N] [--save DIR] [DIR]\n"
+		"\n"
+		"A census of sysfs attribute values, as LWN's 2010 review of them took it\n"
+		"with 'find /sys -mount -type f | xargs wc -w': files that are empty, hold\n"
+		"one word or several; multi-word values by shape (enum, list, kv, table,\n"
+		"hexdump, text, binary, other) and grouped by base name into distinct\n"
+		"attributes; candidates for migration (several values in one file; a time\n"
+		"or a size whose unit is not in the name). DIR defaults to /sys.\n"
+		"\n"
+		"Files are only read, never written: opened O_RDONLY|O_NONBLOCK, at most one\n"
+		"page (%d bytes) each. Files without a read bit (write-only) are counted,\n"
+		"not opened. Stays on DIR's file system (like find -mount), follows no\n"
+		"symlink, never enters debugfs or tracefs.\n"
+		"\n"
+		"  --timeout-ms MS  bound on each file's open and read (default %d, at\n"
+		"                   most 600000); a file past it counts as timed out\n"
+		"  --top N          list the N largest groups (default 20, all with -j;\n"
+		"                   0: all)\n"
+		"  --save DIR       copy each value read into DIR (new or empty, outside\n"
+		"                   the surveyed tree), to check the counts with wc\n"
+		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
+		"\n"
+		"Exit status: 0 the census was taken (unreadable files are counted, not\n"
+		"errors); 2 bad usage, DIR missing, not a directory, on debugfs or tracefs,\n"
+		"or --save DIR unusable.\n",
+		PAGE_BYTES, DEFAULT_TIMEOUT_MS);
+}
+
+/* ---- helpers ---- */
+
+/* Printable ASCII only (JSON- and terminal-safe), newlines as " | ". */
+static char *printable(const char *s, size_t len, size_t max)
+{
+	char *out = xmalloc(max * 3 + 4);
+	size_t i, o = 0;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	for (i = 0; i < len && o < max; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\t') {
+			out[o++] = ' ';
+		} else if (c == '\n') {
+			memcpy(out + o, " | ", 3);
+			o += 3;
+		} else {
+			out[o++] = (c >= 0x20 && c < 0x7f) ? c : '?';
+		}
+	}
+	if (i < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void count_err(struct survey *s, int err)
+{
+	struct errcount *e;
+	int i;
+
+	for (i = 0; i < s->nerrs; i++)
+		if (s->errs[i].err == err) {
+			s->errs[i].n++;
+			return;
+		}
+	e = GROW(s->errs, s->nerrs, s->ecap);
+	e->err = err;
+	e->n = 1;
+}
+
+static const char *errname(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown";
+}
+
+/* What the mode bits let this process read: as the kernel checks them,
+ * root reading anything with a read bit (kernfs refuses a read open of a
+ * file without one, even to root). */
+static bool may_read(const struct survey *s, const struct stat *st)
+{
+	int i;
+
+	if (!s->euid)
+		return true;
+	if (st->st_uid == s->euid)
+		return st->st_mode & S_IRUSR;
+	if (st->st_gid == getegid())
+		return st->st_mode & S_IRGRP;
+	for (i = 0; i < s->ngroups; i++)
+		if (st->st_gid == s->groups[i])
+			return st->st_mode & S_IRGRP;
+	return st->st_mode & S_IROTH;
+}
+
+static void keep_min(char **slot, const char *path)
+{
+	if (!*slot || strcmp(path, *slot) < 0) {
+		free(*slot);
+		*slot = xstrdup(path);
+	}
+}
+
+/* mkdir -p of @dir (absolute); 0 or -1 with errno. */
+static int mkdir_p(char *dir)
+{
+	char *p;
+
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The value read, under --save DIR at the file's path below the root. */
+static void save_value(struct survey *s, const char *rel, const char *buf, size_t len)
+{
+	char *file = path_join(s->save, rel);
+	char *slash = strrchr(file, '/');
+	int fd;
+
+	*slash = '\0';
+	if (!s->save_dir || strcmp(s->save_dir, file)) {
+		if (mkdir_p(file)) {
+			fprintf(stderr, "abidep: --save: cannot make %s: %s\n", file, strerror(errno));
+			s->save_errors++;
+			free(file);
+			return;
+		}
+		free(s->save_dir);
+		s->save_dir = xstrdup(file);
+	}
+	*slash = '/';
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len) {
+		fprintf(stderr, "abidep: --save: cannot write %s: %s\n", file, strerror(errno));
+		s->save_errors++;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(file);
+}
+
+/* ---- the walk ---- */
+
+static void survey_file(struct survey *s, int dfd, const char *name,
+			const char *path, const struct stat *st)
+{
+	enum read_status rs;
+	size_t len, words;
+	int err;
+
+	s->files++;
+	/* As find | wc would see them fail: counted from the mode, not opened. */
+	if (!(st->st_mode & 0444)) {
+		s->write_only++;
+		return;
+	}
+	if (!may_read(s, st)) {
+		s->unr_perm++;
+		return;
+	}
+	rs = reader_read(s->rd, dfd, name, s->buf, PAGE_BYTES + 1, &len, &err);
+	switch (rs) {
+	case RD_TIMEOUT:
+		s->timeouts++;
+		keep_min(&s->timeout_path, path);
+		return;
+	case RD_OPEN_ERR:
+		s->unr_open++;
+		count_err(s, err);
+		return;
+	case RD_READ_ERR:
+		s->unr_read++;
+		count_err(s, err);
+		return;
+	case RD_OK:
+		break;
+	}
+	/* One more byte than a page was asked for, to know. */
+	if (len > PAGE_BYTES) {
+		s->larger++;
+		len = PAGE_BYTES;
+	}
+	if (s->save)
+		save_value(s, path + strlen(s->root), s->buf, len);
+	words = count_words(s->buf, len);
+	if (words > s->max_words || (words == s->max_words && words &&
+				      strcmp(path, s->max_path) < 0)) {
+		s->max_words = words;
+		free(s->max_path);
+		s->max_path = xstrdup(path);
+	}
+	if (!words) {
+		s->empty++;
+	} else if (words == 1) {
+		const char *kind = unitless_kind(name, s->buf, len);
+
+		s->one++;
+		if (kind) {
+			struct rec *r = GROW(s->urecs, s->nunit, s->ucap);
+
+			memset(r, 0, sizeof(*r));	/* GROW does not zero */
+			r->cls = VC_OTHER;
+			r->words = 1;
+
+			r->path = xstrdup(path);
+			r->base = strrchr(r->path, '/') + 1;
+			r->group = attr_group_name(name);
+			r->kind = kind;
+			r->value = printable(s->buf, len, 24);
+		}
+	} else {
+		struct rec *r = GROW(s->mrecs, s->nmulti, s->mcap);
+
+		memset(r, 0, sizeof(*r));
+		s->multi++;
+		s->two_words += words == 2;
+		r->path = xstrdup(path);
+		r->base = strrchr(r->path, '/') + 1;
+		r->group = attr_group_name(name);
+		r->cls = classify(s->buf, len);
+		r->words = words;
+		r->value = printable(s->buf, len, EXAMPLE_CHARS);
+		s->classes[r->cls]++;
+	}
+}
+
+static bool is_special_fs(int fd)
+{
+	struct statfs sf;
+
+	return !fstatfs(fd, &sf) && (sf.f_type == DEBUGFS_MAGIC ||
+				     sf.f_type == TRACEFS_MAGIC);
+}
+
+/* @path (with room to grow) names @dfd; consumes @dfd. */
+static void walk(struct survey *s, int dfd, char **path, size_t *pcap, int depth)
+{
+	size_t plen = strlen(*path);
+	struct dirent *de;
+	DIR *d = fdopendir(dfd);
+
+	if (!d) {
+		s->dir_errors++;
+		close(dfd);
+		return;
+	}
+	while ((errno = 0, de = readdir(d))) {
+		const char *name = de->d_name;
+		size_t need = plen + strlen(name) + 2;
+		struct stat st;
+		int i, cfd;
+
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		if (need > *pcap) {
+			*pcap = need * 2;
+			*path = xrealloc(*path, *pcap);
+		}
+		sprintf(*path + plen, "%s%s", plen && (*path)[plen - 1] == '/' ? "" : "/", name);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			s->vanished++;	/* gone since readdir: a device went away */
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			s->symlinks++;
+		} else if (S_ISREG(st.st_mode)) {
+			survey_file(s, dfd, name, *path, &st);
+		} else if (!S_ISDIR(st.st_mode)) {
+			s->special++;
+		} else if (st.st_dev != s->dev) {
+			s->other_fs++;	/* find -mount */
+		} else if (depth >= MAX_DEPTH) {
+			s->too_deep++;
+		} else {
+			for (i = 0; i <= depth; i++)
+				if (s->stack[i] == st.st_ino)
+					break;
+			if (i <= depth) {
+				s->loops++;	/* a bind mount of an ancestor */
+				continue;
+			}
+			cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				     O_CLOEXEC);
+			if (cfd < 0) {
+				s->dir_errors++;
+			} else if (is_special_fs(cfd)) {
+				s->special_fs++;
+				close(cfd);
+			} else {
+				s->stack[depth + 1] = st.st_ino;
+				walk(s, cfd, path, pcap, depth + 1);
+			}
+		}
+		(*path)[plen] = '\0';
+	}
+	if (errno)
+		s->dir_errors++;	/* the rest of this directory is unseen */
+	closedir(d);
+}
+
+/* ---- the report ---- */
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const struct rec *const *x = a, *const *y = b;
+
+	return strcmp((*x)->base, (*y)->base);
+}
+
+struct group {
+	const struct rec *first;	/* smallest path: the example */
+	int n;
+	unsigned long classes[VC_COUNT];
+	unsigned long multi_value;
+	enum vclass cls;		/* the most common */
+	size_t max_words;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->first->group, y->first->group);
+}
+
+/* Sort @recs by group and path; fill @out with one group each, largest first. */
+static int make_groups(struct rec *recs, int n, struct group **out)
+{
+	struct group *g = NULL;
+	int i, ng = 0, cap = 0;
+
+	if (n)
+		qsort(recs, n, sizeof(*recs), cmp_rec);
+	for (i = 0; i < n; i++) {
+		struct group *cur;
+		int c;
+
+		if (!i || strcmp(recs[i].group, recs[i - 1].group)) {
+			cur = GROW(g, ng, cap);
+			memset(cur, 0, sizeof(*cur));
+			cur->first = &recs[i];
+		}
+		cur = &g[ng - 1];
+		cur->n++;
+		cur->classes[recs[i].cls]++;
+		cur->multi_value += vclass_multi_value(recs[i].cls);
+		if (recs[i].words > cur->max_words)
+			cur->max_words = recs[i].words;
+		for (c = 0; c < VC_COUNT; c++)
+			if (cur->classes[c] > cur->classes[cur->cls])
+				cur->cls = c;
+	}
+	if (ng)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	*out = g;
+	return ng;
+}
+
+static int distinct_bases(struct rec *recs, int n)
+{
+	const struct rec **p = xmalloc((n + 1) * sizeof(*p));
+	int i, d = 0;
+
+	for (i = 0; i < n; i++)
+		p[i] = &recs[i];
+	if (n)
+		qsort(p, n, sizeof(*p), cmp_base);
+	for (i = 0; i < n; i++)
+		d += !i || strcmp(p[i]->base, p[i - 1]->base);
+	free(p);
+	return d;
+}
+
+struct totals {
+	struct group *groups, *ugroups;
+	int ngroups, nugroups, bases, mv_groups;
+	unsigned long mv_files;
+};
+
+static unsigned long unreadable(const struct survey *s)
+{
+	return s->unr_perm + s->unr_open + s->unr_read;
+}
+
+static double pct(unsigned long n, unsigned long of)
+{
+	return of ? 100.0 * n / of : 0;
+}
+
+static void print_text(const struct survey *s, const struct totals *t, int top,
+		       unsigned int timeout_ms)
+{
+	int i, c, shown;
+
+	printf("Survey of %s (read only, at most %d bytes and %u ms a file)\n\n",
+	       s->root, PAGE_BYTES, timeout_ms);
+	printf("files         %8lu\n", s->files);
+	printf("  empty       %8lu  %5.1f%%\n", s->empty, pct(s->empty, s->files));
+	printf("  one word    %8lu  %5.1f%%\n", s->one, pct(s->one, s->files));
+	printf("  multi-word  %8lu  %5.1f%%\n", s->multi, pct(s->multi, s->files));
+	printf("  unreadable  %8lu  %5.1f%%  (permission %lu, open %lu, read %lu)\n",
+	       unreadable(s), pct(unreadable(s), s->files), s->unr_perm, s->unr_open,
+	       s->unr_read);
+	printf("  write-only  %8lu  %5.1f%%\n", s->write_only, pct(s->write_only, s->files));
+	printf("  timed out   %8lu  %5.1f%%", s->timeouts, pct(s->timeouts, s->files));
+	if (s->timeout_path)
+		printf("  (%s%s)", s->timeout_path, s->timeouts > 1 ? ", ..." : "");
+	printf("\n");
+	if (s->nerrs) {
+		printf("errors:");
+		for (i = 0; i < s->nerrs; i++)
+			printf(" %s %lu", errname(s->errs[i].err), s->errs[i].n);
+		printf("\n");
+	}
+	printf("as find | xargs wc -w counts (read errors as empty, no line for\n"
+	       "  files that do not open): %lu files, %lu empty, %lu one word, %lu multi-word\n",
+	       s->empty + s->one + s->multi + s->unr_read, s->empty + s->unr_read,
+	       s->one, s->multi);
+	if (s->larger)
+		printf("larger than a page (first page counted): %lu\n", s->larger);
+	printf("not surveyed: %lu directories on other file systems, %lu symlinks, "
+	       "%lu other files (devices, fifos, sockets)",
+	       s->other_fs, s->symlinks, s->special);
+	if (s->special_fs)
+		printf(", %lu debugfs/tracefs", s->special_fs);
+	if (s->dir_errors)
+		printf(", %lu unreadable directories", s->dir_errors);
+	if (s->vanished)
+		printf(", %lu vanished", s->vanished);
+	if (s->loops + s->too_deep)
+		printf(", %lu loops or too deep", s->loops + s->too_deep);
+	printf("\n");
+	if (!s->multi)
+		return;
+
+	printf("\nmulti-word: %lu of two words; the most, %zu words: %s\n",
+	       s->two_words, s->max_words, s->max_path);
+	printf("  ");
+	for (c = 0; c < VC_COUNT; c++)
+		printf("%s %s %lu", c ? "," : "", vclass_names[c], s->classes[c]);
+	printf("\n  %d base names, %d distinct attributes (digits in names as N)\n",
+	       t->bases, t->ngroups);
+
+	shown = top && top < t->ngroups ? top : t->ngroups;
+	printf("\ndistinct multi-word attributes (%d of %d, most files first):\n",
+	       shown, t->ngroups);
+	printf("  %6s  %-7s  %5s  %-24s  %s\n", "files", "class", "words", "name",
+	       "example");
+	for (i = 0; i < shown; i++) {
+		const struct group *g = &t->groups[i];
+
+		printf("  %6d  %-7s  %5zu  %-24s  %s\n", g->n, vclass_names[g->cls],
+		       g->max_words, g->first->group, g->first->path);
+		printf("  %6s  %-7s  %5s  %-24s    %s\n", "", "", "", "", g->first->value);
+	}
+
+	printf("\nmigration candidates:\n");
+	printf("  several values in one file (enum, list, kv, table, hexdump, other):\n"
+	       "    %lu files, %d attributes\n", t->mv_files, t->mv_groups);
+	shown = top && top < t->nugroups ? top : t->nugroups;
+	printf("  a time or a size without its unit in the name: %d files, %d attributes\n",
+	       s->nunit, t->nugroups);
+	for (i = 0; i < shown; i++) {
+		const struct group *g = &t->ugroups[i];
+
+		printf("  %6d  %-4s  %-28s  %s = %s\n", g->n, g->first->kind,
+		       g->first->group, g->first->path, g->first->value);
+	}
+}
+
+static void json_classes(struct json *j, const char *key, const unsigned long *classes)
+{
+	int c;
+
+	json_key(j, key);
+	json_obj_start(j);
+	for (c = 0; c < VC_COUNT; c++)
+		json_kint(j, vclass_names[c], classes[c]);
+	json_obj_end(j);
+}
+
+static void print_json(const struct survey *s, const struct totals *t, int top,
+		       unsigned int timeout_ms)
+{
+	struct json j;
+	int i, n;
+
+	json_init(&j, stdout, cfg.pretty);
+	json_obj_start(&j);
+	json_kstr(&j, "root", s->root);
+	json_kint(&j, "timeout_ms", timeout_ms);
+	json_kint(&j, "page_bytes", PAGE_BYTES);
+	json_kint(&j, "files", s->files);
+	json_kint(&j, "empty", s->empty);
+	json_kint(&j, "one_word", s->one);
+	json_kint(&j, "multi_word", s->multi);
+	json_kint(&j, "unreadable", unreadable(s));
+	json_kint(&j, "write_only", s->write_only);
+	json_kint(&j, "timeouts", s->timeouts);
+	json_kstr(&j, "timeout_example", s->timeout_path);
+	json_key(&j, "unreadable_by");
+	json_obj_start(&j);
+	json_kint(&j, "permission", s->unr_perm);
+	json_kint(&j, "open", s->unr_open);
+	json_kint(&j, "read", s->unr_read);
+	json_obj_end(&j);
+	json_key(&j, "errors");
+	json_obj_start(&j);
+	for (i = 0; i < s->nerrs; i++)
+		json_kint(&j, errname(s->errs[i].err), s->errs[i].n);
+	json_obj_end(&j);
+	/* What find | xargs wc -w shows: a line for every file opened, 0 words
+	 * for one whose read failed, no line for one that did not open. */
+	json_key(&j, "wc_method");
+	json_obj_start(&j);
+	json_kint(&j, "files", s->empty + s->one + s->multi + s->unr_read);
+	json_kint(&j, "empty", s->empty + s->unr_read);
+	json_kint(&j, "one_word", s->one);
+	json_kint(&j, "multi_word", s->multi);
+	json_obj_end(&j);
+	json_kint(&j, "larger_than_page", s->larger);
+	json_kint(&j, "abandoned_reads", reader_abandoned(s->rd));
+	json_key(&j, "not_surveyed");
+	json_obj_start(&j);
+	json_kint(&j, "other_fs_dirs", s->other_fs);
+	json_kint(&j, "debugfs_tracefs", s->special_fs);
+	json_kint(&j, "symlinks", s->symlinks);
+	json_kint(&j, "special_files", s->special);
+	json_kint(&j, "dir_errors", s->dir_errors);
+	json_kint(&j, "vanished", s->vanished);
+	json_kint(&j, "loops", s->loops);
+	json_kint(&j, "too_deep", s->too_deep);
+	json_obj_end(&j);
+	json_kint(&j, "two_words", s->two_words);
+	json_kint(&j, "max_words", s->max_words);
+	json_kstr(&j, "max_words_path", s->max_path);
+	json_classes(&j, "classes", s->classes);
+	json_kint(&j, "base_names", t->bases);
+	json_kint(&j, "attributes", t->ngroups);
+	json_key(&j, "groups");
+	json_arr_start(&j);
+	n = top && top < t->ngroups ? top : t->ngroups;
+	for (i = 0; i < n; i++) {
+		const struct group *g = &t->groups[i];
+
+		json_obj_start(&j);
+		json_kstr(&j, "name", g->first->group);
+		json_kint(&j, "files", g->n);
+		json_kstr(&j, "class", vclass_names[g->cls]);
+		json_classes(&j, "classes", g->classes);
+		json_kint(&j, "multi_value", g->multi_value);
+		json_kint(&j, "max_words", g->max_words);
+		json_kstr(&j, "example", g->first->path);
+		json_kstr(&j, "value", g->first->value);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "candidates");
+	json_obj_start(&j);
+	json_kint(&j, "multi_value_files", t->mv_files);
+	json_kint(&j, "multi_value_attributes", t->mv_groups);
+	json_kint(&j, "unit_files", s->nunit);
+	json_kint(&j, "unit_attributes", t->nugroups);
+	json_key(&j, "unit");
+	json_arr_start(&j);
+	n = top && top < t->nugroups ? top : t->nugroups;
+	for (i = 0; i < n; i++) {
+		const struct group *g = &t->ugroups[i];
+
+		json_obj_start(&j);
+		json_kstr(&j, "name", g->first->group);
+		json_kstr(&j, "kind", g->first->kind);
+		json_kint(&j, "files", g->n);
+		json_kstr(&j, "example", g->first->path);
+		json_kstr(&j, "value", g->first->value);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static void free_recs(struct rec *r, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(r[i].path);
+		free(r[i].group);
+		free(r[i].value);
+	}
+	free(r);
+}
+
+/* ---- the command ---- */
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	*out = strtoul(s, &end, 10);
+	return errno || *end || *out > max ? -1 : 0;
+}
+
+/* --save DIR: new or empty, and not inside the tree being surveyed. */
+static int check_save(const char *save, const char *root)
+{
+	char rroot[PATH_MAX], rsave[PATH_MAX];
+	size_t l;
+	DIR *d;
+	struct dirent *de;
+
+	if (mkdir(save, 0755) && errno != EEXIST) {
+		fprintf(stderr, "abidep: --save: cannot make %s: %s\n", save, strerror(errno));
+		return -1;
+	}
+	d = opendir(save);
+	if (!d) {
+		fprintf(stderr, "abidep: --save: cannot open %s: %s\n", save, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			closedir(d);
+			fprintf(stderr, "abidep: --save: %s is not empty; name a new or empty directory\n",
+				save);
+			return -1;
+		}
+	closedir(d);
+	if (!realpath(root, rroot) || !realpath(save, rsave)) {
+		fprintf(stderr, "abidep: --save: cannot resolve %s or %s: %s\n", root, save,
+			strerror(errno));
+		return -1;
+	}
+	l = strlen(rroot);
+	if (!strncmp(rsave, rroot, l) && (rsave[l] == '/' || !rsave[l] || l == 1)) {
+		fprintf(stderr, "abidep: --save: %s is inside the surveyed %s; name a directory outside it\n",
+			save, root);
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_survey(int argc, char **argv)
 {
-	fprintf(stderr, "abidep survey: not built yet\n");
-	return 2;
+	static const struct option lopts[] = {
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "save", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long timeout_ms = DEFAULT_TIMEOUT_MS, top = 20;
+	bool top_set = false;
+	struct survey s = { 0 };
+	struct totals t = { 0 };
+	struct stat st;
+	size_t pcap;
+	char *path;
+	int c, fd, i;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		survey_usage(stdout);
+		return 0;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_uint(optarg, 600000, &timeout_ms) || !timeout_ms) {
+				fprintf(stderr, "abidep: --timeout-ms takes 1 to 600000 (milliseconds), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			if (parse_uint(optarg, INT_MAX, &top)) {
+				fprintf(stderr, "abidep: --top takes a count (0: all), not '%s'\n", optarg);
+				return 2;
+			}
+			top_set = true;
+			break;
+		case 's': s.save = optarg; break;
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
+		case 'h': survey_usage(stdout); return 0;
+		default: survey_usage(stderr); return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "abidep: survey takes one DIR, not also '%s' (see abidep survey --help)\n",
+			argv[optind + 1]);
+		return 2;
+	}
+	/* JSON is for programs: every group unless --top says otherwise. */
+	if (cfg.json && !top_set)
+		top = 0;
+	s.root = optind < argc ? argv[optind] : "/sys";
+	fd = open(s.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == ENOTDIR)
+			fprintf(stderr, "abidep: cannot survey %s: not a directory; name a directory such as /sys\n",
+				s.root);
+		else
+			fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(e));
+		return 2;
+	}
+	if (is_special_fs(fd)) {
+		fprintf(stderr, "abidep: %s is on debugfs or tracefs, which survey never reads (reads there can have effects); name a sysfs directory\n",
+			s.root);
+		close(fd);
+		return 2;
+	}
+	if (fstat(fd, &st)) {
+		fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(errno));
+		close(fd);
+		return 2;
+	}
+	if (s.save && check_save(s.save, s.root)) {
+		close(fd);
+		return 2;
+	}
+	s.dev = st.st_dev;
+	s.stack[0] = st.st_ino;
+	s.euid = geteuid();
+	s.ngroups = getgroups(0, NULL);
+	if (s.ngroups > 0) {
+		s.groups = xmalloc(s.ngroups * sizeof(*s.groups));
+		s.ngroups = getgroups(s.ngroups, s.groups);
+	}
+	if (s.ngroups < 0)
+		s.ngroups = 0;
+	s.rd = reader_new(timeout_ms);
+	if (!s.rd) {
+		fprintf(stderr, "abidep: cannot start a reading thread: %s\n", strerror(errno));
+		close(fd);
+		return 2;
+	}
+	s.buf = xmalloc(PAGE_BYTES + 1);
+	pcap = strlen(s.root) + 256;
+	path = xmalloc(pcap);
+	strcpy(path, s.root);
+	walk(&s, fd, &path, &pcap, 0);
+	free(path);
+
+	t.ngroups = make_groups(s.mrecs, s.nmulti, &t.groups);
+	t.bases = distinct_bases(s.mrecs, s.nmulti);
+	for (i = 0; i < t.ngroups; i++) {
+		t.mv_files += t.groups[i].multi_value;
+		t.mv_groups += t.groups[i].multi_value > 0;
+	}
+	t.nugroups = make_groups(s.urecs, s.nunit, &t.ugroups);
+	if (cfg.json)
+		print_json(&s, &t, top, timeout_ms);
+	else
+		print_text(&s, &t, top, timeout_ms);
+
+	reader_free(s.rd);
+	free(t.groups);
+	free(t.ugroups);
+	free_recs(s.mrecs, s.nmulti);
+	free_recs(s.urecs, s.nunit);
+	free(s.errs);
+	free(s.groups);
+	free(s.buf);
+	free(s.max_path);
+	free(s.timeout_path);
+	free(s.save_dir);
+	if (s.save_errors) {
+		fprintf(stderr, "abidep: --save: %lu values not saved (see above)\n", s.save_errors);
+		return 2;
+	}
+	return 0;
 }
