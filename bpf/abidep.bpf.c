@@ -8,6 +8,10 @@
  * (file, op, uid, cgroup, executable); userspace hears of a key only when it
  * is new. The first user's details are kept in the map, so nothing is lost
  * when no daemon runs (pinned mode).
+ *
+ * Two sets of programs, one loaded (tools/trace.c chooses): fexit, and
+ * kprobe/kretprobe pairs doing the same for kernels where fexit cannot
+ * attach (no BPF trampolines, or no BTF for the functions).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -24,6 +28,10 @@
  * kernfs operations.
  */
 __u32 sysfs_dev;
+
+/* The clock as last read, and the jiffies it was read at (see now_ns()). */
+__u64 clock_jiffies;
+__u64 clock_ns;
 
 /* Hash maps allocate on use: memory follows the files and users there are. */
 struct {
@@ -69,6 +77,24 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
 } events SEC(".maps");
+
+/*
+ * kprobe mode only: a watched file's call in progress, by thread, from the
+ * kprobe to the kretprobe (which sees the return value but not the
+ * arguments). The tracer shrinks it to one entry in fexit mode.
+ */
+struct abidep_pending {
+	__u32 file_id;
+	__u32 op;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct abidep_pending);
+} pending SEC(".maps");
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -118,6 +144,29 @@ static __always_inline void exe_path(struct file *exe, struct abidep_usage *u)
 	}
 }
 
+/*
+ * CLOCK_BOOTTIME, read at most once per jiffy (per tick): the store keeps
+ * access times to the second, and where the clocksource is slow to read (an
+ * emulated HPET in the QEMU guest) the read was a fifth of the cost of a
+ * watched access. The time is stored before the jiffies it belongs to, and
+ * read after them (x86 keeps stores, and loads, in order): a program that
+ * sees the new jiffies sees the new time.
+ */
+static __always_inline __u64 now_ns(void)
+{
+	__u64 j = bpf_jiffies64(), t;
+
+	if (j == clock_jiffies) {
+		barrier();
+		return clock_ns;
+	}
+	t = bpf_ktime_get_boot_ns();
+	clock_ns = t;
+	barrier();
+	clock_jiffies = j;
+	return t;
+}
+
 static __always_inline void count(struct abidep_usage *u, long ret, __u64 now)
 {
 	__sync_fetch_and_add(&u->count, 1);
@@ -126,37 +175,34 @@ static __always_inline void count(struct abidep_usage *u, long ret, __u64 now)
 	u->last_ns = now;
 }
 
-static __always_inline void record(struct inode *inode, __u32 op, long ret)
+/* A watched file was accessed: count it under the current task's key. */
+static __always_inline void record(__u32 file_id, __u32 op, long ret)
 {
 	struct abidep_usage_key key = {};
 	struct abidep_usage *u;
-	struct abidep_watch *w;
 	struct task_struct *task;
 	struct file *exe;
-	__u64 ino, now;
 	__u32 zero = 0;
+	__u64 now;
 	int err;
 
-	/* The hot path: every sysfs (and cgroupfs) open and read passes here. */
-	if (!inode || inode->i_sb->s_dev != sysfs_dev)
-		return;
-	ino = inode->i_ino;
-	w = bpf_map_lookup_elem(&watched, &ino);
-	if (!w)
-		return;
 	stat_inc(ABIDEP_STAT_HITS);
-
 	task = bpf_get_current_task_btf();
 	exe = task->mm ? task->mm->exe_file : NULL;
-	key.file_id = w->file_id;
+	key.file_id = file_id;
 	key.op = op;
-	key.uid = (__u32)bpf_get_current_uid_gid();
-	key.cgroup_id = bpf_get_current_cgroup_id();
+	/*
+	 * Loads rather than bpf_get_current_uid_gid() and
+	 * bpf_get_current_cgroup_id(): the same values (the uid as the initial
+	 * user namespace sees it, the cgroup v2 id), in fewer instructions.
+	 */
+	key.uid = task->cred->uid.val;
+	key.cgroup_id = task->cgroups->dfl_cgrp->kn->id;
 	if (exe) {
 		key.exe_dev = exe->f_inode->i_sb->s_dev;
 		key.exe_ino = exe->f_inode->i_ino;
 	}
-	now = bpf_ktime_get_boot_ns();
+	now = now_ns();
 
 	u = bpf_map_lookup_elem(&usage, &key);
 	if (u) {
@@ -194,10 +240,27 @@ static __always_inline void record(struct inode *inode, __u32 op, long ret)
 		stat_inc(ABIDEP_STAT_EVENTS_LOST);
 }
 
+/*
+ * The hot path: every sysfs (and cgroupfs) open, read and write passes
+ * here. The superblock, then one hash lookup; an unwatched file ends there.
+ */
+static __always_inline struct abidep_watch *watched_inode(struct inode *inode)
+{
+	__u64 ino;
+
+	if (!inode || inode->i_sb->s_dev != sysfs_dev)
+		return NULL;
+	ino = inode->i_ino;
+	return bpf_map_lookup_elem(&watched, &ino);
+}
+
 SEC("fexit/kernfs_fop_open")
 int BPF_PROG(abidep_open, struct inode *inode, struct file *file, int ret)
 {
-	record(inode, ABIDEP_OP_OPEN, ret);
+	struct abidep_watch *w = watched_inode(inode);
+
+	if (w)
+		record(w->file_id, ABIDEP_OP_OPEN, ret);
 	return 0;
 }
 
@@ -205,15 +268,104 @@ int BPF_PROG(abidep_open, struct inode *inode, struct file *file, int ret)
 SEC("fexit/kernfs_fop_read_iter")
 int BPF_PROG(abidep_read, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
-	if (ret)
-		record(iocb->ki_filp->f_inode, ABIDEP_OP_READ, ret);
+	struct abidep_watch *w;
+
+	if (!ret)
+		return 0;
+	w = watched_inode(iocb->ki_filp->f_inode);
+	if (w)
+		record(w->file_id, ABIDEP_OP_READ, ret);
 	return 0;
 }
 
 SEC("fexit/kernfs_fop_write_iter")
 int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
-	record(iocb->ki_filp->f_inode, ABIDEP_OP_WRITE, ret);
+	struct abidep_watch *w = watched_inode(iocb->ki_filp->f_inode);
+
+	if (w)
+		record(w->file_id, ABIDEP_OP_WRITE, ret);
+	return 0;
+}
+
+/*
+ * kprobe mode. The arguments are plain numbers to the verifier: read
+ * through them with BPF_CORE_READ. The kprobe notes a watched call by
+ * thread; its kretprobe counts it with the return value.
+ */
+static __always_inline void kp_enter(struct inode *inode, __u32 op)
+{
+	struct abidep_pending p = { .op = op };
+	struct abidep_watch *w;
+	__u64 tid, ino;
+
+	if (!inode || BPF_CORE_READ(inode, i_sb, s_dev) != sysfs_dev)
+		return;
+	ino = BPF_CORE_READ(inode, i_ino);
+	w = bpf_map_lookup_elem(&watched, &ino);
+	if (!w)
+		return;
+	p.file_id = w->file_id;
+	tid = bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
+}
+
+static __always_inline void kp_exit(__u32 op, long ret)
+{
+	struct abidep_pending *p, copy;
+	__u64 tid = bpf_get_current_pid_tgid();
+
+	p = bpf_map_lookup_elem(&pending, &tid);
+	if (!p)
+		return;
+	copy = *p;
+	bpf_map_delete_elem(&pending, &tid);
+	/* Not this call's (its return was missed): drop it. */
+	if (copy.op != op)
+		return;
+	if (op != ABIDEP_OP_READ || ret)
+		record(copy.file_id, op, ret);
+}
+
+SEC("kprobe/kernfs_fop_open")
+int BPF_KPROBE(abidep_kp_open, struct inode *inode)
+{
+	kp_enter(inode, ABIDEP_OP_OPEN);
+	return 0;
+}
+
+SEC("kretprobe/kernfs_fop_open")
+int BPF_KRETPROBE(abidep_kr_open, int ret)
+{
+	kp_exit(ABIDEP_OP_OPEN, ret);
+	return 0;
+}
+
+SEC("kprobe/kernfs_fop_read_iter")
+int BPF_KPROBE(abidep_kp_read, struct kiocb *iocb)
+{
+	kp_enter(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_READ);
+	return 0;
+}
+
+SEC("kretprobe/kernfs_fop_read_iter")
+int BPF_KRETPROBE(abidep_kr_read, long ret)
+{
+	kp_exit(ABIDEP_OP_READ, ret);
+	return 0;
+}
+
+SEC("kprobe/kernfs_fop_write_iter")
+int BPF_KPROBE(abidep_kp_write, struct kiocb *iocb)
+{
+	kp_enter(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_WRITE);
+	return 0;
+}
+
+SEC("kretprobe/kernfs_fop_write_iter")
+int BPF_KRETPROBE(abidep_kr_write, long ret)
+{
+	kp_exit(ABIDEP_OP_WRITE, ret);
 	return 0;
 }
 

@@ -44,15 +44,20 @@ struct abi_when {
 	char kver[32];
 };
 
+/*
+ * Pointers first, then ints: no padding holes (Documentation/ABI has
+ * thousands of entries, and their array is the parser's largest memory).
+ * The strings and arrays an entry points to belong to the set (its arena).
+ */
 struct abi_entry {
 	const char *file;		/* owned by the set */
-	int line;			/* of the first What: */
 	char **what;			/* the What: paths */
 	int *what_line;
-	int nwhat;
 	char *field[ABI_NFIELDS];	/* text; NULL if absent (What: joined) */
-	int field_line[ABI_NFIELDS];
 	char **replaced_by;		/* Replaced-by: paths; none -> 0 of them */
+	int line;			/* of the first What: */
+	int nwhat;
+	int field_line[ABI_NFIELDS];
 	int nreplaced;
 	/* Parsed by abi_check(): */
 	enum abi_status status;
@@ -88,8 +93,13 @@ struct abi_set {
 	int errors, warnings;
 	char **unparsed;		/* files with no entry at all */
 	int nunparsed;
-	char **owned;			/* strings freed with the set */
-	int nowned, ocap;
+	/*
+	 * Arena: the entries' strings and arrays, the files' paths and
+	 * intros, carved from large chunks and freed with the set.
+	 */
+	struct abi_chunk *chunks;
+	char *apos, *aend;		/* free space in the newest chunk */
+	char *alast;			/* the last allocation (may grow in place) */
 	char *rbuf;			/* file read buffer, reused */
 	size_t rcap;
 };

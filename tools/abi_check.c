@@ -4,6 +4,7 @@
  * fields, patterns, duplicate What lines.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -251,19 +252,29 @@ static void abi_check_entry(struct abi_set *set, struct abi_entry *e, bool stric
 			     e->nwhat ? e->what[0] : "");
 }
 
-/* FNV-1a: What strings into an open-addressing table. */
-static unsigned long abi_hash(const char *s)
+/*
+ * What strings into an open-addressing table. Eight bytes at a time: a
+ * byte-at-a-time hash was a tenth of validate's time on Documentation/ABI.
+ */
+static uint64_t abi_hash(const char *s, size_t len)
 {
-	unsigned long h = 14695981039346656037UL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
 }
 
+/* A What line by position: 8 bytes, so the table stays small and warm. */
 struct abi_what_ref {
-	const char *what;
-	int entry, idx;
+	int entry;		/* + 1: 0 is an empty slot */
+	int idx;
 };
 
 static void abi_check_duplicates(struct abi_set *set)
@@ -283,20 +294,23 @@ static void abi_check_duplicates(struct abi_set *set)
 		const struct abi_entry *e = &set->entries[i];
 
 		for (j = 0; j < e->nwhat; j++) {
-			size_t h = abi_hash(e->what[j]) & mask;
+			const char *what = e->what[j];
+			size_t h;
 
-			if (!*e->what[j])
+			if (!*what)
 				continue;
-			while (tab[h].what && strcmp(tab[h].what, e->what[j]))
+			h = abi_hash(what, strlen(what)) & mask;
+			while (tab[h].entry &&
+			       strcmp(set->entries[tab[h].entry - 1].what[tab[h].idx], what))
 				h = (h + 1) & mask;
-			if (!tab[h].what) {
-				tab[h] = (struct abi_what_ref){ e->what[j], i, j };
+			if (!tab[h].entry) {
+				tab[h] = (struct abi_what_ref){ i + 1, j };
 				continue;
 			}
 			abi_diag_add(set, e->file, e->what_line[j], true,
-				     "duplicate What '%s' (first at %s:%d)", e->what[j],
-				     set->entries[tab[h].entry].file,
-				     set->entries[tab[h].entry].what_line[tab[h].idx]);
+				     "duplicate What '%s' (first at %s:%d)", what,
+				     set->entries[tab[h].entry - 1].file,
+				     set->entries[tab[h].entry - 1].what_line[tab[h].idx]);
 		}
 	}
 	free(tab);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,88 @@
 #include "util.h"
 
 #define ABI_MAX_FILE (64 << 20)
+
+/*
+ * Under ASan, allocations from the arena keep a poisoned gap between them
+ * and the free space stays poisoned, so overruns are still caught.
+ */
+#ifndef __has_feature
+#define __has_feature(x) 0	/* gcc says __SANITIZE_ADDRESS__, clang this */
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define ABI_REDZONE 16
+#else
+#define ABI_REDZONE 0
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
+/*
+ * The arena: a malloc per string and per What array cost more than the
+ * parsing of Documentation/ABI (allocator time, and a page fault for every
+ * 4 KiB of chunk headers and rounding). Chunks are malloc'ed large, touched
+ * only as far as they are used, and freed with the set.
+ */
+#define ABI_CHUNK (64 << 10)
+
+struct abi_chunk {
+	struct abi_chunk *next;
+	size_t size;
+	char data[];
+};
+
+static void *abi_alloc(struct abi_set *set, size_t n, size_t align)
+{
+	char *p = (char *)(((uintptr_t)set->apos + align - 1) & ~(uintptr_t)(align - 1));
+
+	if (!set->apos || p > set->aend || (size_t)(set->aend - p) < n + ABI_REDZONE) {
+		/* Large ones get room to grow in place (long descriptions). */
+		size_t size = n + ABI_REDZONE > ABI_CHUNK / 4 ?
+			      2 * (n + ABI_REDZONE) + 64 : ABI_CHUNK;
+		struct abi_chunk *c = xmalloc(sizeof(*c) + size);
+
+		c->next = set->chunks;
+		c->size = size;
+		set->chunks = c;
+		set->aend = c->data + size;
+		ASAN_POISON_MEMORY_REGION(c->data, size);
+		p = c->data;
+	}
+	ASAN_UNPOISON_MEMORY_REGION(p, n);
+	set->apos = p + n + ABI_REDZONE;
+	set->alast = p;
+	return p;
+}
+
+/*
+ * @p (@old bytes, from the arena) resized to @n bytes: in place when it is
+ * the last allocation and the chunk has room, which is the case for a field
+ * whose continuation lines are being appended.
+ */
+static void *abi_regrow(struct abi_set *set, void *p, size_t old, size_t n)
+{
+	char *q;
+
+	if (p && p == set->alast && (size_t)(set->aend - (char *)p) >= n + ABI_REDZONE) {
+		ASAN_UNPOISON_MEMORY_REGION(p, n);
+		set->apos = (char *)p + n + ABI_REDZONE;
+		return p;
+	}
+	q = abi_alloc(set, n, 1);
+	if (old)
+		memcpy(q, p, old);
+	return q;
+}
+
+static char *abi_strndup(struct abi_set *set, const char *s, size_t len)
+{
+	char *p = abi_alloc(set, len + 1, 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
 
 const char *const abi_field_names[ABI_NFIELDS] = {
 	[ABI_WHAT] = "What",
@@ -43,10 +126,7 @@ const char *const abi_field_names[ABI_NFIELDS] = {
 /* A copy of @s that lives as long as @set (for diagnostics' file names). */
 static const char *abi_own(struct abi_set *set, const char *s)
 {
-	char **slot = GROW(set->owned, set->nowned, set->ocap);
-
-	*slot = xstrdup(s);
-	return *slot;
+	return abi_strndup(set, s, strlen(s));
 }
 
 void abi_set_init(struct abi_set *set)
@@ -56,34 +136,21 @@ void abi_set_init(struct abi_set *set)
 
 void abi_set_free(struct abi_set *set)
 {
-	int i, j;
+	struct abi_chunk *c, *next;
+	int i;
 
-	for (i = 0; i < set->nentries; i++) {
-		struct abi_entry *e = &set->entries[i];
-
-		for (j = 0; j < e->nwhat; j++)
-			free(e->what[j]);
-		free(e->what);
-		free(e->what_line);
-		for (j = 0; j < ABI_NFIELDS; j++)
-			free(e->field[j]);
-		for (j = 0; j < e->nreplaced; j++)
-			free(e->replaced_by[j]);
-		free(e->replaced_by);
-	}
+	/* The entries' and files' strings are in the arena. */
 	free(set->entries);
-	for (i = 0; i < set->nfiles; i++) {
-		free(set->files[i].path);
-		free(set->files[i].intro);
-	}
 	free(set->files);
 	for (i = 0; i < set->ndiags; i++)
 		free(set->diags[i].msg);
 	free(set->diags);
 	free(set->unparsed);
-	for (i = 0; i < set->nowned; i++)
-		free(set->owned[i]);
-	free(set->owned);
+	for (c = set->chunks; c; c = next) {
+		next = c->next;
+		ASAN_UNPOISON_MEMORY_REGION(c->data, c->size);
+		free(c);
+	}
 	free(set->rbuf);
 	memset(set, 0, sizeof(*set));
 }
@@ -113,26 +180,25 @@ static int abi_field_lookup(const char *name, size_t len)
 {
 	int i;
 
+	if (!len)
+		return -1;
+	/* The first letter (ASCII, either case) rules out most names. */
 	for (i = 0; i < ABI_NFIELDS; i++)
-		if (strlen(abi_field_names[i]) == len &&
+		if ((abi_field_names[i][0] | 0x20) == (name[0] | 0x20) &&
+		    strlen(abi_field_names[i]) == len &&
 		    !strncasecmp(name, abi_field_names[i], len))
 			return i;
 	return -1;
 }
 
 /*
- * Append @len bytes of @s to *@dst (holding *@used bytes in *@cap), after a
- * newline if it is not empty. Capacity doubles: descriptions are long.
+ * Append @len bytes of @s to *@dst (holding *@used bytes, from the arena),
+ * after a newline if it is not empty.
  */
-static void abi_append(char **dst, size_t *used, size_t *cap, const char *s,
-		       size_t len)
+static void abi_append(struct abi_set *set, char **dst, size_t *used,
+		       const char *s, size_t len)
 {
-	size_t need = *used + len + 2;
-
-	if (need > *cap) {
-		*cap = need < 2 * *cap ? 2 * *cap : need + 64;
-		*dst = xrealloc(*dst, *cap);
-	}
+	*dst = abi_regrow(set, *dst, *dst ? *used + 1 : 0, *used + len + 2);
 	if (*used)
 		(*dst)[(*used)++] = '\n';
 	memcpy(*dst + *used, s, len);
@@ -140,7 +206,8 @@ static void abi_append(char **dst, size_t *used, size_t *cap, const char *s,
 	(*dst)[*used] = '\0';
 }
 
-static char *abi_trim(const char *s, size_t len)
+/* @s without its leading and trailing white space, as (*@start, return). */
+static size_t abi_trim_span(const char *s, size_t len, const char **start)
 {
 	while (len && isspace((unsigned char)*s)) {
 		s++;
@@ -148,7 +215,18 @@ static char *abi_trim(const char *s, size_t len)
 	}
 	while (len && isspace((unsigned char)s[len - 1]))
 		len--;
-	return xstrndup(s, len);
+	*start = s;
+	return len;
+}
+
+/* A trimmed copy in the arena; its length in *@out_len if not NULL. */
+static char *abi_trim(struct abi_set *set, const char *s, size_t len,
+		      size_t *out_len)
+{
+	len = abi_trim_span(s, len, &s);
+	if (out_len)
+		*out_len = len;
+	return abi_strndup(set, s, len);
 }
 
 /* Drop trailing blank lines (paragraph breaks before the next entry). */
@@ -163,33 +241,49 @@ static void abi_chomp(char *s)
 		s[--len] = '\0';
 }
 
-static void abi_add_what(struct abi_entry *e, char *what, int line)
+/*
+ * Room for one more in an arena array of @n (arrays hold a power of two:
+ * full at 0, 1, 2, 4, ...): the old one is left behind, at most as much
+ * again as the final one.
+ */
+static void *abi_array_room(struct abi_set *set, void *arr, int n, size_t size)
 {
-	int n = e->nwhat + 1;
+	void *p;
 
-	e->what = xrealloc(e->what, n * sizeof(*e->what));
-	e->what_line = xrealloc(e->what_line, n * sizeof(*e->what_line));
+	if (n & (n - 1))
+		return arr;
+	p = abi_alloc(set, (n ? 2 * (size_t)n : 1) * size, sizeof(void *));
+	if (n)
+		memcpy(p, arr, n * size);
+	return p;
+}
+
+static void abi_add_what(struct abi_set *set, struct abi_entry *e, char *what,
+			 int line)
+{
+	e->what = abi_array_room(set, e->what, e->nwhat, sizeof(*e->what));
+	e->what_line = abi_array_room(set, e->what_line, e->nwhat,
+				      sizeof(*e->what_line));
 	e->what[e->nwhat] = what;
 	e->what_line[e->nwhat] = line;
-	e->nwhat = n;
+	e->nwhat++;
 }
 
 /* Split Replaced-by into paths; "none" means none. */
-static void abi_split_replaced(struct abi_entry *e)
+static void abi_split_replaced(struct abi_set *set, struct abi_entry *e)
 {
 	const char *p = e->field[ABI_REPLACED_BY];
 
 	while (p && *p) {
 		size_t len = strcspn(p, "\n");
-		char *path = abi_trim(p, len);
+		const char *start;
+		size_t tlen = abi_trim_span(p, len, &start);
 
-		if (*path && strcasecmp(path, "none")) {
-			e->replaced_by = xrealloc(e->replaced_by,
-						  (e->nreplaced + 1) *
-						  sizeof(*e->replaced_by));
-			e->replaced_by[e->nreplaced++] = path;
-		} else {
-			free(path);
+		if (tlen && !(tlen == 4 && !strncasecmp(start, "none", 4))) {
+			e->replaced_by = abi_array_room(set, e->replaced_by,
+							e->nreplaced,
+							sizeof(*e->replaced_by));
+			e->replaced_by[e->nreplaced++] = abi_strndup(set, start, tlen);
 		}
 		p += len;
 		if (*p)
@@ -197,13 +291,13 @@ static void abi_split_replaced(struct abi_entry *e)
 	}
 }
 
-static void abi_entry_done(struct abi_entry *e)
+static void abi_entry_done(struct abi_set *set, struct abi_entry *e)
 {
 	if (!e)
 		return;
 	abi_chomp(e->field[ABI_DESCRIPTION]);
 	abi_chomp(e->field[ABI_USERS]);
-	abi_split_replaced(e);
+	abi_split_replaced(set, e);
 }
 
 struct abi_parser {
@@ -213,7 +307,7 @@ struct abi_parser {
 	int entry;		/* index in set->entries, or -1 */
 	int field;		/* current field, or -1 */
 	int line;
-	size_t used, cap;	/* of the current field's text (or the intro) */
+	size_t used;		/* length of the current field's text (or the intro) */
 };
 
 static struct abi_entry *abi_cur(struct abi_parser *p)
@@ -225,14 +319,14 @@ static void abi_new_entry(struct abi_parser *p)
 {
 	struct abi_entry *e;
 
-	abi_entry_done(abi_cur(p));
+	abi_entry_done(p->set, abi_cur(p));
 	e = GROW(p->set->entries, p->set->nentries, p->set->cap);
 	memset(e, 0, sizeof(*e));
 	e->file = p->set->files[p->file_idx].path;
 	e->line = p->line;
 	p->entry = e - p->set->entries;
 	p->set->files[p->file_idx].nentries++;
-	p->used = p->cap = 0;
+	p->used = 0;
 }
 
 static void abi_field_line(struct abi_parser *p, int field, const char *val,
@@ -244,7 +338,7 @@ static void abi_field_line(struct abi_parser *p, int field, const char *val,
 	if (field == ABI_WHAT) {
 		if (p->field != ABI_WHAT || !abi_cur(p))
 			abi_new_entry(p);
-		abi_add_what(abi_cur(p), abi_trim(val, len), p->line);
+		abi_add_what(set, abi_cur(p), abi_trim(set, val, len, NULL), p->line);
 		p->field = ABI_WHAT;
 		return;
 	}
@@ -264,9 +358,13 @@ static void abi_field_line(struct abi_parser *p, int field, const char *val,
 	}
 	p->field = field;
 	e->field_line[field] = p->line;
-	e->field[field] = abi_trim(val, len);
-	p->used = strlen(e->field[field]);
-	p->cap = p->used + 1;
+	if (set->skip_text && (field == ABI_DESCRIPTION || field == ABI_USERS)) {
+		/* Only whether there is text (see abi_text_line()). */
+		e->field[field] = abi_strndup(set, "-", abi_trim_span(val, len, &val) ? 1 : 0);
+		p->used = 0;
+		return;
+	}
+	e->field[field] = abi_trim(set, val, len, &p->used);
 }
 
 static void abi_text_line(struct abi_parser *p, const char *s, size_t len,
@@ -276,23 +374,23 @@ static void abi_text_line(struct abi_parser *p, const char *s, size_t len,
 	struct abi_entry *e = abi_cur(p);
 
 	if (!e) {
-		abi_append(&f->intro, &p->used, &p->cap, s, len);
+		abi_append(p->set, &f->intro, &p->used, s, len);
 		return;
 	}
 	if (p->field < 0)
 		return;
 	if (p->field == ABI_WHAT) {
-		char *t = abi_trim(s, len);
+		const char *t;
+		size_t tlen = abi_trim_span(s, len, &t);
 
 		/* As in the kernel's files: more paths of the same entry. */
-		if (*t == '/') {
-			abi_add_what(e, t, p->line);
+		if (tlen && *t == '/') {
+			abi_add_what(p->set, e, abi_strndup(p->set, t, tlen), p->line);
 			return;
 		}
-		if (*t)
+		if (tlen)
 			abi_diag_add(p->set, p->path, p->line, false,
 				     "text under What: that is not a path: ignored");
-		free(t);
 		return;
 	}
 	if (!indented && len && p->field != ABI_DESCRIPTION)
@@ -301,14 +399,12 @@ static void abi_text_line(struct abi_parser *p, const char *s, size_t len,
 			     abi_field_names[p->field]);
 	if (p->set->skip_text && (p->field == ABI_DESCRIPTION || p->field == ABI_USERS)) {
 		/* Only whether there is text: one character stands for it. */
-		if (len && (!e->field[p->field] || !*e->field[p->field])) {
-			free(e->field[p->field]);
-			e->field[p->field] = xstrdup("-");
-		}
+		if (len && (!e->field[p->field] || !*e->field[p->field]))
+			e->field[p->field] = abi_strndup(p->set, "-", 1);
 		return;
 	}
 	if (p->field == ABI_DESCRIPTION || len)
-		abi_append(&e->field[p->field], &p->used, &p->cap, s, len);
+		abi_append(p->set, &e->field[p->field], &p->used, s, len);
 }
 
 static bool abi_blank(const char *s, size_t len)
@@ -378,7 +474,7 @@ int abi_parse_buffer(struct abi_set *set, const char *path, const char *buf,
 
 	f = GROW(set->files, set->nfiles, set->fcap);
 	memset(f, 0, sizeof(*f));
-	f->path = xstrdup(path);
+	f->path = abi_strndup(set, path, strlen(path));
 	f->first = set->nentries;
 	p.file_idx = f - set->files;
 	p.path = f->path;
@@ -395,7 +491,7 @@ int abi_parse_buffer(struct abi_set *set, const char *path, const char *buf,
 		abi_line(&p, line, nul ? (size_t)(nul - line) : l);
 		off += l + (nl ? 1 : 0);
 	}
-	abi_entry_done(abi_cur(&p));
+	abi_entry_done(set, abi_cur(&p));
 	f = &set->files[p.file_idx];
 	abi_chomp(f->intro);
 	if (!f->nentries) {

@@ -132,4 +132,27 @@ cat "$RC/current_protocol" >/dev/null
 wait $tracer
 check "a second session adds up" test "$(rows $DB2 "$RC/current_protocol" | head -n 1)" = "/usr/bin/cat 0 / open 2 0"
 
+section "kprobes (--kprobe, the fallback where fexit cannot attach): the same accounting"
+DB3=/tmp/kprobe.db
+check "trace --pin --kprobe exits 0" "$A" trace --pin --kprobe --db $DB3
+check "the pinned programs are kprobes, not fexit" sh -c "bpftool prog show pinned $PIN/prog_abidep_kr_read | grep -q kprobe && test ! -e $PIN/prog_abidep_read"
+cat $F >/dev/null				# the same accesses as above
+sh -c "exec 3< $F"
+busybox cat $F >/dev/null
+sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
+setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
+cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null
+cat "$RC/current_protocol" >/dev/null
+echo bogus >"$RC/current_protocol" 2>/dev/null
+check "trace --stop" "$A" trace --stop --db $DB3
+got=$(rows $DB3 $F)
+check "exactly the 9 kinds of access made, each once" test "$got" = "$expect"
+[ "$got" = "$expect" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
+check "the alias: reads counted, the failed write as an error" \
+	test "$(rows $DB3 "$RC/current_protocol")" = "/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0
+/usr/bin/dash 0 / open 1 0
+/usr/bin/dash 0 / write 1 1"
+check "no file but those accessed" test "$(files $DB3)" = "$(printf '%s\n' "$RC/current_protocol" $F | sort)"
+
 finish trace
