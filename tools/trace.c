@@ -40,6 +40,7 @@
 #include "json.h"
 #include "pattern.h"
 #include "store.h"
+#include "uevent.h"
 #include "util.h"
 #include "../bpf/abidep.h"
 
@@ -76,11 +77,15 @@ struct tracer {
 	char session[96];
 	char host[256];
 	bool print;
+	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
 };
 
 enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS };
 
 static volatile sig_atomic_t exiting;
+
+/* --max-entries: a smaller usage map, to test what happens when it is full. */
+static __u32 max_usage = ABIDEP_MAX_USAGE;
 
 static void on_signal(int sig)
 {
@@ -105,32 +110,45 @@ static void trace_usage(FILE *f)
 		"counting goes on with no daemon. --sync writes the pinned counts to the DB\n"
 		"and refreshes the watched files; --stop syncs and unpins.\n"
 		"\n"
+		"--max-entries N sizes the usage map (default %d keys; for testing).\n"
+		"--kprobe uses kprobes even where fexit works (the fallback where it does\n"
+		"not; for testing).\n"
+		"\n"
 		"Exit status: 0 fine, 1 failure, 2 bad usage, 3 not privileged (needs root\n"
 		"or CAP_BPF+CAP_PERFMON), 4 kernel without BTF, 5 bpffs not mounted, 6 DB\n"
 		"not writable, 7 BPF load or attach failed, 8 already pinned / not pinned.\n",
-		DEFAULT_DB, PIN_DIR);
+		DEFAULT_DB, PIN_DIR, ABIDEP_MAX_USAGE);
 }
 
-static bool has_caps(void)
+/* Whether this process may trace; if not, @lacks names what it misses. */
+static bool has_caps(char *lacks, size_t size)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = { 0 };
+	bool bpf, perfmon;
 	__u64 eff;
 
+	snprintf(lacks, size, "CAP_BPF, CAP_PERFMON");
 	if (syscall(SYS_capget, &hdr, data))
 		return geteuid() == 0;
 	eff = data[0].effective | (__u64)data[1].effective << 32;
 	if (eff & (1ULL << CAP_SYS_ADMIN))
 		return true;
-	return (eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON));
+	bpf = eff & (1ULL << CAP_BPF);
+	perfmon = eff & (1ULL << CAP_PERFMON);
+	snprintf(lacks, size, "%s%s%s", bpf ? "" : "CAP_BPF",
+		 !bpf && !perfmon ? ", " : "", perfmon ? "" : "CAP_PERFMON");
+	return bpf && perfmon;
 }
 
 static int check_env(bool need_bpffs)
 {
 	struct statfs fs;
+	char lacks[64];
 
-	if (!has_caps()) {
-		fprintf(stderr, "abidep: tracing needs root, or CAP_BPF and CAP_PERFMON (and CAP_SYS_RESOURCE for the maps); run it with sudo\n");
+	if (!has_caps(lacks, sizeof(lacks))) {
+		fprintf(stderr, "abidep: tracing needs root, or CAP_BPF and CAP_PERFMON; this process lacks %s; run it with sudo\n",
+			lacks);
 		return EX_PERM;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
@@ -191,6 +209,9 @@ static int watch_one(const char *path, void *arg)
 		wf = GROW(tr->files, tr->nfiles, tr->cap);
 		wf->path = xstrdup(path);
 		wf->id = tr->next_id++;
+	} else if (wf->ino) {
+		/* The file was removed and made again (a device re-added). */
+		bpf_map_delete_elem(tr->fd[M_WATCHED], &wf->ino);
 	}
 	wf->ino = st.st_ino;
 	wf->present = true;
@@ -260,11 +281,18 @@ static int watch_refresh(struct tracer *tr, bool verbose)
 	return watched;
 }
 
-/* A process working on pinned maps learns the files from the files map. */
+/*
+ * A process working on pinned maps learns the files from the files map, and
+ * their inode numbers from the watched map: a file's path may name a new
+ * inode by now (removed and made again), which is not watched yet.
+ */
 static void files_from_map(struct tracer *tr)
 {
 	__u32 key, next, *prev = NULL;
+	__u64 ino, nino, *iprev = NULL;
+	struct abidep_watch w;
 	struct abidep_file f;
+	int i;
 
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], prev, &next)) {
 		key = next;
@@ -272,15 +300,23 @@ static void files_from_map(struct tracer *tr)
 		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key, &f))
 			continue;
 		struct wfile *wf = GROW(tr->files, tr->nfiles, tr->cap);
-		struct stat st;
 
 		f.path[sizeof(f.path) - 1] = '\0';
 		wf->path = xstrdup(f.path);
 		wf->id = key;
-		wf->ino = f.watched && !stat(f.path, &st) ? st.st_ino : 0;
+		wf->ino = 0;
 		wf->present = false;
 		if (key >= tr->next_id)
 			tr->next_id = key + 1;
+	}
+	while (!bpf_map_get_next_key(tr->fd[M_WATCHED], iprev, &nino)) {
+		ino = nino;
+		iprev = &ino;
+		if (bpf_map_lookup_elem(tr->fd[M_WATCHED], &ino, &w))
+			continue;
+		for (i = 0; i < tr->nfiles; i++)
+			if (tr->files[i].id == w.file_id)
+				tr->files[i].ino = ino;
 	}
 }
 
@@ -297,9 +333,13 @@ static int cg_n, cg_cap;
 static int cg_visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	struct cg_entry *c;
+	int i;
 
 	if (flag != FTW_D)
 		return 0;
+	for (i = 0; i < cg_n; i++)
+		if (cg_cache[i].ino == st->st_ino)
+			return 0;
 	c = GROW(cg_cache, cg_n, cg_cap);
 	c->ino = st->st_ino;
 	c->path = xstrdup(path + strlen("/sys/fs/cgroup"));
@@ -310,7 +350,11 @@ static int cg_visit(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
-/* cgroup v2 ids are the cgroup directories' inode numbers. */
+/*
+ * cgroup v2 ids are the cgroup directories' inode numbers. The paths
+ * returned stay valid for the process's life: a rescan only adds cgroups
+ * (sync_db() holds on to paths while later rows cause rescans).
+ */
 static const char *cgroup_path(__u64 id)
 {
 	int i, pass;
@@ -321,9 +365,6 @@ static const char *cgroup_path(__u64 id)
 				return cg_cache[i].path;
 		if (pass)
 			break;
-		for (i = 0; i < cg_n; i++)
-			free(cg_cache[i].path);
-		cg_n = 0;
 		nftw("/sys/fs/cgroup", cg_visit, 16, FTW_PHYS);
 	}
 	return NULL;
@@ -380,15 +421,19 @@ static void sync_row_fix(struct sync_row *sr)
 	sr->r.comm = sr->comm;
 }
 
-/* The store's key: (path, op, uid, cgroup_id, exe); host and session are fixed. */
+/*
+ * The store's key: (path, op, uid, cgroup_id, exe); host and session are
+ * fixed. Compares the rows' own buffers, not the r.* pointers to them: those
+ * go stale when the array grows (realloc) or qsort moves the rows.
+ */
 static int sync_row_cmp(const void *a, const void *b)
 {
-	const struct usage_row *x = &((const struct sync_row *)a)->r;
-	const struct usage_row *y = &((const struct sync_row *)b)->r;
+	const struct sync_row *sa = a, *sb = b;
+	const struct usage_row *x = &sa->r, *y = &sb->r;
 	int c;
 
-	if ((c = strcmp(x->path, y->path)) || (c = strcmp(x->op, y->op)) ||
-	    (c = strcmp(x->exe, y->exe)))
+	if ((c = strcmp(sa->f.path, sb->f.path)) || (c = strcmp(x->op, y->op)) ||
+	    (c = strcmp(sa->exe, sb->exe)))
 		return c;
 	if (x->uid != y->uid)
 		return x->uid < y->uid ? -1 : 1;
@@ -498,14 +543,25 @@ static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 	free(v);
 }
 
+/* The usage map's size as loaded (--max-entries), pinned maps included. */
+static __u32 usage_max(struct tracer *tr)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len))
+		return ABIDEP_MAX_USAGE;
+	return info.max_entries;
+}
+
 static void report_drops(struct tracer *tr)
 {
 	__u64 s[ABIDEP_NR_STATS];
 
 	read_stats(tr, s);
 	if (s[ABIDEP_STAT_DROPPED] || s[ABIDEP_STAT_EVENTS_LOST])
-		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %d keys), %llu new-user events lost\n",
-			(unsigned long long)s[ABIDEP_STAT_DROPPED], ABIDEP_MAX_USAGE,
+		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys), %llu new-user events lost\n",
+			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr),
 			(unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 }
 
@@ -555,26 +611,62 @@ static int load_tables_for(struct tracer *tr, char **paths, int npaths)
 	return EX_OK;
 }
 
+/*
+ * The object holds two sets of programs (bpf/abidep.bpf.c): fexit, and
+ * kprobe/kretprobe pairs for kernels without trampolines or without BTF for
+ * the kernfs functions. Load one; pending is the kprobes' only.
+ */
+static void choose_progs(struct abidep_bpf *skel, bool kprobe)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, (bpf_program__type(prog) ==
+						 BPF_PROG_TYPE_KPROBE) == kprobe);
+	if (!kprobe)
+		bpf_map__set_max_entries(skel->maps.pending, 1);
+}
+
 static int load_bpf(struct tracer *tr)
 {
-	int i;
+	int i, err;
 
-	tr->skel = abidep_bpf__open();
-	if (!tr->skel) {
-		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
-		return EX_LOAD;
-	}
-	/* The kernel's dev_t encoding: major << 20 | minor. */
-	tr->skel->bss->sysfs_dev = major(tr->sysfs_dev) << 20 | minor(tr->sysfs_dev);
-	if (abidep_bpf__load(tr->skel)) {
-		fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
-			strerror(errno));
-		return errno == EPERM ? EX_PERM : EX_LOAD;
-	}
-	if (abidep_bpf__attach(tr->skel)) {
-		fprintf(stderr, "abidep: cannot attach to the kernfs file operations: %s\n",
-			strerror(errno));
-		return EX_LOAD;
+	for (;;) {
+		tr->skel = abidep_bpf__open();
+		if (!tr->skel) {
+			fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
+			return EX_LOAD;
+		}
+		/* The kernel's dev_t encoding: major << 20 | minor. */
+		tr->skel->bss->sysfs_dev = major(tr->sysfs_dev) << 20 | minor(tr->sysfs_dev);
+		if (bpf_map__set_max_entries(tr->skel->maps.usage, max_usage)) {
+			fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", max_usage);
+			return EX_LOAD;
+		}
+		choose_progs(tr->skel, tr->kprobe);
+		if (abidep_bpf__load(tr->skel)) {
+			err = errno;
+			if (tr->kprobe || err == EPERM) {
+				fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
+					strerror(err));
+				return err == EPERM ? EX_PERM : EX_LOAD;
+			}
+		} else if (abidep_bpf__attach(tr->skel)) {
+			err = errno;
+			if (tr->kprobe) {
+				fprintf(stderr, "abidep: cannot attach to the kernfs file operations: %s\n",
+					strerror(err));
+				return EX_LOAD;
+			}
+		} else {
+			break;
+		}
+		/* No trampolines here, or no BTF for the functions. */
+		fprintf(stderr, "abidep: fexit is not available (%s): using kprobes\n",
+			strerror(err));
+		abidep_bpf__destroy(tr->skel);
+		tr->skel = NULL;
+		tr->kprobe = true;
 	}
 	tr->fd[M_WATCHED] = bpf_map__fd(tr->skel->maps.watched);
 	tr->fd[M_USAGE] = bpf_map__fd(tr->skel->maps.usage);
@@ -623,23 +715,22 @@ static int pin_all(struct tracer *tr)
 			goto fail;
 		chmod(path, 0600);
 	}
-	struct {
-		struct bpf_program *prog;
-		struct bpf_link *link;
-	} pl[] = {
-		{ tr->skel->progs.abidep_open, tr->skel->links.abidep_open },
-		{ tr->skel->progs.abidep_read, tr->skel->links.abidep_read },
-		{ tr->skel->progs.abidep_write, tr->skel->links.abidep_write },
-	};
+	/*
+	 * Pinned links keep the programs attached when this process exits.
+	 * The programs of the set not loaded (fexit or kprobe) have no link.
+	 */
+	for (i = 0; i < tr->skel->skeleton->prog_cnt; i++) {
+		struct bpf_program *prog = *tr->skel->skeleton->progs[i].prog;
+		struct bpf_link *link = *tr->skel->skeleton->progs[i].link;
 
-	/* Pinned links keep the programs attached when this process exits. */
-	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), PIN_DIR "/prog_%s", bpf_program__name(pl[i].prog));
-		if (bpf_program__pin(pl[i].prog, path))
+		if (!link)
+			continue;
+		snprintf(path, sizeof(path), PIN_DIR "/prog_%s", bpf_program__name(prog));
+		if (bpf_program__pin(prog, path))
 			goto fail;
 		chmod(path, 0600);
-		snprintf(path, sizeof(path), PIN_DIR "/link_%s", bpf_program__name(pl[i].prog));
-		if (bpf_link__pin(pl[i].link, path))
+		snprintf(path, sizeof(path), PIN_DIR "/link_%s", bpf_program__name(prog));
+		if (bpf_link__pin(link, path))
 			goto fail;
 		chmod(path, 0600);
 	}
@@ -709,17 +800,27 @@ static int uevent_socket(void)
 	return fd;
 }
 
-/* Drain pending uevents; true if a device was added or removed. */
+/*
+ * Drain pending uevents; true if a device was added or removed. Only the
+ * kernel's own messages count (sender port 0): the rest are ignored.
+ */
 static bool uevents_pending(int fd)
 {
 	char buf[8192];
+	struct sockaddr_nl from;
+	socklen_t flen;
+	struct uevent ev;
 	bool any = false;
 	ssize_t n;
 
-	while ((n = recv(fd, buf, sizeof(buf) - 1, 0)) > 0) {
-		buf[n] = '\0';
-		if (!strncmp(buf, "add@", 4) || !strncmp(buf, "remove@", 7) ||
-		    !strncmp(buf, "bind@", 5) || !strncmp(buf, "unbind@", 7))
+	for (;;) {
+		flen = sizeof(from);
+		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen);
+		if (n <= 0)
+			break;
+		if (flen < sizeof(from) || from.nl_pid)
+			continue;
+		if (!uevent_parse(buf, n, &ev) && uevent_changes_devices(&ev))
 			any = true;
 	}
 	return any;
@@ -822,16 +923,16 @@ static int show_status(struct tracer *tr)
 		json_kint(&j, "files", files);
 		json_kint(&j, "watched", watched);
 		json_kint(&j, "usage_keys", keys);
-		json_kint(&j, "usage_max", ABIDEP_MAX_USAGE);
+		json_kint(&j, "usage_max", usage_max(tr));
 		json_kint(&j, "hits", s[ABIDEP_STAT_HITS]);
 		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
 		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
-		printf("pinned under %s: %d files known, %d watched; %d of %d usage keys;\n"
+		printf("pinned under %s: %d files known, %d watched; %d of %u usage keys;\n"
 		       "%llu accesses seen, %llu not recorded (map full), %llu events lost\n",
-		       PIN_DIR, files, watched, keys, ABIDEP_MAX_USAGE,
+		       PIN_DIR, files, watched, keys, usage_max(tr),
 		       (unsigned long long)s[0], (unsigned long long)s[1],
 		       (unsigned long long)s[2]);
 	}
@@ -848,6 +949,8 @@ int cmd_trace(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'D' },
+		{ "max-entries", required_argument, NULL, 'M' },
+		{ "kprobe", no_argument, NULL, 'K' },
 		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
@@ -882,11 +985,25 @@ int cmd_trace(int argc, char **argv)
 				return EX_USAGE;
 			}
 			break;
+		case 'M': {
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > ABIDEP_MAX_USAGE || optarg[0] == '-') {
+				fprintf(stderr, "abidep: --max-entries takes a number of keys from 1 to %d, not '%s'\n",
+					ABIDEP_MAX_USAGE, optarg);
+				return EX_USAGE;
+			}
+			max_usage = v;
+			break;
+		}
 		case 't':
 			tpaths = xrealloc(tpaths, (ntpaths + 1) * sizeof(char *));
 			tpaths[ntpaths++] = optarg;
 			break;
 		case 'q': tr.print = false; break;
+		case 'K': tr.kprobe = true; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'h': trace_usage(stdout); return EX_OK;

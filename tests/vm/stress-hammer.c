@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load of tests/vm/stress-tests.sh: one process opening, reading or
+ * writing, and closing sysfs files in a loop, counting exactly what it did,
+ * so that the module's and the tracer's counters can be compared with it.
+ *
+ *	stress-hammer r|w SECONDS GLOB [VALUE]
+ *	stress-hammer u COUNT FILE
+ *
+ * GLOB is matched again whenever an access fails (devices come and go in
+ * the churn phase); each iteration takes the next match. Runs until SECONDS
+ * pass or SIGTERM, then prints one line:
+ *	opens=N open_errors=N reads=N read_errors=N writes=N write_errors=N
+ * where reads counts read(2) calls that returned data or an error (the ones
+ * abidep counts; the read returning 0 at end of file is not counted).
+ * u: COUNT processes, each as its own uid (20000, 20001, ...), open and read
+ * FILE once: COUNT new keys for the tracer (for the fault tests).
+ * Exit status 0, or 2 on bad usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <grp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	stop = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One process per uid, each opening and reading @path once. */
+static int by_uids(long count, const char *path)
+{
+	unsigned long long opens = 0, open_err = 0, reads = 0, read_err = 0;
+	char buf[8192];
+	long i;
+
+	for (i = 0; i < count; i++) {
+		pid_t pid = fork();
+		int st, fd;
+
+		if (pid < 0) {
+			perror("stress-hammer: fork");
+			return 1;
+		}
+		if (!pid) {
+			uid_t uid = 20000 + i;
+
+			if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+				_exit(3);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				_exit(1);
+			_exit(read(fd, buf, sizeof(buf)) < 0 ? 2 : 0);
+		}
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) == 3) {
+			fprintf(stderr, "stress-hammer: uid %ld: setuid failed\n", 20000 + i);
+			return 1;
+		}
+		opens++;
+		if (WEXITSTATUS(st) == 1) {
+			open_err++;
+			continue;
+		}
+		reads++;
+		read_err += WEXITSTATUS(st) == 2;
+	}
+	printf("opens=%llu open_errors=%llu reads=%llu read_errors=%llu writes=0 write_errors=0\n",
+	       opens, open_err, reads, read_err);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long opens = 0, open_err = 0, reads = 0, read_err = 0;
+	unsigned long long writes = 0, write_err = 0;
+	glob_t g = { 0 };
+	size_t next = 0, vlen = 0;
+	const char *value = NULL;
+	int writer, have_glob = 0;
+	double end;
+	char buf[8192];
+
+	if (argc == 4 && !strcmp(argv[1], "u") && atol(argv[2]) > 0)
+		return by_uids(atol(argv[2]), argv[3]);
+	if (argc < 4 || (argv[1][0] != 'r' && argv[1][0] != 'w') ||
+	    (argv[1][0] == 'w' && argc != 5) || atof(argv[2]) <= 0) {
+		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE\n");
+		return 2;
+	}
+	writer = argv[1][0] == 'w';
+	if (writer) {
+		value = argv[4];
+		vlen = strlen(value);
+	}
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	end = now() + atof(argv[2]);
+	while (!stop && now() < end) {
+		const char *path;
+		ssize_t n;
+		int fd;
+
+		if (!have_glob) {
+			globfree(&g);
+			if (glob(argv[3], 0, NULL, &g) || !g.gl_pathc) {
+				/* Nothing there now (a device being re-added). */
+				usleep(1000);
+				continue;
+			}
+			have_glob = 1;
+		}
+		path = g.gl_pathv[next++ % g.gl_pathc];
+		fd = open(path, writer ? O_WRONLY : O_RDONLY);
+		opens++;
+		if (fd < 0) {
+			open_err++;
+			have_glob = 0;
+			continue;
+		}
+		if (writer) {
+			n = write(fd, value, vlen);
+			writes++;
+			if (n < 0) {
+				write_err++;
+				have_glob = 0;
+			}
+		} else {
+			while ((n = read(fd, buf, sizeof(buf))) != 0) {
+				reads++;
+				if (n < 0) {
+					read_err++;
+					have_glob = 0;
+					break;
+				}
+			}
+		}
+		close(fd);
+	}
+	globfree(&g);
+	printf("opens=%llu open_errors=%llu reads=%llu read_errors=%llu writes=%llu write_errors=%llu\n",
+	       opens, open_err, reads, read_err, writes, write_err);
+	return 0;
+}
