@@ -5,7 +5,9 @@
 #   make test       builds, checkpatch, unit, CLI, fuzz, KUnit (UML), guest tests
 #   make demo       the whole story in a QEMU guest, in under a minute
 #   make bench      speed figures, side by side with the kernel's own tools
+#   make stress     STRESS_SECONDS (300) of load and churn in the guest
 #   make tables     regenerate kmod/table_gen.h from migration-tables/
+#   make install    [DESTDIR=...] [PREFIX=/usr/local]; make uninstall
 #
 # V=1 shows the commands.
 
@@ -19,12 +21,12 @@ Q := @
 endif
 
 .PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
-	demo bench clean help
+	demo bench stress clean help man install uninstall
 
 all: module tools
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
@@ -63,12 +65,77 @@ kunit:
 check-vm: module tools
 	$(Q)tests/vm/run --timeout 600 tests/vm/module-tests.sh
 	$(Q)tests/vm/run --timeout 600 tests/vm/trace-tests.sh
+	$(Q)tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
+	$(Q)tests/vm/run --timeout 900 tests/vm/survey-tests.sh
+	$(Q)tests/vm/run --timeout 600 tests/vm/security-tests.sh
+
+# STRESS_SECONDS (default 300) of load and churn in the guest
+# (tests/vm/stress-tests.sh); `make test` runs a 40 s version.
+STRESS_SECONDS ?= 300
+stress: module tools
+	$(Q)tests/vm/run --timeout $$(($(STRESS_SECONDS) + 600)) \
+		tests/vm/stress-tests.sh $(STRESS_SECONDS)
 
 test: deps
 	$(Q)scripts/run-tests.sh
 
 demo: deps module tools
 	$(Q)tests/vm/run --timeout 300 scripts/demo-guest.sh
+
+# ---- Installing (what the Debian packages are made of, see debian/rules) ----
+# Keep VERSION equal to dkms.conf's PACKAGE_VERSION, debian/changelog and
+# tools/abidep.c's ABIDEP_VERSION (tests/pkg/run checks).
+VERSION := 0.1
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+DOCDIR ?= $(DATAROOTDIR)/doc/abidep
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+# udev reads rules from /lib (or /usr/lib) and /etc only, never /usr/local.
+UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.d)
+# dkms looks for sources in /usr/src, whatever the prefix.
+DKMSDIR ?= /usr/src/abidep-$(VERSION)
+RST2MAN ?= rst2man
+
+MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
+UNITS := abidep-trace.service abidep-sync.service abidep-sync.timer
+# The module's sources without the KUnit tests and kbuild's generated files;
+# the example driver (kmod/examples/) is a demo and is not installed.
+KMOD_SRCS := $(filter-out %.mod.c %_test.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild
+
+# Man pages: one source, Documentation/man/*.rst, rendered with rst2man.
+man: $(MANS)
+
+build/man/%.8: Documentation/man/%.rst
+	$(Q)mkdir -p build/man
+	$(Q)$(RST2MAN) --strict $< $@
+
+install: man
+	$(Q)$(MAKE) --no-print-directory -C tools $(if $(filter 1,$(V)),V=1) \
+		ABIDEP_DATADIR=$(DATAROOTDIR)/abidep
+	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DKMSDIR)
+	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
+	$(Q)install -m 0644 migration-tables/* $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
+	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
+	$(Q)install -m 0644 README.md Documentation/*.rst $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 0644 completion/abidep.bash $(DESTDIR)$(BASHCOMPDIR)/abidep
+	$(Q)for u in $(UNITS); do \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u$$(test -f systemd/$$u.in && echo .in) \
+			>$(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
+	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/abidep $(DESTDIR)$(BASHCOMPDIR)/abidep \
+		$(DESTDIR)$(UDEVRULESDIR)/60-abidep.rules \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+	$(Q)rm -rf $(DESTDIR)$(DATAROOTDIR)/abidep $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C kmod clean >/dev/null

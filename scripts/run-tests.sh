@@ -39,10 +39,20 @@ run_suite checkpatch st scripts/checkpatch.sh
 run_suite unit st tests/unit/run
 run_suite cli st tests/cli/tables.sh
 run_suite report st tests/cli/report.sh
+run_suite check st tests/cli/check.sh
+run_suite scan st tests/cli/scan.sh
+run_suite survey st tests/cli/survey.sh
 run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
 run_suite kunit st tests/kunit/run
+run_suite kunit-debug st tests/kunit/run-debug
 run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh
 run_suite trace st tests/vm/run --timeout 900 tests/vm/trace-tests.sh
+run_suite brownout st tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
+run_suite survey-guest st tests/vm/run --timeout 900 tests/vm/survey-tests.sh
+run_suite stress st tests/vm/run --timeout 900 tests/vm/stress-tests.sh 40
+run_suite fault st tests/vm/run --timeout 900 tests/vm/fault-tests.sh
+run_suite security st tests/vm/run --timeout 600 tests/vm/security-tests.sh
+run_suite pkg st tests/pkg/run
 
 rm -f build/.rc
 echo "$total_pass passed, $total_fail failed"

@@ -50,14 +50,17 @@ const char *abidep_default_tables(void)
 	/* Run from a checkout (build/abidep): the checkout's tables. */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
+		char *dir;
+
 		exe[n] = '\0';
+		/* dirname() cuts exe in place: take it once, outside the loop. */
+		dir = dirname(exe);
 		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 			char try[PATH_MAX + 32];
 
-			snprintf(try, sizeof(try), "%s/%s", dirname(exe), rel[i]);
+			snprintf(try, sizeof(try), "%s/%s", dir, rel[i]);
 			if (is_dir(try) && realpath(try, found))
 				return found;
-			exe[n] = '\0';
 		}
 	}
 	snprintf(found, sizeof(found), "%s/migration-tables", ABIDEP_DATADIR);
