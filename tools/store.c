@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -163,11 +164,39 @@ static void store_err(struct store *s, const char *fmt, ...)
 }
 
 /* An SQLite failure: keep its code and message (before the next call). */
+/*
+ * Whether the file system holding @path has no room left. SQLite says
+ * "disk I/O error" when it cannot grow its -shm or -wal file on a full
+ * file system, and "database or disk is full" only for the DB file itself:
+ * ask the file system, so the message says what is wrong.
+ */
+static bool fs_full(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct statvfs sv;
+	bool full;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	full = !statvfs(slash ? dir : ".", &sv) &&
+	       (unsigned long long)sv.f_bavail * sv.f_frsize < 64 * 1024;
+	free(dir);
+	return full;
+}
+
+static bool io_or_full(int rc)
+{
+	return (rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL ||
+	       (rc & 0xff) == SQLITE_CANTOPEN;
+}
+
 static int db_fail(struct store *s, const char *what)
 {
 	s->rc = sqlite3_extended_errcode(s->db);
-	store_err(s, "%s%s%s", what ? what : "", what ? ": " : "",
-		  sqlite3_errmsg(s->db));
+	store_err(s, "%s%s%s%s", what ? what : "", what ? ": " : "",
+		  sqlite3_errmsg(s->db),
+		  io_or_full(s->rc) && fs_full(s->path) ?
+		  " (its file system is full: make room there)" : "");
 	return -1;
 }
 
@@ -183,7 +212,9 @@ static int exec(struct store *s, const char *sql)
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
 	s->rc = sqlite3_extended_errcode(s->db);
-	store_err(s, "%s", msg ? msg : sqlite3_errmsg(s->db));
+	store_err(s, "%s%s", msg ? msg : sqlite3_errmsg(s->db),
+		  io_or_full(s->rc) && fs_full(s->path) ?
+		  " (its file system is full: make room there)" : "");
 	sqlite3_free(msg);
 	return -1;
 }
@@ -239,6 +270,10 @@ static struct store *open_fail(struct store *s, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "cannot use the usage DB %s: %s; %s", s->path,
 		 s->err[0] ? s->err : sqlite3_errstr(s->rc),
+		 strstr(s->err, "file system is full") ?
+		 "or name a DB elsewhere with --db" :
+		 io_or_full(s->rc) && fs_full(s->path) ?
+		 "its file system is full: make room there, or name a DB elsewhere with --db" :
 		 open_hint(s->rc, s->readonly));
 	store_close(s);
 	return NULL;

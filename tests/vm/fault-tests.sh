@@ -155,6 +155,7 @@ st=$?
 check "--sync on a full disk: exit 6" test $st = 6
 sed 's/^/#   /' $W/err
 check "... saying which DB failed" grep -qE "(cannot write|cannot use the usage DB) $DB: " $W/err
+check "... and that its file system is full" grep -q "file system is full" $W/err
 # sqlite3 cannot open a WAL DB on a full disk (it needs the -shm file): copy.
 mkdir -p $W/copy
 cp $DB $W/copy/
