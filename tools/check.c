@@ -211,14 +211,6 @@ static void print_text(const struct check *c, const char *db)
  * far): after json_key() a bare value, then the writer's state as its own
  * values leave it.
  */
-static void json_kbool(struct json *j, const char *key, bool v)
-{
-	json_key(j, key);
-	fputs(v ? "true" : "false", j->out);
-	j->after_key = false;
-	j->need_comma = true;
-}
-
 static void json_when_str(struct json *j, const char *key, long long t)
 {
 	char buf[64];

@@ -106,6 +106,13 @@ void json_int(struct json *j, long long v)
 	j->need_comma = true;
 }
 
+void json_bool(struct json *j, bool v)
+{
+	json_sep(j);
+	fputs(v ? "true" : "false", j->out);
+	j->need_comma = true;
+}
+
 void json_null(struct json *j)
 {
 	json_str(j, NULL);
@@ -121,6 +128,12 @@ void json_kint(struct json *j, const char *key, long long v)
 {
 	json_key(j, key);
 	json_int(j, v);
+}
+
+void json_kbool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
 }
 
 void json_end(struct json *j)
