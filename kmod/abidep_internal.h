@@ -37,7 +37,7 @@ struct abidep_who {
 	u64 key;
 	pid_t tgid;
 	u32 uid;
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN] __aligned(4);	/* hashed as u32s */
 	const char *exe;	/* NULL until resolved, see abidep_users_note() */
 };
 

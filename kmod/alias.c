@@ -53,23 +53,40 @@ static struct file *abidep_current_exe(void)
 	return exe;
 }
 
-/* Identify current: its executable (device and inode) and comm. */
-static void abidep_who_current(struct abidep_who *who, struct file *exe)
+/*
+ * Identify current: its executable (device and inode) and comm, hashed into
+ * who->key. Every access to an alias comes here, so it takes no reference
+ * and no lock: the executable is looked at under RCU only (a reference is
+ * taken later, for a new user's path), and comm is read as printk reads it
+ * (a rename racing with this can only make the key a new user's). The pid
+ * is the global one and the uid the initial namespace's, as the kernel log
+ * and the tracer give them.
+ */
+static void abidep_who_current(struct abidep_who *who)
 {
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
 	u32 seed = 0;
 
-	memset(who, 0, sizeof(*who));
-	get_task_comm(who->comm, current);
-	who->tgid = task_tgid_vnr(current);
-	who->uid = from_kuid_munged(&init_user_ns, current_uid());
-	if (exe) {
-		const struct inode *inode = file_inode(exe);
+	memcpy(who->comm, current->comm, sizeof(who->comm));
+	who->comm[sizeof(who->comm) - 1] = '\0';
+	who->tgid = task_tgid_nr(current);
+	who->uid = __kuid_val(current_uid());
+	who->exe = NULL;
+	if (mm) {
+		rcu_read_lock();
+		exe = rcu_dereference(mm->exe_file);
+		if (exe) {
+			const struct inode *inode = file_inode(exe);
 
-		seed = jhash_2words((u32)inode->i_ino,
-				    (u32)(inode->i_ino >> 32) ^ inode->i_sb->s_dev,
-				    0);
+			seed = jhash_2words((u32)inode->i_ino,
+					    (u32)(inode->i_ino >> 32) ^
+					    inode->i_sb->s_dev, 0);
+		}
+		rcu_read_unlock();
 	}
-	who->key = (u64)jhash(who->comm, sizeof(who->comm), seed) << 32 |
+	who->key = (u64)jhash2((const u32 *)who->comm,
+			       sizeof(who->comm) / sizeof(u32), seed) << 32 |
 		   jhash_1word(seed, 0x61626964);
 	if (!who->key)
 		who->key = 1;
@@ -117,7 +134,7 @@ void abidep_note_access(struct abidep_alias *a, bool write, ssize_t ret)
 	time64_t wall = ktime_get_real_seconds();
 	struct abidep_who who;
 	enum abidep_note note;
-	struct file *exe;
+	struct file *exe = NULL;
 	char *buf = NULL;
 
 	atomic64_inc(write ? &st->writes : &st->reads);
@@ -126,11 +143,11 @@ void abidep_note_access(struct abidep_alias *a, bool write, ssize_t ret)
 	trace_abidep_access(a->path, st->entry->old_name, st->entry->new_name,
 			    write, ret);
 
-	exe = abidep_current_exe();
-	abidep_who_current(&who, exe);
+	abidep_who_current(&who);
 	note = abidep_users_note(&st->users, &who, write, now, wall, interval);
 	if (note != ABIDEP_NOTE_QUIET) {
 		/* A new user, or one due a log line: only now is d_path() worth it. */
+		exe = abidep_current_exe();
 		who.exe = abidep_exe_path(exe, &buf);
 		if (note == ABIDEP_NOTE_MISS)
 			note = abidep_users_note(&st->users, &who, write, now,
