@@ -2,9 +2,10 @@
 /*
  * abidep usage tracer: who opens, reads and writes deprecated sysfs files.
  *
- * fexit on the kernfs file operations; a hash lookup of the file's inode
- * number (the kernfs node id) decides whether the file is watched, so an
- * unwatched access costs one lookup. Accesses are aggregated here, per
+ * fexit on the kernfs open and write operations and on sysfs's show and
+ * read functions; a hash lookup of the file's inode number (the kernfs node
+ * id) decides whether the file is watched, so an unwatched access costs one
+ * lookup. Accesses are aggregated here, per
  * (file, op, uid, cgroup, executable); userspace hears of a key only when it
  * is new. The first user's details are kept in the map, so nothing is lost
  * when no daemon runs (pinned mode).
@@ -29,9 +30,21 @@
  */
 __u32 sysfs_dev;
 
+/* The slots map's size less one, set before load (abidep trace --slots). */
+__u32 slot_mask;
+
 /* The clock as last read, and the jiffies it was read at (see now_ns()). */
 __u64 clock_jiffies;
 __u64 clock_ns;
+
+/* See bpf/abidep.h; userspace writes it through a mapping. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, ABIDEP_SLOTS);
+	__type(key, __u32);
+	__type(value, struct abidep_slot);
+} slots SEC(".maps");
 
 /* Hash maps allocate on use: memory follows the files and users there are. */
 struct {
@@ -181,14 +194,15 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 	struct abidep_usage_key key = {};
 	struct abidep_usage *u;
 	struct task_struct *task;
+	struct mm_struct *mm;
 	struct file *exe;
 	__u32 zero = 0;
 	__u64 now;
 	int err;
 
-	stat_inc(ABIDEP_STAT_HITS);
 	task = bpf_get_current_task_btf();
-	exe = task->mm ? task->mm->exe_file : NULL;
+	mm = task->mm;
+	exe = mm ? mm->exe_file : NULL;
 	key.file_id = file_id;
 	key.op = op;
 	/*
@@ -241,50 +255,121 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 }
 
 /*
- * The hot path: every sysfs (and cgroupfs) open, read and write passes
- * here. The superblock, then one hash lookup; an unwatched file ends there.
+ * The hot path: every sysfs (and cgroupfs) open and write passes here, and
+ * every sysfs read. The superblock, then the inode number's slot: an array
+ * lookup the verifier inlines (a bounds check and an address). An unwatched
+ * file ends there unless its slot has "more"; then the watched hash says.
+ *
+ * Userspace empties a slot (ino 0) before it changes file_id, and sets ino
+ * last: the second load of ino (x86, where the JIT puts these loads, does
+ * not reorder loads) proves that file_id belongs to it. A slot being
+ * changed sends lookups to the hash.
  */
-static __always_inline struct abidep_watch *watched_inode(struct inode *inode)
+static __always_inline bool watched_ino(__u64 ino, __u32 *file_id)
 {
-	__u64 ino;
+	__u32 i = ino & slot_mask;
+	struct abidep_slot *s = bpf_map_lookup_elem(&slots, &i);
+	struct abidep_watch *w;
 
-	if (!inode || inode->i_sb->s_dev != sysfs_dev)
-		return NULL;
-	ino = inode->i_ino;
-	return bpf_map_lookup_elem(&watched, &ino);
+	if (!s)
+		return false;
+	/* The barriers make the compiler load each field where it stands. */
+	if (s->ino == ino) {
+		barrier();
+		*file_id = s->file_id;
+		barrier();
+		if (s->ino == ino)
+			return true;
+	}
+	barrier();
+	if (!s->more)
+		return false;
+	w = bpf_map_lookup_elem(&watched, &ino);
+	if (!w)
+		return false;
+	*file_id = w->file_id;
+	return true;
 }
 
-SEC("fexit/kernfs_fop_open")
-int BPF_PROG(abidep_open, struct inode *inode, struct file *file, int ret)
+static __always_inline bool watched_inode(struct inode *inode, __u32 *file_id)
 {
-	struct abidep_watch *w = watched_inode(inode);
+	if (!inode || inode->i_sb->s_dev != sysfs_dev)
+		return false;
+	return watched_ino(inode->i_ino, file_id);
+}
 
-	if (w)
-		record(w->file_id, ABIDEP_OP_OPEN, ret);
+/*
+ * Opens are counted on the way in (fentry, the cheaper trampoline): the
+ * permission checks are behind, and what kernfs_fop_open() can still refuse
+ * (a file removed meanwhile, a read-only attribute opened for writing by
+ * root) is counted as an open, not as an error.
+ */
+SEC("fentry/kernfs_fop_open")
+int BPF_PROG(abidep_open, struct inode *inode, struct file *file)
+{
+	__u32 id;
+
+	if (watched_inode(inode, &id))
+		record(id, ABIDEP_OP_OPEN, 0);
 	return 0;
 }
 
-/* A read that returns 0 is the end of the file, not a use of its value. */
-SEC("fexit/kernfs_fop_read_iter")
-int BPF_PROG(abidep_read, struct kiocb *iocb, struct iov_iter *iter, long ret)
+/*
+ * Reads are counted where sysfs makes the value, not at read(2): an
+ * attribute's show() runs once per read of its value, however the reader
+ * splits it into read(2) calls, and not for the read that finds the end of
+ * the file. So the read(2) returning 0 that ends every cat costs no program
+ * at all, and cgroupfs reads never come here. These functions are sysfs's
+ * own: no superblock check.
+ *
+ * sysfs_kf_seq_show(): every attribute but the two kinds below.
+ */
+SEC("fexit/sysfs_kf_seq_show")
+int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
 {
-	struct abidep_watch *w;
+	__u32 id;
 
-	if (!ret)
-		return 0;
-	w = watched_inode(iocb->ki_filp->f_inode);
-	if (w)
-		record(w->file_id, ABIDEP_OP_READ, ret);
+	if (watched_ino(sf->file->f_inode->i_ino, &id))
+		record(id, ABIDEP_OP_READ, ret);
+	return 0;
+}
+
+/*
+ * Preallocated attributes (sysfs_kf_read()) and binary ones
+ * (sysfs_kf_bin_read()) are called at every read(2), the last one returning
+ * 0: the value was not read then.
+ */
+static __always_inline void read_called(struct kernfs_open_file *of, long ret)
+{
+	__u32 id;
+
+	if (ret && watched_ino(of->file->f_inode->i_ino, &id))
+		record(id, ABIDEP_OP_READ, ret);
+}
+
+SEC("fexit/sysfs_kf_read")
+int BPF_PROG(abidep_read_pre, struct kernfs_open_file *of, char *buf,
+	     size_t count, loff_t pos, long ret)
+{
+	read_called(of, ret);
+	return 0;
+}
+
+SEC("fexit/sysfs_kf_bin_read")
+int BPF_PROG(abidep_read_bin, struct kernfs_open_file *of, char *buf,
+	     size_t count, loff_t pos, long ret)
+{
+	read_called(of, ret);
 	return 0;
 }
 
 SEC("fexit/kernfs_fop_write_iter")
 int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
-	struct abidep_watch *w = watched_inode(iocb->ki_filp->f_inode);
+	__u32 id;
 
-	if (w)
-		record(w->file_id, ABIDEP_OP_WRITE, ret);
+	if (watched_inode(iocb->ki_filp->f_inode, &id))
+		record(id, ABIDEP_OP_WRITE, ret);
 	return 0;
 }
 
@@ -293,24 +378,27 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
  * through them with BPF_CORE_READ. The kprobe notes a watched call by
  * thread; its kretprobe counts it with the return value.
  */
-static __always_inline void kp_enter(struct inode *inode, __u32 op)
+static __always_inline void kp_note(__u64 ino, __u32 op)
 {
 	struct abidep_pending p = { .op = op };
-	struct abidep_watch *w;
-	__u64 tid, ino;
+	__u64 tid;
 
-	if (!inode || BPF_CORE_READ(inode, i_sb, s_dev) != sysfs_dev)
+	if (!watched_ino(ino, &p.file_id))
 		return;
-	ino = BPF_CORE_READ(inode, i_ino);
-	w = bpf_map_lookup_elem(&watched, &ino);
-	if (!w)
-		return;
-	p.file_id = w->file_id;
 	tid = bpf_get_current_pid_tgid();
 	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
 }
 
-static __always_inline void kp_exit(__u32 op, long ret)
+/* The inode's number if it is a sysfs file's, else 0. */
+static __always_inline __u64 kp_sysfs_ino(struct inode *inode)
+{
+	if (!inode || BPF_CORE_READ(inode, i_sb, s_dev) != sysfs_dev)
+		return 0;
+	return BPF_CORE_READ(inode, i_ino);
+}
+
+/* @ret_zero: whether a return of 0 counts (not for a read, see above). */
+static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
 {
 	struct abidep_pending *p, copy;
 	__u64 tid = bpf_get_current_pid_tgid();
@@ -323,49 +411,78 @@ static __always_inline void kp_exit(__u32 op, long ret)
 	/* Not this call's (its return was missed): drop it. */
 	if (copy.op != op)
 		return;
-	if (op != ABIDEP_OP_READ || ret)
+	if (ret || ret_zero)
 		record(copy.file_id, op, ret);
 }
 
+/* Opens on the way in, as with fentry: no kretprobe. */
 SEC("kprobe/kernfs_fop_open")
 int BPF_KPROBE(abidep_kp_open, struct inode *inode)
 {
-	kp_enter(inode, ABIDEP_OP_OPEN);
+	__u64 ino = kp_sysfs_ino(inode);
+	__u32 id;
+
+	if (ino && watched_ino(ino, &id))
+		record(id, ABIDEP_OP_OPEN, 0);
 	return 0;
 }
 
-SEC("kretprobe/kernfs_fop_open")
-int BPF_KRETPROBE(abidep_kr_open, int ret)
+SEC("kprobe/sysfs_kf_seq_show")
+int BPF_KPROBE(abidep_kp_read, struct seq_file *sf)
 {
-	kp_exit(ABIDEP_OP_OPEN, ret);
+	kp_note(BPF_CORE_READ(sf, file, f_inode, i_ino), ABIDEP_OP_READ);
 	return 0;
 }
 
-SEC("kprobe/kernfs_fop_read_iter")
-int BPF_KPROBE(abidep_kp_read, struct kiocb *iocb)
+SEC("kretprobe/sysfs_kf_seq_show")
+int BPF_KRETPROBE(abidep_kr_read, int ret)
 {
-	kp_enter(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_READ);
+	kp_exit(ABIDEP_OP_READ, ret, true);
 	return 0;
 }
 
-SEC("kretprobe/kernfs_fop_read_iter")
-int BPF_KRETPROBE(abidep_kr_read, long ret)
+SEC("kprobe/sysfs_kf_read")
+int BPF_KPROBE(abidep_kp_read_pre, struct kernfs_open_file *of)
 {
-	kp_exit(ABIDEP_OP_READ, ret);
+	kp_note(BPF_CORE_READ(of, file, f_inode, i_ino), ABIDEP_OP_READ);
+	return 0;
+}
+
+SEC("kretprobe/sysfs_kf_read")
+int BPF_KRETPROBE(abidep_kr_read_pre, long ret)
+{
+	kp_exit(ABIDEP_OP_READ, ret, false);
+	return 0;
+}
+
+SEC("kprobe/sysfs_kf_bin_read")
+int BPF_KPROBE(abidep_kp_read_bin, struct kernfs_open_file *of)
+{
+	kp_note(BPF_CORE_READ(of, file, f_inode, i_ino), ABIDEP_OP_READ);
+	return 0;
+}
+
+SEC("kretprobe/sysfs_kf_bin_read")
+int BPF_KRETPROBE(abidep_kr_read_bin, long ret)
+{
+	kp_exit(ABIDEP_OP_READ, ret, false);
 	return 0;
 }
 
 SEC("kprobe/kernfs_fop_write_iter")
 int BPF_KPROBE(abidep_kp_write, struct kiocb *iocb)
 {
-	kp_enter(BPF_CORE_READ(iocb, ki_filp, f_inode), ABIDEP_OP_WRITE);
+	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(iocb, ki_filp, f_inode));
+
+	if (ino)
+		kp_note(ino, ABIDEP_OP_WRITE);
 	return 0;
 }
 
 SEC("kretprobe/kernfs_fop_write_iter")
 int BPF_KRETPROBE(abidep_kr_write, long ret)
 {
-	kp_exit(ABIDEP_OP_WRITE, ret);
+	kp_exit(ABIDEP_OP_WRITE, ret, true);
 	return 0;
 }
 

@@ -20,6 +20,23 @@ enum abidep_op {
 	ABIDEP_NR_OPS,
 };
 
+/*
+ * slots: a direct-mapped index of the watched hash, by inode number modulo
+ * its size (ABIDEP_SLOTS, a power of two; abidep trace --slots for tests).
+ * A slot holds one watched file whose number falls there; "more" says that
+ * others do too, and are in the hash only. So an access to an unwatched file
+ * costs an array load (the verifier inlines array lookups) and most watched
+ * ones find their file without the hash. Userspace (tools/trace.c) keeps
+ * it, writing through a shared mapping.
+ */
+#define ABIDEP_SLOTS		16384
+
+struct abidep_slot {
+	__u64 ino;		/* 0: empty */
+	__u32 file_id;
+	__u32 more;		/* other watched files have this slot */
+};
+
 /* watched: kernfs node id (the file's inode number) -> which file. */
 struct abidep_watch {
 	__u32 file_id;		/* index into the tracer's list of files */
@@ -67,7 +84,7 @@ struct abidep_usage {
 
 /* stats: per-CPU counters of what could not be recorded. */
 enum abidep_stat {
-	ABIDEP_STAT_HITS,		/* accesses to watched files */
+	ABIDEP_STAT_HITS,		/* unused: the sum of the counts, and drops */
 	ABIDEP_STAT_DROPPED,		/* usage map full: access not recorded */
 	ABIDEP_STAT_EVENTS_LOST,	/* ring buffer full: new-key event lost */
 	ABIDEP_NR_STATS,

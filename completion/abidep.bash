@@ -58,7 +58,7 @@ _abidep() {
 		_abidep_reply -W "fail hide"
 		return ;;
 	--interval | --duration | --entry | --since | --now | --quiet-days | --for | \
-	--kernel | --threads | --timeout-ms | --top | --max-entries)
+	--kernel | --threads | --timeout-ms | --top | --max-entries | --slots)
 		return ;;
 	esac
 
@@ -79,7 +79,7 @@ _abidep() {
 		fi ;;
 	trace)
 		_abidep_reply -W "--pin --sync --status --stop --db --interval
-			--duration -t --tables -q --quiet --max-entries --kprobe -j --json -p --pretty
+			--duration -t --tables -q --quiet --max-entries --slots --kprobe -j --json -p --pretty
 			-h --help" ;;
 	report)
 		_abidep_reply -W "--db --root --entry --since --format -o --output

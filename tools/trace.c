@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -53,7 +55,7 @@ enum {
 	EX_NOBPFFS = 5, EX_DB = 6, EX_LOAD = 7, EX_PINNED = 8,
 };
 
-static const char *const map_names[] = { "watched", "usage", "files", "stats", "events" };
+static const char *const map_names[] = { "watched", "usage", "files", "stats", "events", "slots" };
 static const char *const op_names[ABIDEP_NR_OPS] = { "open", "read", "write" };
 
 /* A watched file, as this process knows it. */
@@ -66,7 +68,10 @@ struct wfile {
 
 struct tracer {
 	struct abidep_bpf *skel;	/* NULL when working on pinned maps */
-	int fd[5];			/* by map_names */
+	int fd[6];			/* by map_names */
+	struct abidep_slot *slots;	/* the slots map, mapped (see slots_sync()) */
+	__u32 nslots;			/* its size, a power of two */
+	int pin_lock;			/* PIN_DIR, locked while working on pinned maps */
 	struct abi_set tables;
 	struct wfile *files;
 	int nfiles, cap;
@@ -80,12 +85,14 @@ struct tracer {
 	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
 };
 
-enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS };
+enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, NR_MAPS };
 
 static volatile sig_atomic_t exiting;
 
 /* --max-entries: a smaller usage map, to test what happens when it is full. */
 static __u32 max_usage = ABIDEP_MAX_USAGE;
+/* --slots: fewer slots, so that files share them (the watched hash's path). */
+static __u32 nr_slots = ABIDEP_SLOTS;
 
 static void on_signal(int sig)
 {
@@ -111,13 +118,15 @@ static void trace_usage(FILE *f)
 		"and refreshes the watched files; --stop syncs and unpins.\n"
 		"\n"
 		"--max-entries N sizes the usage map (default %d keys; for testing).\n"
+		"--slots N sizes the watched files' index (a power of two, default %d; for\n"
+		"testing: files that share a slot are found in the watched hash).\n"
 		"--kprobe uses kprobes even where fexit works (the fallback where it does\n"
 		"not; for testing).\n"
 		"\n"
 		"Exit status: 0 fine, 1 failure, 2 bad usage, 3 not privileged (needs root\n"
 		"or CAP_BPF+CAP_PERFMON), 4 kernel without BTF, 5 bpffs not mounted, 6 DB\n"
 		"not writable, 7 BPF load or attach failed, 8 already pinned / not pinned.\n",
-		DEFAULT_DB, PIN_DIR, ABIDEP_MAX_USAGE);
+		DEFAULT_DB, PIN_DIR, ABIDEP_MAX_USAGE, ABIDEP_SLOTS);
 }
 
 /* Whether this process may trace; if not, @lacks names what it misses. */
@@ -182,6 +191,91 @@ static struct wfile *find_file(struct tracer *tr, const char *path)
 	return NULL;
 }
 
+/*
+ * The slots map (bpf/abidep.h), an index of the watched hash, which stays
+ * the whole truth. Written through a shared mapping while the programs read
+ * it, in an order that keeps every watched file findable and never gives
+ * the programs a wrong one:
+ * - a new file's slot says "more" (unless it names the file) before the file
+ *   goes into the hash: slots_more();
+ * - in slots_sync(), after a refresh, a slot being changed says "more" first
+ *   and stops last, and is emptied (ino 0) before its file_id changes, its
+ *   ino set last. A removed file's slot may name it until then: only a file
+ *   still open on the removed node could reach it, and it is that file.
+ */
+static void slots_more(struct tracer *tr, __u64 ino)
+{
+	struct abidep_slot *s;
+
+	if (!tr->slots)
+		return;
+	s = &tr->slots[ino % tr->nslots];
+	if (__atomic_load_n(&s->ino, __ATOMIC_ACQUIRE) != ino)
+		__atomic_store_n(&s->more, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Make every slot what the present files want: the first to claim it. */
+static void slots_sync(struct tracer *tr)
+{
+	static struct abidep_slot want[ABIDEP_SLOTS];
+	__u32 i;
+
+	if (!tr->slots)
+		return;
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < (__u32)tr->nfiles; i++) {
+		const struct wfile *wf = &tr->files[i];
+		struct abidep_slot *w;
+
+		if (!wf->ino)
+			continue;
+		w = &want[wf->ino % tr->nslots];
+		if (!w->ino) {
+			w->ino = wf->ino;
+			w->file_id = wf->id;
+		} else {
+			w->more = 1;
+		}
+	}
+	for (i = 0; i < tr->nslots; i++) {
+		struct abidep_slot *s = &tr->slots[i];
+
+		if (s->ino == want[i].ino && s->file_id == want[i].file_id &&
+		    s->more == want[i].more)
+			continue;
+		if (s->ino != want[i].ino || s->file_id != want[i].file_id) {
+			__atomic_store_n(&s->more, 1, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&s->ino, 0, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&s->file_id, want[i].file_id, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&s->ino, want[i].ino, __ATOMIC_SEQ_CST);
+		}
+		__atomic_store_n(&s->more, want[i].more, __ATOMIC_SEQ_CST);
+	}
+}
+
+static int slots_map(struct tracer *tr)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	void *p;
+
+	if (bpf_obj_get_info_by_fd(tr->fd[M_SLOTS], &info, &len) ||
+	    info.max_entries > ABIDEP_SLOTS || !info.max_entries ||
+	    (info.max_entries & (info.max_entries - 1))) {
+		fprintf(stderr, "abidep: the slots map is not one abidep made\n");
+		return EX_LOAD;
+	}
+	tr->nslots = info.max_entries;
+	p = mmap(NULL, tr->nslots * sizeof(struct abidep_slot), PROT_READ | PROT_WRITE,
+		 MAP_SHARED, tr->fd[M_SLOTS], 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "abidep: cannot map the slots map: %s\n", strerror(errno));
+		return EX_LOAD;
+	}
+	tr->slots = p;
+	return EX_OK;
+}
+
 struct resolve_arg {
 	struct tracer *tr;
 	const struct abi_entry *e;
@@ -224,6 +318,7 @@ static int watch_one(const char *path, void *arg)
 	f.watched = 1;
 	w.file_id = wf->id;
 	w.entry_id = ra->e - tr->tables.entries;
+	slots_more(tr, wf->ino);
 	if (bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY) ||
 	    bpf_map_update_elem(tr->fd[M_WATCHED], &wf->ino, &w, BPF_ANY)) {
 		fprintf(stderr, "abidep: cannot watch %s: %s\n", path, strerror(errno));
@@ -275,6 +370,7 @@ static int watch_refresh(struct tracer *tr, bool verbose)
 		wf->ino = 0;
 		gone++;
 	}
+	slots_sync(tr);
 	if (verbose && (added || gone))
 		fprintf(stderr, "abidep: watching %d files (%d new, %d gone)\n",
 			watched, added, gone);
@@ -527,10 +623,19 @@ fail:
 	return -1;
 }
 
+/*
+ * The stats, and the accesses seen (ABIDEP_STAT_HITS): the programs do not
+ * count those, since every one either adds one to a usage key's count (keys
+ * are never removed) or is dropped. Programs pinned by an older abidep
+ * counted them; the larger figure is right either way.
+ */
 static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 {
 	int ncpu = libbpf_num_possible_cpus(), i, c;
 	__u64 *v = xcalloc(ncpu > 0 ? ncpu : 1, sizeof(__u64));
+	struct abidep_usage_key key, next, *prev = NULL;
+	struct abidep_usage u;
+	__u64 seen;
 
 	for (i = 0; i < ABIDEP_NR_STATS; i++) {
 		__u32 k = i;
@@ -541,6 +646,15 @@ static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 				out[i] += v[c];
 	}
 	free(v);
+	seen = out[ABIDEP_STAT_DROPPED];
+	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
+			seen += u.count;
+	}
+	if (seen > out[ABIDEP_STAT_HITS])
+		out[ABIDEP_STAT_HITS] = seen;
 }
 
 /* The usage map's size as loaded (--max-entries), pinned maps included. */
@@ -643,6 +757,11 @@ static int load_bpf(struct tracer *tr)
 			fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", max_usage);
 			return EX_LOAD;
 		}
+		if (bpf_map__set_max_entries(tr->skel->maps.slots, nr_slots)) {
+			fprintf(stderr, "abidep: cannot size the slots map to %u\n", nr_slots);
+			return EX_LOAD;
+		}
+		tr->skel->bss->slot_mask = nr_slots - 1;
 		choose_progs(tr->skel, tr->kprobe);
 		if (abidep_bpf__load(tr->skel)) {
 			err = errno;
@@ -673,27 +792,42 @@ static int load_bpf(struct tracer *tr)
 	tr->fd[M_FILES] = bpf_map__fd(tr->skel->maps.files);
 	tr->fd[M_STATS] = bpf_map__fd(tr->skel->maps.stats);
 	tr->fd[M_EVENTS] = bpf_map__fd(tr->skel->maps.events);
-	for (i = 0; i < 5; i++)
+	tr->fd[M_SLOTS] = bpf_map__fd(tr->skel->maps.slots);
+	for (i = 0; i < NR_MAPS; i++)
 		if (tr->fd[i] < 0)
 			return EX_LOAD;
-	return EX_OK;
+	return slots_map(tr);
 }
 
+/*
+ * The pinned maps, for --sync, --stop and --status. Two such processes (a
+ * timer's sync and a hand-run one) take turns: each makes the slots what its
+ * own view of the files wants.
+ */
 static int open_pinned(struct tracer *tr)
 {
 	char path[128];
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	tr->pin_lock = open(PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tr->pin_lock >= 0 && flock(tr->pin_lock, LOCK_EX)) {
+		fprintf(stderr, "abidep: cannot lock %s: %s\n", PIN_DIR, strerror(errno));
+		return EX_FAIL;
+	}
+	for (i = 0; i < NR_MAPS; i++) {
 		snprintf(path, sizeof(path), PIN_DIR "/%s", map_names[i]);
 		tr->fd[i] = bpf_obj_get(path);
+		/* Pinned by an abidep from before the slots: its programs use none. */
+		if (tr->fd[i] < 0 && i == M_SLOTS && errno == ENOENT &&
+		    !access(PIN_DIR "/usage", F_OK))
+			return EX_OK;
 		if (tr->fd[i] < 0) {
 			fprintf(stderr, "abidep: no pinned tracer (%s: %s); start one with 'abidep trace --pin'\n",
 				path, strerror(errno));
 			return EX_PINNED;
 		}
 	}
-	return EX_OK;
+	return slots_map(tr);
 }
 
 static int pin_all(struct tracer *tr)
@@ -950,6 +1084,7 @@ int cmd_trace(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'M' },
+		{ "slots", required_argument, NULL, 'L' },
 		{ "kprobe", no_argument, NULL, 'K' },
 		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -958,7 +1093,7 @@ int cmd_trace(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct tracer tr = { .db_path = DEFAULT_DB, .print = true };
+	struct tracer tr = { .db_path = DEFAULT_DB, .print = true, .pin_lock = -1 };
 	double interval = 5, duration = 0;
 	char **tpaths = NULL;
 	struct stat st;
@@ -996,6 +1131,20 @@ int cmd_trace(int argc, char **argv)
 				return EX_USAGE;
 			}
 			max_usage = v;
+			break;
+		}
+		case 'L': {
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > ABIDEP_SLOTS || (v & (v - 1)) ||
+			    optarg[0] == '-') {
+				fprintf(stderr, "abidep: --slots takes a power of two from 1 to %d, not '%s'\n",
+					ABIDEP_SLOTS, optarg);
+				return EX_USAGE;
+			}
+			nr_slots = v;
 			break;
 		}
 		case 't':
@@ -1082,9 +1231,13 @@ out:
 	if (tr.skel)
 		abidep_bpf__destroy(tr.skel);
 	else
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < NR_MAPS; i++)
 			if (tr.fd[i] > 0)
 				close(tr.fd[i]);
+	if (tr.slots)
+		munmap(tr.slots, tr.nslots * sizeof(struct abidep_slot));
+	if (tr.pin_lock >= 0)
+		close(tr.pin_lock);
 	for (i = 0; i < tr.nfiles; i++)
 		free(tr.files[i].path);
 	free(tr.files);

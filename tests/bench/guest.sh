@@ -27,7 +27,7 @@ for cycle in $(seq "${BENCH_CYCLES:-3}"); do
 	measure none
 	"$A" trace --pin --db /tmp/bench.db
 	measure abidep
-	[ "$cycle" = 1 ] && mem=$(bpftool map show | awk '/name (watched|usage|files|stats|scratch|events) / {getline; for (i = 1; i <= NF; i++) if ($i == "memlock") {sub("B", "", $(i+1)); s += $(i+1)}} END {print s}')
+	[ "$cycle" = 1 ] && mem=$(bpftool map show | awk '/name (watched|usage|files|stats|scratch|events|slots|pending) / {getline; for (i = 1; i <= NF; i++) if ($i == "memlock") {sub("B", "", $(i+1)); s += $(i+1)}} END {print s}')
 	"$A" trace --status | sed 's/^/# /'
 	"$A" trace --stop --db /tmp/bench.db
 done

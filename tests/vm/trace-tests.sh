@@ -155,4 +155,48 @@ check "the alias: reads counted, the failed write as an error" \
 /usr/bin/dash 0 / write 1 1"
 check "no file but those accessed" test "$(files $DB3)" = "$(printf '%s\n' "$RC/current_protocol" $F | sort)"
 
+section "one slot for all files (the watched hash behind it), a binary attribute"
+# --slots 1: every watched file but one is found through the watched hash.
+# The PCI host bridge's config is a binary attribute (sysfs_kf_bin_read()).
+PCI=/sys/bus/pci/devices/0000:00:00.0/config
+cat >/tmp/bin-table <<EOT
+What:		$PCI
+Date:		December 2026
+Contact:	abidep tests
+Status:		deprecated
+Deprecated:	2026-01-01
+Remove-after:	2027-01-01
+Replaced-by:	/sys/bus/pci/devices/0000:00:00.0/vendor
+Source:		tests/vm/trace-tests.sh
+Description:
+		A binary attribute, watched for the test.
+EOT
+DB4=/tmp/slots.db
+check "trace --pin --slots 1 exits 0" "$A" trace --pin --slots 1 --db $DB4 -t "$ABIDEP_REPO/migration-tables" -t /tmp/bin-table
+check "its one slot says that more files share it" \
+	sh -c "bpftool map dump pinned $PIN/slots | grep -q '\"more\": 1'"
+cat $F >/dev/null				# the same accesses as above
+sh -c "exec 3< $F"
+busybox cat $F >/dev/null
+sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
+setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
+cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null
+cat "$RC/current_protocol" >/dev/null
+cat $PCI >/dev/null				# cat: open, one read with data
+dd if=$PCI of=/dev/null bs=64 count=2 status=none	# dd: open, two reads
+check "trace --stop" "$A" trace --stop --db $DB4
+got=$(rows $DB4 $F)
+check "exactly the 9 kinds of access made, each once" test "$got" = "$expect"
+[ "$got" = "$expect" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
+check "the alias too" test "$(rows $DB4 "$RC/current_protocol")" = "/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0"
+got=$(rows $DB4 $PCI)
+want="/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0
+/usr/bin/dd 0 / open 1 0
+/usr/bin/dd 0 / read 2 0"
+check "the binary attribute: each read with data" test "$got" = "$want"
+[ "$got" = "$want" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
+check "no file but those accessed" test "$(files $DB4)" = "$(printf '%s\n' "$RC/current_protocol" $F $PCI | sort)"
+
 finish trace
