@@ -33,6 +33,18 @@ import json, sys
 print("\n".join(sorted({f for e in json.load(sys.stdin) for f in e["files"]})))'
 }
 
+# The accesses to $F each pinned section makes, counted by hand: the 9 keys
+# of $expect below, each once. Plus one to a file that is not watched.
+access_f() {
+	cat $F >/dev/null					# cat: open, read
+	sh -c "exec 3< $F"					# sh: open only
+	busybox cat $F >/dev/null				# busybox applet: open, read
+	mkdir -p /sys/fs/cgroup/abidep-test			# another cgroup
+	sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
+	cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null	# not deprecated
+}
+
 section "refusals, each with its own exit code"
 check "not root: exit 3" sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups $A trace --pin --db /tmp/x.db 2>/tmp/err; test \$? = 3"
 check "... saying what it needs" grep -q 'needs root, or CAP_BPF and CAP_PERFMON' /tmp/err
@@ -53,14 +65,7 @@ check "pins are 0600, the directory 0700" sh -c "test \$(stat -c %a $PIN) = 700 
 check "bpftool shows readable keys (BTF)" sh -c "bpftool map dump pinned $PIN/watched | grep -q file_id"
 check "a second --pin is refused: exit 8" sh -c "$A trace --pin --db $DB 2>/dev/null; test \$? = 8"
 
-# The accesses, each counted by hand.
-cat $F >/dev/null				# cat: open, read
-sh -c "exec 3< $F"				# sh: open only
-busybox cat $F >/dev/null			# busybox applet: open, read
-mkdir -p /sys/fs/cgroup/abidep-test
-sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
-setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
-cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null	# not deprecated
+access_f
 cat /sys/kernel/abidep/../../devices/system/cpu/online >/dev/null	# not deprecated
 
 check "trace --sync" "$A" trace --sync --db $DB
@@ -136,12 +141,7 @@ section "kprobes (--kprobe, the fallback where fexit cannot attach): the same ac
 DB3=/tmp/kprobe.db
 check "trace --pin --kprobe exits 0" "$A" trace --pin --kprobe --db $DB3
 check "the pinned programs are kprobes, not fexit" sh -c "bpftool prog show pinned $PIN/prog_abidep_kr_read | grep -q kprobe && test ! -e $PIN/prog_abidep_read"
-cat $F >/dev/null				# the same accesses as above
-sh -c "exec 3< $F"
-busybox cat $F >/dev/null
-sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
-setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
-cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null
+access_f
 cat "$RC/current_protocol" >/dev/null
 echo bogus >"$RC/current_protocol" 2>/dev/null
 check "trace --stop" "$A" trace --stop --db $DB3
@@ -175,12 +175,7 @@ DB4=/tmp/slots.db
 check "trace --pin --slots 1 exits 0" "$A" trace --pin --slots 1 --db $DB4 -t "$ABIDEP_REPO/migration-tables" -t /tmp/bin-table
 check "its one slot says that more files share it" \
 	sh -c "bpftool map dump pinned $PIN/slots | grep -q '\"more\": 1'"
-cat $F >/dev/null				# the same accesses as above
-sh -c "exec 3< $F"
-busybox cat $F >/dev/null
-sh -c "echo \$\$ > /sys/fs/cgroup/abidep-test/cgroup.procs; exec cat $F" >/dev/null
-setpriv --reuid=65534 --regid=65534 --clear-groups cat $F >/dev/null
-cat /sys/devices/system/cpu/cpuidle/current_governor >/dev/null
+access_f
 cat "$RC/current_protocol" >/dev/null
 cat $PCI >/dev/null				# cat: open, one read with data
 dd if=$PCI of=/dev/null bs=64 count=2 status=none	# dd: open, two reads
