@@ -30,6 +30,12 @@
  */
 __u32 sysfs_dev;
 
+/*
+ * Whether a new key is sent to userspace, set before load: only a live
+ * tracer reads the ring buffer (a pinned one has no reader).
+ */
+__u32 events_on;
+
 /* The slots map's size less one, set before load (abidep trace --slots). */
 __u32 slot_mask;
 
@@ -250,7 +256,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 		stat_inc(ABIDEP_STAT_DROPPED);
 		return;
 	}
-	if (bpf_ringbuf_output(&events, &key, sizeof(key), 0))
+	if (events_on && bpf_ringbuf_output(&events, &key, sizeof(key), 0))
 		stat_inc(ABIDEP_STAT_EVENTS_LOST);
 }
 

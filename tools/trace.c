@@ -83,6 +83,7 @@ struct tracer {
 	char host[256];
 	bool print;
 	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
+	bool live;		/* foreground: reads the events ring buffer */
 };
 
 enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, NR_MAPS };
@@ -673,9 +674,12 @@ static void report_drops(struct tracer *tr)
 	__u64 s[ABIDEP_NR_STATS];
 
 	read_stats(tr, s);
-	if (s[ABIDEP_STAT_DROPPED] || s[ABIDEP_STAT_EVENTS_LOST])
-		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys), %llu new-user events lost\n",
-			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr),
+	if (s[ABIDEP_STAT_DROPPED])
+		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys)\n",
+			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr));
+	/* The ring buffer only feeds the live display: the counts are whole. */
+	if (s[ABIDEP_STAT_EVENTS_LOST])
+		fprintf(stderr, "abidep: %llu new users were not shown as they came (ring buffer full); their counts are recorded\n",
 			(unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 }
 
@@ -762,6 +766,7 @@ static int load_bpf(struct tracer *tr)
 			return EX_LOAD;
 		}
 		tr->skel->bss->slot_mask = nr_slots - 1;
+		tr->skel->bss->events_on = tr->live;
 		choose_progs(tr->skel, tr->kprobe);
 		if (abidep_bpf__load(tr->skel)) {
 			err = errno;
@@ -1192,6 +1197,7 @@ int cmd_trace(int argc, char **argv)
 	ret = load_tables_for(&tr, tpaths, ntpaths);
 	if (ret)
 		goto out;
+	tr.live = mode == 0;
 	ret = mode == 'S' || mode == 'Y' ? open_pinned(&tr) : load_bpf(&tr);
 	if (ret)
 		goto out;

@@ -194,4 +194,25 @@ check "the binary attribute: each read with data" test "$got" = "$want"
 [ "$got" = "$want" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
 check "no file but those accessed" test "$(files $DB4)" = "$(printf '%s\n' "$RC/current_protocol" $F $PCI | sort)"
 
+section "fexit cannot attach (its trampoline is full): kprobes, by themselves"
+# A trampoline takes at most 38 programs on x86-64; tramp-fill attaches empty
+# fentry programs to kernfs_fop_open until the kernel refuses one (E2BIG).
+FILL=/sys/fs/bpf/abidep-test-fill
+check "build the trampoline filler" gcc -O2 -o /tmp/tramp-fill "$ABIDEP_REPO/tests/vm/tramp-fill.c" -lbpf
+check "kernfs_fop_open's trampoline is full" sh -c "/tmp/tramp-fill kernfs_fop_open $FILL | tee /tmp/fill.out | grep -q 'Argument list too long'"
+sed 's/^/# /' /tmp/fill.out
+DB5=/tmp/fallback.db
+check "trace --pin exits 0" sh -c "$A trace --pin --db $DB5 2>/tmp/err"
+check "... saying that fexit could not attach and kprobes are used" \
+	grep -q 'fexit is not available (Argument list too long): using kprobes' /tmp/err
+check "the pinned programs are kprobes, not fexit" sh -c "bpftool prog show pinned $PIN/prog_abidep_kr_read | grep -q kprobe && test ! -e $PIN/prog_abidep_read"
+access_f
+check "trace --stop" "$A" trace --stop --db $DB5
+got=$(rows $DB5 $F)
+check "exactly the 9 kinds of access made, each once" test "$got" = "$expect"
+[ "$got" = "$expect" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
+rm -rf $FILL
+# bpffs frees an unlinked pin after an RCU grace period: give it 5 s.
+check "the filler's programs are gone with their pins" sh -c "for i in \$(seq 50); do bpftool prog show | grep -q tramp_fill || exit 0; sleep 0.1; done; exit 1"
+
 finish trace
