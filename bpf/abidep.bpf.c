@@ -2,12 +2,13 @@
 /*
  * abidep usage tracer: who opens, reads and writes deprecated sysfs files.
  *
- * fexit on the kernfs open and write operations and on sysfs's show and
- * read functions; a hash lookup of the file's inode number (the kernfs node
- * id) decides whether the file is watched, so an unwatched access costs one
- * lookup. Accesses are aggregated here, per
+ * fentry on kernfs's open, fexit on its write and on sysfs's show and read
+ * functions. The file's inode number (the kernfs node id) picks a slot of a
+ * direct-mapped index, which says whether the file is watched (or, when
+ * watched files share the slot, the watched hash does), so an unwatched
+ * access costs an array load. Accesses are aggregated here, per
  * (file, op, uid, cgroup, executable); userspace hears of a key only when it
- * is new. The first user's details are kept in the map, so nothing is lost
+ * is new (a live tracer only). The first user's details are kept in the map, so nothing is lost
  * when no daemon runs (pinned mode).
  *
  * Two sets of programs, one loaded (tools/trace.c chooses): fexit, and

@@ -33,7 +33,7 @@
 /* Today's names: the values of the protocol set, bit i is ir_names[i]. */
 static const char * const ir_names[] = { "rc-5", "pulse-distance", "nec" };
 
-/* What current_protocol showed for each, and another spelling it took. */
+/* What current_protocol showed for each (a whole line), and another spelling it took. */
 static const struct ir_old_name {
 	const char *shown;
 	const char *alt;
