@@ -45,6 +45,7 @@ run_suite survey st tests/cli/survey.sh
 run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
 run_suite kunit st tests/kunit/run
 run_suite kunit-debug st tests/kunit/run-debug
+run_suite kunit-debug-selftest st tests/kunit/run-debug --selftest
 run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh
 run_suite trace st tests/vm/run --timeout 900 tests/vm/trace-tests.sh
 run_suite brownout st tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
