@@ -43,8 +43,10 @@ static void check_usage(FILE *f)
 		"  blocked  due, and used in that time or referenced (blockers listed)\n"
 		"  not-due  Remove-after not passed (or none; or a kernel version\n"
 		"           without --kernel)\n"
-		"  no-data  due, not blocked, but the DB has no use of anything from\n"
-		"           before the quiet window: it cannot show the window was quiet\n"
+		"  no-data  due, not blocked, but the DB cannot show the window was quiet:\n"
+		"           on some host the tracer did not run through it (its sessions,\n"
+		"           a day's gap allowed); a DB without sessions (older abidep):\n"
+		"           no use of anything from before the window\n"
 		"Status: removed entries are always due.\n"
 		"\n"
 		"  --db PATH          the usage DB (default %s), read-only\n"
@@ -151,6 +153,43 @@ static void print_details(const struct check *c, const struct check_entry *ce)
 	}
 }
 
+/* When the tracer ran, and the hosts on which it did not cover the window. */
+static void print_sessions(const struct check *c)
+{
+	char t[64], t2[64];
+	int i, shown = 0;
+
+	if (!c->nsessions) {
+		printf("sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running\n");
+		return;
+	}
+	printf("sessions: %lld on %d host%s", c->nsessions, c->nshosts,
+	       c->nshosts == 1 ? "" : "s");
+	if (!c->nuncovered) {
+		printf(", the tracer ran through the quiet window on each\n");
+		return;
+	}
+	printf(", the tracer did not run through the quiet window on %d:\n", c->nuncovered);
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		if (h->covers)
+			continue;
+		if (shown++ == MAX_HOSTS_SHOWN) {
+			printf("  (+%d more: -j lists them all)\n", c->nuncovered - MAX_HOSTS_SHOWN);
+			break;
+		}
+		/* Covered until: from the window's start, without a longer gap. */
+		if (h->covered_until == LLONG_MIN)
+			printf("  host %s: last sync %s, no session from the window's start\n",
+			       h->host, iso_time(h->last_sync, t, sizeof(t)));
+		else
+			printf("  host %s: last sync %s, covered until %s\n",
+			       h->host, iso_time(h->last_sync, t, sizeof(t)),
+			       iso_time(h->covered_until, t2, sizeof(t2)));
+	}
+}
+
 static void print_text(const struct check *c, const char *db)
 {
 	int width[NCOLS], i, k;
@@ -199,6 +238,7 @@ static void print_text(const struct check *c, const char *db)
 		printf(", %lld row%s of entries not checked", c->unmatched_rows,
 		       c->unmatched_rows == 1 ? "" : "s");
 	printf("\n");
+	print_sessions(c);
 	if (c->scanned)
 		printf("scan: %llu files, %zu references, %zu unreadable\n", c->scan.files,
 		       c->scan.nhits, c->scan.nunreadable);
@@ -313,6 +353,23 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	json_arr_end(&j);
 	json_when_str(&j, "first_use", c->first_use);
 	json_when_str(&j, "last_use", c->last_use);
+	json_kint(&j, "sessions", c->nsessions);
+	/* Which rule judged the window: see check_eval.c. */
+	json_kstr(&j, "coverage", c->nsessions ? "sessions" : "first-use");
+	json_key(&j, "uncovered_hosts");
+	json_arr_start(&j);
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		if (h->covers)
+			continue;
+		json_obj_start(&j);
+		json_kstr(&j, "host", h->host);
+		json_when_str(&j, "last_sync", h->last_sync);
+		json_when_str(&j, "covered_until", h->covered_until);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
 	json_obj_end(&j);
 	json_key(&j, "scan");
 	if (c->scanned) {

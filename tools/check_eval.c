@@ -9,13 +9,19 @@
  *	blocked	  due, and used since now - quiet-days (any host), or
  *		  referenced by a strong or medium scan hit.
  *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
- *		  window: it has no use at all from before the window began.
+ *		  window: some host's tracer did not run through it (below).
  *	ready	  due, not blocked, and the DB covers the window.
  *	not-due	  otherwise.
  *
- * The store records uses, not when the tracer ran: a window is "covered"
- * when some use of anything was recorded before it began, that is the
- * tracer was running by then. See check.rst for what that cannot tell.
+ * Uses alone cannot show when the tracer ran (a quiet host writes no
+ * usage row), so the store has a sessions table: each tracer session's
+ * first and latest sync. A host covers the window when its sessions,
+ * sorted by start, chain from the window's start to now with no gap
+ * longer than CHECK_GRACE; the window is covered when every host of the
+ * sessions table covers it, since a release gate must not pass on a host
+ * whose tracer stopped. A DB without session rows (written before there
+ * were any) keeps the old, weaker rule: covered when some use of anything
+ * was recorded before the window began. check.rst says all this for users.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -31,6 +37,9 @@
 #include "pattern.h"
 #include "store.h"
 #include "util.h"
+
+/* Hosts named in a no-data reason; more are counted, "(+N)". */
+#define MAX_HOSTS_NAMED 8
 
 const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
 
@@ -258,6 +267,74 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Walk a host's sessions in order of start (store_each_session() gives
+ * them so), from the window's start: a session that starts at most
+ * CHECK_GRACE after the point covered so far carries it on to its last
+ * sync; a later one leaves a gap, and so does every one after it. The host
+ * covers the window when the covered point reaches now - CHECK_GRACE.
+ *
+ * CHECK_GRACE, one day, absorbs the tracer's sync interval (the last sync
+ * is a little before now), a reboot (the next session starts a little
+ * after the last sync of the one before) and --quiet-days counting whole
+ * days. covered_until is the latest sync of the sessions so chained: it
+ * must itself be within CHECK_GRACE of now, so that a window shorter than
+ * CHECK_GRACE is not covered by a tracer that stopped before it.
+ */
+static int add_session(const char *host, const char *session, long long started,
+		       long long last_sync, void *arg)
+{
+	struct check *c = arg;
+	struct check_host *h = c->nshosts ? &c->shosts[c->nshosts - 1] : NULL;
+	long long cursor;
+
+	c->nsessions++;
+	if (!h || strcmp(h->host, host)) {
+		h = GROW(c->shosts, c->nshosts, c->shcap);
+		memset(h, 0, sizeof(*h));
+		h->host = xstrdup(host);
+		h->last_sync = LLONG_MIN;
+		h->covered_until = LLONG_MIN;
+	}
+	h->nsessions++;
+	if (last_sync > h->last_sync)
+		h->last_sync = last_sync;
+	cursor = h->covered_until > c->quiet_since ? h->covered_until : c->quiet_since;
+	if (started <= cursor + CHECK_GRACE && last_sync > h->covered_until)
+		h->covered_until = last_sync;
+	return 0;
+}
+
+/* Which hosts cover the window, and their names for the reasons. */
+static void judge_hosts(struct check *c)
+{
+	size_t len = 0, n;
+	int i, shown = 0;
+
+	for (i = 0; i < c->nshosts; i++) {
+		struct check_host *h = &c->shosts[i];
+
+		h->covers = h->covered_until != LLONG_MIN &&
+			    h->covered_until >= c->now - CHECK_GRACE;
+		if (h->covers)
+			continue;
+		c->nuncovered++;
+		/* A fleet's may be many: the first few (the output has them all). */
+		if (shown++ == MAX_HOSTS_NAMED)
+			continue;
+		n = strlen(h->host) + 3;
+		c->uncovered = xrealloc(c->uncovered, len + n);
+		len += sprintf(c->uncovered + len, "%s%s", len ? ", " : "", h->host);
+	}
+	if (shown > MAX_HOSTS_NAMED) {
+		char more[32];
+
+		n = snprintf(more, sizeof(more), " (+%d)", shown - MAX_HOSTS_NAMED) + 1;
+		c->uncovered = xrealloc(c->uncovered, len + n);
+		strcpy(c->uncovered + len, more);
+	}
+}
+
 int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 {
 	struct store *s = store_open(path, true, err, errlen);
@@ -270,6 +347,8 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 	ret = store_begin(s);
 	if (!ret)
 		ret = store_each_row(s, add_row, c);
+	if (!ret)
+		ret = store_each_session(s, add_session, c);
 	if (ret || store_commit(s)) {
 		snprintf(err, errlen, "the usage DB %s: %s; check it with 'sqlite3 %s \"PRAGMA integrity_check\"', and restore a copy or move it aside",
 			 path, store_errmsg(s), path);
@@ -285,6 +364,7 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 			      sizeof(struct check_use), cmp_use);
 	if (c->nhosts > 1)
 		qsort(c->hosts, c->nhosts, sizeof(char *), cmp_str);
+	judge_hosts(c);
 	return 0;
 }
 
@@ -459,6 +539,14 @@ void check_judge(struct check *c)
 			else
 				ce->reason = xasprintf("referenced %d time%s (strong or medium)",
 						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
+		} else if (c->nsessions && c->nuncovered) {
+			ce->verdict = V_NO_DATA;
+			ce->reason = xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
+					       iso_time(c->quiet_since, t, sizeof(t)),
+					       c->nuncovered, c->nshosts,
+					       c->nshosts == 1 ? "" : "s", c->uncovered);
+		} else if (c->nsessions) {
+			ce->verdict = V_READY;
 		} else if (!c->rows) {
 			ce->verdict = V_NO_DATA;
 			ce->reason = xstrdup("the usage DB is empty: nothing shows the tracer ran");
@@ -469,10 +557,11 @@ void check_judge(struct check *c)
 					       iso_time(c->quiet_since, t2, sizeof(t2)));
 		} else {
 			ce->verdict = V_READY;
+		}
+		if (ce->verdict == V_READY)
 			ce->reason = xasprintf("no use since %s%s",
 					       iso_time(c->quiet_since, t, sizeof(t)),
 					       c->scanned ? ", no strong or medium reference" : "");
-		}
 		c->counts[ce->verdict]++;
 	}
 }
@@ -498,6 +587,10 @@ void check_free(struct check *c)
 	for (i = 0; i < c->nhosts; i++)
 		free(c->hosts[i]);
 	free(c->hosts);
+	for (i = 0; i < c->nshosts; i++)
+		free(c->shosts[i].host);
+	free(c->shosts);
+	free(c->uncovered);
 	if (c->scanned)
 		scan_result_free(&c->scan);
 }

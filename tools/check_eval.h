@@ -37,6 +37,24 @@ struct check_ref {
 	bool blocks;		/* strong or medium confidence */
 };
 
+/*
+ * A host of the sessions table: whether its tracer ran through the quiet
+ * window (check_read_db(); the rule is in check_eval.c).
+ */
+struct check_host {
+	char *host;
+	int nsessions;
+	long long last_sync;		/* of its latest session */
+	long long covered_until;	/* the window is covered up to here; LLONG_MIN: none of it */
+	bool covers;
+};
+
+/*
+ * The gap between sessions, and between the last sync and now, that still
+ * counts as covered: see check_eval.c.
+ */
+#define CHECK_GRACE	86400
+
 struct check_entry {
 	const struct abi_entry *e;
 	bool due;
@@ -66,6 +84,12 @@ struct check {
 	long long first_use, last_use;	/* LLONG_MAX / LLONG_MIN: none */
 	char **hosts;
 	int nhosts, hcap;
+	/* The sessions table: none (an older DB) falls back to first_use. */
+	long long nsessions;
+	struct check_host *shosts;	/* ordered by host */
+	int nshosts, shcap;
+	int nuncovered;			/* shosts that do not cover the window */
+	char *uncovered;		/* their names, for the reason: "h2, h5" */
 	/* Rows to entries: each selected What, sorted, with its entry. */
 	struct check_what { const char *what; struct check_entry *ce; } *index;
 	int nindex;

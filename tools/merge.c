@@ -7,8 +7,10 @@
  *
  * Every row keeps its key, host and session included (a session is
  * BOOT_ID:MAP_ID, so two machines never share one), and rows with the same
- * key are merged by store_merge_row(): the larger counts win. Merging a DB
- * twice, or an older copy after a newer one, therefore changes nothing.
+ * key are merged by store_merge_row(): the larger counts win. Sessions
+ * rows (when each tracer session ran) are merged by store_merge_session():
+ * the earliest start and the latest sync win. Merging a DB twice, or an
+ * older copy after a newer one, therefore changes nothing.
  *
  * An existing fleet.db is merged too, so hosts can be added one at a time.
  * The result is written into a temporary file next to fleet.db and renamed
@@ -39,7 +41,8 @@ static void merge_usage(FILE *f)
 		"Merge usage DBs written by 'abidep trace' on several hosts into OUT, for\n"
 		"'abidep report' and 'abidep check' over a fleet. Rows keep their host and\n"
 		"session; the same row in several inputs (or merged twice) is counted once,\n"
-		"with the largest counts. An existing OUT is merged too. OUT is replaced\n"
+		"with the largest counts; session rows keep the earliest start and the\n"
+		"latest sync. An existing OUT is merged too. OUT is replaced\n"
 		"atomically (a temporary file in its directory, renamed): an interrupted\n"
 		"merge leaves it as it was. OUT may not be one of the inputs.\n"
 		"\n"
@@ -107,7 +110,21 @@ static int merge_row(const struct usage_row *r, void *arg)
 	return 0;
 }
 
-/* Every row of @in (at @path) into m->out; 0, or -1 with a message printed. */
+static int merge_session(const char *host, const char *session, long long started,
+			 long long last_sync, void *arg)
+{
+	struct merge *m = arg;
+
+	if (store_merge_session(m->out, host, session, started, last_sync))
+		return -2;	/* as merge_row() */
+	add_host(m, host);
+	return 0;
+}
+
+/*
+ * Every row and session row of @in (at @path) into m->out, from one
+ * snapshot of @in; 0, or -1 with a message printed.
+ */
 static int merge_store(struct merge *m, struct store *in, const char *path,
 		       const char *out_path)
 {
@@ -117,6 +134,8 @@ static int merge_store(struct merge *m, struct store *in, const char *path,
 	ret = store_begin(in);
 	if (!ret)
 		ret = store_each_row(in, merge_row, m);
+	if (!ret)
+		ret = store_each_session(in, merge_session, m);
 	if (ret == -2) {
 		fprintf(stderr, "abidep: merge: cannot write the merged DB for %s: %s\n",
 			out_path, store_errmsg(m->out));

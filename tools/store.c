@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The usage store: an SQLite DB with one table, written by abidep trace
- * and read by abidep report. Documentation/usage-store.rst says the same
- * for users.
+ * The usage store: an SQLite DB with two tables, written by abidep trace
+ * and read by abidep report and check. Documentation/usage-store.rst says
+ * the same for users.
  *
- * Schema (PRAGMA user_version 1):
+ * Schema (PRAGMA user_version 2):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
@@ -13,6 +13,9 @@
  *		count, errors, first_seen, last_seen		the counts
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
  *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
+ *	CREATE TABLE sessions (
+ *		host, session, started, last_sync
+ *		PRIMARY KEY (host, session))
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
  * for one key. The tracer's counts are cumulative within its session, so an
@@ -20,6 +23,14 @@
  * the reader. The column for the struct's "table" is table_name: TABLE is
  * an SQL keyword. cgroup_id is stored as the signed 64-bit integer with the
  * same bits; times are unix seconds (UTC).
+ *
+ * sessions says when each tracer session ran: its first and its latest
+ * sync, written by every sync whether or not it has usage rows. The usage
+ * table alone records uses, not when the tracer ran, so it cannot tell a
+ * quiet host from a tracer stopped long ago; abidep check needs that.
+ * Schema 1 had no sessions table: a writer opening such a DB adds it (and
+ * sets user_version 2) in one transaction; a reader takes it as it is and
+ * reads no sessions from it.
  *
  * Integrity: every write is in a transaction, and the DB is in WAL mode, so
  * a process killed at any point leaves the last committed state. We use
@@ -46,7 +57,7 @@
 #include "store.h"
 #include "util.h"
 
-#define SCHEMA_VERSION	1
+#define SCHEMA_VERSION	2
 #define BUSY_TIMEOUT_MS	10000
 
 static const char schema_sql[] =
@@ -73,6 +84,31 @@ static const char schema_sql[] =
 	");\n"
 	/* The report's GROUP BY and ORDER BY, in this order. */
 	"CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host);\n";
+
+/* Schema 2's table, also added to a schema 1 DB: see upgrade_schema(). */
+static const char sessions_schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS sessions (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	started		INTEGER	NOT NULL,\n"
+	"	last_sync	INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session)\n"
+	");\n";
+
+/*
+ * A session's span only widens: the tracer's own syncs (started = last_sync
+ * = now) and merged copies of it (any order, any number of times) alike.
+ */
+static const char session_sql[] =
+	"INSERT INTO sessions (host, session, started, last_sync)"
+	" VALUES (?1, ?2, ?3, ?4)"
+	" ON CONFLICT (host, session) DO UPDATE SET"
+	" started = min(started, excluded.started),"
+	" last_sync = max(last_sync, excluded.last_sync)";
+
+static const char sessions_sql[] =
+	"SELECT host, session, started, last_sync FROM sessions"
+	" ORDER BY host, started, session";
 
 static const char upsert_sql[] =
 	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"
@@ -144,9 +180,11 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *upsert;
 	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
+	sqlite3_stmt *session;	/* prepared on the first store_session() */
 	char *path;
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
+	bool no_sessions;	/* read-only schema 1: no sessions table */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */
 };
@@ -367,7 +405,7 @@ static int create_schema(struct store *s)
 	v = query_int(s, "PRAGMA user_version");
 	if (v == 0) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (exec(s, schema_sql) || exec(s, sql)) {
+		if (exec(s, schema_sql) || exec(s, sessions_schema_sql) || exec(s, sql)) {
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
 		}
@@ -375,7 +413,39 @@ static int create_schema(struct store *s)
 	return exec(s, "COMMIT");
 }
 
-/* Is the schema ours (or none yet: then make it)? */
+/*
+ * Schema 1 to 2: add the sessions table. In one transaction, the version
+ * read again inside it: of two writers opening the DB together, one
+ * upgrades it and the other finds it done.
+ */
+static int upgrade_schema(struct store *s)
+{
+	char sql[64], why[sizeof(s->err)];
+	long long v;
+
+	if (exec(s, "BEGIN IMMEDIATE"))
+		goto fail;
+	v = query_int(s, "PRAGMA user_version");
+	if (v < 0)
+		goto rollback;
+	if (v == 1) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		if (exec(s, sessions_schema_sql) || exec(s, sql))
+			goto rollback;
+	}
+	if (!exec(s, "COMMIT"))
+		return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	/* Keep SQLite's reason: it says which (locked, read-only, full). */
+	snprintf(why, sizeof(why), "%s", s->err[0] ? s->err : sqlite3_errstr(s->rc));
+	store_err(s, "cannot add the sessions table of schema %d to this schema 1 DB: %s",
+		  SCHEMA_VERSION, why);
+	return -1;
+}
+
+/* Is the schema ours (or none yet: then make it; or older: upgrade it)? */
 static int check_schema(struct store *s)
 {
 	long long v = query_int(s, "PRAGMA user_version");
@@ -391,6 +461,14 @@ static int check_schema(struct store *s)
 	}
 	if (v == SCHEMA_VERSION)
 		return 0;
+	if (v == 1) {
+		/* Readers change nothing: they read no sessions from it. */
+		if (s->readonly) {
+			s->no_sessions = true;
+			return 0;
+		}
+		return upgrade_schema(s);
+	}
 	ntables = query_int(s, "SELECT count(*) FROM sqlite_master");
 	if (ntables < 0)
 		return -1;
@@ -515,6 +593,7 @@ void store_close(struct store *s)
 		return;
 	sqlite3_finalize(s->upsert);
 	sqlite3_finalize(s->merge);
+	sqlite3_finalize(s->session);
 	/* Rolls back a transaction left open. */
 	sqlite3_close_v2(s->db);
 	free(s->path);
@@ -614,6 +693,43 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int store_merge_session(struct store *s, const char *host, const char *session,
+			long long started, long long last_sync)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_OK;
+
+	if (s->readonly) {
+		store_err(s, "the usage DB %s is open read-only", s->path);
+		return -1;
+	}
+	if (!host || !session) {
+		store_err(s, "a session row needs host and session");
+		return -1;
+	}
+	if (!s->session &&
+	    sqlite3_prepare_v3(s->db, session_sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->session, NULL))
+		return db_fail(s, "cannot write a session row");
+	st = s->session;
+	rc |= bind_text(st, 1, host);
+	rc |= bind_text(st, 2, session);
+	rc |= sqlite3_bind_int64(st, 3, started);
+	rc |= sqlite3_bind_int64(st, 4, last_sync);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	if (rc != SQLITE_OK)
+		db_fail(s, "cannot write a session row");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int store_session(struct store *s, const char *host, const char *session, long long now)
+{
+	return store_merge_session(s, host, session, now, now);
 }
 
 /* ---- reading ---- */
@@ -763,6 +879,39 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 			break;
 		}
 		ret = fn(&r, arg);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_each_session(struct store *s,
+		       int (*fn)(const char *host, const char *session,
+				 long long started, long long last_sync, void *),
+		       void *arg)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (s->empty || s->no_sessions)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, sessions_sql, -1, &st, NULL))
+		return db_fail(s, "cannot read");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *host = col_text(st, 0), *session = col_text(st, 1);
+
+		if (!host || !session) {
+			s->rc = SQLITE_CORRUPT;
+			store_err(s, "cannot read: a session row lacks its key (damaged DB)");
+			ret = -1;
+			break;
+		}
+		ret = fn(host, session, sqlite3_column_int64(st, 2),
+			 sqlite3_column_int64(st, 3), arg);
 		if (ret)
 			break;
 	}

@@ -62,6 +62,15 @@ int store_rollback(struct store *s);
  */
 int store_upsert(struct store *s, const struct usage_row *r);
 
+/*
+ * Record that the tracer session (@host, @session) ran at @now (unix
+ * seconds): a new row gets started = last_sync = @now, an existing one
+ * keeps its started (the smaller) and takes the larger last_sync. The
+ * tracer calls it on every sync, in the sync's transaction, rows or none:
+ * abidep check reads from it when the tracer ran, which uses cannot show.
+ */
+int store_session(struct store *s, const char *host, const char *session, long long now);
+
 /* The message of the last failure (never NULL). */
 const char *store_errmsg(struct store *s);
 
@@ -134,5 +143,22 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
  * row twice changes nothing.
  */
 int store_merge_row(struct store *s, const struct usage_row *r);
+
+/*
+ * Merge a session row read from another DB: started becomes the smaller of
+ * the two, last_sync the larger; merging it again changes nothing.
+ */
+int store_merge_session(struct store *s, const char *host, const char *session,
+			long long started, long long last_sync);
+
+/*
+ * Call @fn for every session row (when each tracer session first and last
+ * synced, unix seconds), ordered by host, then started. A DB of schema 1,
+ * opened read-only, has none: no call. Return as store_each_row().
+ */
+int store_each_session(struct store *s,
+		       int (*fn)(const char *host, const char *session,
+				 long long started, long long last_sync, void *),
+		       void *arg);
 
 #endif

@@ -20,7 +20,8 @@ status() {
 
 # The helper: rows on stdin, fields separated by '|' (- for NULL, %XX for
 # any byte, so that names may hold newlines and quotes), one upsert each,
-# one transaction; as the tracer writes them.
+# one transaction; as the tracer writes them. A line S|host|session|started|
+# last_sync is a session row instead (store_merge_session()).
 cat >"$T/fill.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,12 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		for (n = 0; n < 18 && (v[n] = strsep(&p, "|")); n++)
 			;
+		if (n == 5 && !strcmp(v[0], "S")) {
+			if (store_merge_session(s, v[1], v[2], strtoll(v[3], NULL, 10),
+						strtoll(v[4], NULL, 10)))
+				goto fail;
+			continue;
+		}
 		if (n != 18) {
 			fprintf(stderr, "fill: %d fields: %s\n", n, line);
 			return 2;
@@ -216,6 +223,7 @@ ENTRY                                                REPLACED-BY                
 
 5 entries at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 2 ready, 1 blocked, 2 not-due, 0 no-data
 usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running
 X
 check "--now 2024-07-15: one entry blocked, exit 1" test "$(status ck --now 2024-07-15)" = 1
 check "... ready, blocked (by whom), not-due; the non-migration entry left out" diff -u "$T/want" "$T/out"
@@ -239,6 +247,7 @@ ENTRY                                                REPLACED-BY                
 
 5 entries at 2024-05-20T00:00:00Z, quiet since 2024-04-20T00:00:00Z: 0 ready, 2 blocked, 2 not-due, 1 no-data
 usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running
 X
 cp "$T/want" "$T/want-may"
 check "--now 2024-05-20: the DB starts inside the quiet window, exit 1" test "$(status ck --now 2024-05-20)" = 1
@@ -271,7 +280,8 @@ d = json.load(sys.stdin)
 want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
  \"kernel\": None,
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
-        \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\"},
+        \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
+        \"sessions\": 0, \"coverage\": \"first-use\", \"uncovered_hosts\": []},
  \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
@@ -405,6 +415,120 @@ wait $pid 2>/dev/null
 rows=$(sql "$T/kill.db" 'SELECT count(*) FROM usage')
 check "killed mid-merge: the output whole, old or new ($rows rows)" sh -c "test '$rows' = 6 || test '$rows' = 60006"
 check "... and sound" test "$(sql "$T/kill.db" 'PRAGMA integrity_check')" = ok
+
+section "check: sessions (when the tracer ran)"
+at() {
+	date -u -d "$1" +%s
+}
+now=$(at 2024-07-15)
+# The rows of u.db (uses up to 2024-06-30; cpuidle's only in May), with
+# sessions: only hosts in the sessions table count (h2 and h3 have none here).
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$(at 2024-06-20T00:00)"; echo "S|h1|b1:2|$(at 2024-06-20T12:00)|$((now - 3600))"; } |
+	fill "$T/s-ok.db"
+check "sessions chained through the window (a 12 h reboot gap): ready, exit 0" \
+	test "$(status ck --db "$T/s-ok.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "... says the sessions rule applied" grep -qx "sessions: 2 on 1 host, the tracer ran through the quiet window on each" "$T/out"
+check "... ready" test "$(verdict --db "$T/s-ok.db" --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
+check "... the rcN use of a host without sessions still blocks" \
+	test "$(verdict --db "$T/s-ok.db" --now 2024-07-15 --entry rcN | cut -d'|' -f1)" = blocked
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$(at 2024-06-20T00:00)"; echo "S|h1|b1:2|$(at 2024-06-22T00:00)|$((now - 3600))"; } |
+	fill "$T/s-gap.db"
+check "a 2-day gap in the window: no-data, exit 3" \
+	test "$(status ck --db "$T/s-gap.db" --now 2024-07-15 --entry cpuidle)" = 3
+check "... covered until the gap" grep -qx "  host h1: last sync 2024-07-14T23:00:00Z, covered until 2024-06-20T00:00:00Z" "$T/out"
+check "... a window before the gap is covered" \
+	test "$(status ck --db "$T/s-gap.db" --now 2024-06-19 --quiet-days 10 --entry cpuidle)" = 0
+
+# The flaw of the old rule: uses from before the window, a tracer stopped
+# 40 days before --now. By uses alone this is ready.
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 40 * 86400))"; } | fill "$T/s-stop.db"
+check "a tracer stopped 40 days ago: no-data, exit 3" \
+	test "$(status ck --db "$T/s-stop.db" --now 2024-07-15 --entry cpuidle)" = 3
+cat >"$T/want" <<X
+
+/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer did not run through the quiet window (since 2024-06-15T00:00:00Z) on 1 of 1 host: h1
+
+1 entry at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 1 no-data
+usage DB $T/s-stop.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 5 rows of entries not checked
+sessions: 1 on 1 host, the tracer did not run through the quiet window on 1:
+  host h1: last sync 2024-06-05T00:00:00Z, covered until 2024-06-05T00:00:00Z
+X
+check "... names the host and its last sync" sh -c "sed -n '3,\$p' '$T/out' | diff -u '$T/want' -"
+check "... -j: the host, its last sync, the rule" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-stop.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+db = d[\"db\"]
+assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
+assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"last_sync\": \"2024-06-05T00:00:00Z\",
+  \"covered_until\": \"2024-06-05T00:00:00Z\"}], db
+e = d[\"entries\"][0]
+assert e[\"verdict\"] == \"no-data\" and \"on 1 of 1 host: h1\" in e[\"reason\"], e
+'"
+check "--quiet-days 0: the tracer must still have run within a day of --now" \
+	test "$(status ck --db "$T/s-stop.db" --now 2024-06-07 --quiet-days 0 --entry cpuidle)" = 3
+check "... and is then enough" \
+	test "$(status ck --db "$T/s-stop.db" --now 2024-06-05T12:00 --quiet-days 0 --entry cpuidle)" = 0
+
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))"; echo "S|h2|b2:3|$t0|$((now - 40 * 86400))"
+  echo "S|h3|b9:1|$(at 2024-07-01)|$((now - 60))"; } | fill "$T/s-two.db"
+check "one host covers, two do not: no-data, exit 3" \
+	test "$(status ck --db "$T/s-two.db" --now 2024-07-15 --entry cpuidle)" = 3
+check "... the stopped host and the late one named" sh -c "grep -qx '  host h2: last sync 2024-06-05T00:00:00Z, covered until 2024-06-05T00:00:00Z' '$T/out' &&
+	grep -qx '  host h3: last sync 2024-07-14T23:59:00Z, no session from the window'\"'\"'s start' '$T/out'"
+check "... the covering host not" sh -c "! grep -q '^  host h1' '$T/out'"
+check "... the reason names them" grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer did not run through the quiet window (since 2024-06-15T00:00:00Z) on 2 of 3 hosts: h2, h3" "$T/out"
+check "... -j: only they" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-two.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert [h[\"host\"] for h in d[\"uncovered_hosts\"]] == [\"h2\", \"h3\"], d
+assert d[\"uncovered_hosts\"][1][\"covered_until\"] is None, d
+'"
+check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:1|$t0|$((now - 3600))' | '$T/fill' '$T/s-quiet.db' &&
+	'$A' check --tables '$T/tables' --db '$T/s-quiet.db' --now 2024-07-15 --entry cpuidle >/dev/null"
+
+section "sessions: an old (schema 1) DB"
+# Schema 1 is schema 2 without the sessions table.
+cp "$T/u.db" "$T/v1.db"
+sql "$T/v1.db" 'DROP TABLE sessions; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
+chmod 0444 "$T/v1.db"
+check "a schema 1 DB, read-only: the old rule, ready, exit 0" \
+	test "$(status ck --db "$T/v1.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "... and says the DB predates sessions" \
+	grep -qx "sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running" "$T/out"
+check "... -j: coverage by first use" sh -c "'$A' check -j --tables '$T/tables' --db '$T/v1.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert d[\"sessions\"] == 0 and d[\"coverage\"] == \"first-use\" and d[\"uncovered_hosts\"] == [], d
+'"
+check "... left as it was (schema 1, no sessions table)" \
+	test "$(sql "$T/v1.db" "PRAGMA user_version; SELECT count(*) FROM sqlite_master WHERE name = 'sessions'" | tr '\n' ' ')" = "1 0 "
+check "... no-data by the old rule when it starts in the window" \
+	test "$(status ck --db "$T/v1.db" --now 2024-05-20 --entry /sys/kernel/gone)" = 3
+cp "$T/v1.db" "$T/v1rw.db"
+chmod 0644 "$T/v1rw.db"
+check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
+check "... to schema 2, with the sessions table, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage" | tr '\n' ' ')" = "2 0 6 "
+check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
+check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2'"
+
+section "merge: sessions"
+# Two copies of h1's DB taken at different times, and a quiet host h2.
+printf 'S|h1|b1:1|1000|2000\nS|h1|b1:2|3000|3500\n' | fill "$T/sa.db"
+printf 'S|h1|b1:1|900|1500\nS|h2|b2:1|500|4000\n' | fill "$T/sb.db"
+check "sessions are merged: exit 0" test "$(status "$A" merge "$T/sa.db" "$T/sb.db" "$T/v1.db" -o "$T/sfleet.db")" = 0
+check "... a host with sessions only is a host of the fleet" grep -qx "merged 3 DBs into $T/sfleet.db: 6 rows; hosts: h1 h2 h3" "$T/out"
+check "... the earliest start, the latest sync" \
+	test "$(sql "$T/sfleet.db" 'SELECT * FROM sessions ORDER BY 1, 2' | tr '\n' ' ')" = "h1|b1:1|900|2000 h1|b1:2|3000|3500 h2|b2:1|500|4000 "
+sum_before=$(sql "$T/sfleet.db" .dump | md5sum)
+check "merging them again, in another order: exit 0" test "$(status "$A" merge "$T/sb.db" "$T/v1.db" "$T/sa.db" -o "$T/sfleet.db")" = 0
+check "... changes nothing" test "$(sql "$T/sfleet.db" .dump | md5sum)" = "$sum_before"
+check "check on the merged DB reads its sessions" sh -c "'$A' check -j --tables '$T/tables' --db '$T/sfleet.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert d[\"sessions\"] == 3 and [h[\"host\"] for h in d[\"uncovered_hosts\"]] == [\"h1\", \"h2\"], d
+'"
 
 section "report --format prometheus"
 # Hostile executable names: a quote, a backslash, a newline, a byte that is not UTF-8.

@@ -164,14 +164,15 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 1);
+	CHECK(sql_int(db, "PRAGMA user_version") == 2);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 3);	/* table, PK, index */
+	/* usage, its PK, its index; sessions, its PK */
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 5);
 	free(db);
 }
 
@@ -880,6 +881,131 @@ static void test_merge(void)
 	store_close(o);
 }
 
+/* ---- sessions: store_session(), store_merge_session(), schema 1 ---- */
+
+static int session_line(const char *host, const char *session, long long started,
+			long long last_sync, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%lld|%lld\n", host, session, started, last_sync);
+	return 0;
+}
+
+static int stop_session(const char *host, const char *session, long long started,
+			long long last_sync, void *arg)
+{
+	return 7;
+}
+
+static bool sessions_are(struct store *s, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_each_session(s, session_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# sessions (ret %d): %s\n%s# want:\n%s", ret, store_errmsg(s),
+		       l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+static int session1(struct store *s, const char *host, const char *session, long long now)
+{
+	int ret = store_begin(s);
+
+	if (!ret)
+		ret = store_session(s, host, session, now);
+	if (!ret)
+		ret = store_commit(s);
+	else
+		store_rollback(s);
+	return ret;
+}
+
+static void test_sessions(void)
+{
+	char *db = xstrdup(tpath("sessions.db")), *v1 = xstrdup(tpath("v1.db"));
+	char err[512];
+	struct usage_row r;
+	struct store *s;
+
+	current = "sessions";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		goto out;
+	}
+	/* A sync: started = last_sync = now; later syncs move last_sync only. */
+	CHECK(!session1(s, "h2", "b:1", 500));
+	CHECK(!session1(s, "h1", "b:2", 300));
+	CHECK(!session1(s, "h1", "b:2", 400));
+	CHECK(!session1(s, "h1", "b:1", 100));
+	CHECK(!session1(s, "h1", "b:1", 200));
+	/* A clock set back: the span does not shrink. */
+	CHECK(!session1(s, "h1", "b:1", 150));
+	/* Ordered by host, then start. */
+	CHECK(sessions_are(s, "h1|b:1|100|200\nh1|b:2|300|400\nh2|b:1|500|500\n"));
+	/* Merged: the smaller start, the larger last sync; again, no change. */
+	CHECK(!store_begin(s));
+	CHECK(!store_merge_session(s, "h2", "b:1", 450, 480));
+	CHECK(!store_merge_session(s, "h2", "b:1", 450, 480));
+	CHECK(!store_merge_session(s, "h3", "b:9", 10, 20));
+	CHECK(!store_commit(s));
+	CHECK(sessions_are(s, "h1|b:1|100|200\nh1|b:2|300|400\nh2|b:1|450|500\nh3|b:9|10|20\n"));
+	CHECK(store_session(s, NULL, "b:1", 1) == -1 && strstr(store_errmsg(s), "needs host"));
+	/* A callback's non-zero return stops the walk and is returned. */
+	CHECK(store_each_session(s, stop_session, NULL) == 7);
+	store_close(s);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s && store_session(s, "h1", "b:1", 1) == -1 && strstr(store_errmsg(s), "read-only"));
+	store_close(s);
+
+	/* A schema 1 DB: a usage table, no sessions. */
+	s = open_rw(v1);
+	r = row("s1", 3, 10, 20);
+	CHECK(s && !upsert1(s, &r));
+	store_close(s);
+	{
+		sqlite3 *h;
+
+		sqlite3_open(v1, &h);
+		CHECK(sqlite3_exec(h, "DROP TABLE sessions; PRAGMA user_version = 1",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(h);
+	}
+	/* Read-only: read as it is, no sessions, nothing changed. */
+	s = store_open(v1, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(store_rows(s) == 1);
+		CHECK(sessions_are(s, ""));
+		store_close(s);
+	}
+	CHECK(sql_int(v1, "PRAGMA user_version") == 1);
+	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master WHERE name = 'sessions'") == 0);
+	/* Read-write: upgraded, rows kept; then written like any. */
+	s = open_rw(v1);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(store_rows(s) == 1);
+		CHECK(!session1(s, "h1", "s1", 30));
+		CHECK(sessions_are(s, "h1|s1|30|30\n"));
+		store_close(s);
+	}
+	CHECK(sql_int(v1, "PRAGMA user_version") == 2);
+	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
+	/* Opened again: nothing more to do. */
+	s = open_rw(v1);
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 5);
+out:
+	free(db);
+	free(v1);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -892,6 +1018,7 @@ int main(void)
 	test_open_errors();
 	test_readonly_dir();
 	test_merge();
+	test_sessions();
 	test_dpkg();
 	test_dpkg_speed();
 	if (rm_tree(tmp))
