@@ -448,22 +448,74 @@ static int cg_visit(const char *path, const struct stat *st, int flag, struct FT
 }
 
 /*
+ * Ids a rescan did not find: cgroups deleted since (a container that used a
+ * file and went). Each is looked for again only after CG_MISS_SECONDS, and
+ * misses within CG_RESCAN_SECONDS of a rescan share it, so that a DB full of
+ * gone containers does not cost a walk of /sys/fs/cgroup per row and sync.
+ */
+#define CG_MISS_SECONDS		10
+#define CG_RESCAN_SECONDS	1
+
+struct cg_miss {
+	__u64 ino;
+	time_t when;
+};
+
+static struct cg_miss *cg_misses;
+static int cg_nmiss, cg_mcap;
+static time_t cg_scanned = -1;
+
+static time_t mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static const char *cg_cached(__u64 id)
+{
+	int i;
+
+	for (i = 0; i < cg_n; i++)
+		if (cg_cache[i].ino == id)
+			return cg_cache[i].path;
+	return NULL;
+}
+
+/*
  * cgroup v2 ids are the cgroup directories' inode numbers. The paths
  * returned stay valid for the process's life: a rescan only adds cgroups
- * (sync_db() holds on to paths while later rows cause rescans).
+ * (sync_db() holds on to paths while later rows cause rescans). NULL for a
+ * cgroup gone before it was named.
  */
 static const char *cgroup_path(__u64 id)
 {
-	int i, pass;
+	const char *path = cg_cached(id);
+	struct cg_miss *m = NULL;
+	time_t now;
+	int i;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < cg_n; i++)
-			if (cg_cache[i].ino == id)
-				return cg_cache[i].path;
-		if (pass)
-			break;
+	if (path)
+		return path;
+	now = mono_seconds();
+	for (i = 0; i < cg_nmiss && !m; i++)
+		if (cg_misses[i].ino == id)
+			m = &cg_misses[i];
+	if (m && now - m->when < CG_MISS_SECONDS)
+		return NULL;
+	if (cg_scanned < 0 || now - cg_scanned >= CG_RESCAN_SECONDS) {
 		nftw("/sys/fs/cgroup", cg_visit, 16, FTW_PHYS);
+		cg_scanned = now;
+		path = cg_cached(id);
+		if (path)
+			return path;
 	}
+	if (!m) {
+		m = GROW(cg_misses, cg_nmiss, cg_mcap);
+		m->ino = id;
+	}
+	m->when = now;
 	return NULL;
 }
 

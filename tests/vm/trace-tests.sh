@@ -215,4 +215,18 @@ rm -rf $FILL
 # bpffs frees an unlinked pin after an RCU grace period: give it 5 s.
 check "the filler's programs are gone with their pins" sh -c "for i in \$(seq 50); do bpftool prog show | grep -q tramp_fill || exit 0; sleep 0.1; done; exit 1"
 
+section "containers gone before a sync: one walk of /sys/fs/cgroup, not one each"
+DB6=/tmp/gone.db
+check "trace --pin" "$A" trace --pin --db $DB6
+for i in $(seq 20); do
+	mkdir /sys/fs/cgroup/abidep-gone-$i
+	sh -c "echo \$\$ > /sys/fs/cgroup/abidep-gone-$i/cgroup.procs; exec cat $F" >/dev/null
+	rmdir /sys/fs/cgroup/abidep-gone-$i
+done
+check "a sync names what it can" strace -f -e trace=openat -o /tmp/gone.strace "$A" trace --sync --db $DB6
+walks=$(grep -c '"/sys/fs/cgroup", O_RDONLY' /tmp/gone.strace)
+check "20 cgroups gone: /sys/fs/cgroup walked once ($walks)" test "$walks" = 1
+check "their 40 accesses are all recorded" test "$(rows $DB6 $F | awk '{s += $5} END {print s}')" = 40
+check "trace --stop" "$A" trace --stop --db $DB6
+
 finish trace
