@@ -656,6 +656,21 @@ int store_merge_row(struct store *s, const struct usage_row *r)
 	return write_row(s, s->merge, r);
 }
 
+/*
+ * Run a prepared write whose bindings (@rc: their results, or-ed) are set,
+ * then make the statement ready for the next one. @what says, on failure,
+ * what could not be written.
+ */
+static int step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what)
+{
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	if (rc != SQLITE_OK)
+		db_fail(s, what);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r)
 {
 	int rc = SQLITE_OK;
@@ -686,13 +701,7 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	rc |= sqlite3_bind_int64(st, 16, clamp(r->errors));
 	rc |= sqlite3_bind_int64(st, 17, r->first_seen);
 	rc |= sqlite3_bind_int64(st, 18, r->last_seen);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-	if (rc != SQLITE_OK)
-		db_fail(s, "cannot write a usage row");
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_OK ? 0 : -1;
+	return step_write(s, st, rc, "cannot write a usage row");
 }
 
 int store_merge_session(struct store *s, const char *host, const char *session,
@@ -718,13 +727,7 @@ int store_merge_session(struct store *s, const char *host, const char *session,
 	rc |= bind_text(st, 2, session);
 	rc |= sqlite3_bind_int64(st, 3, started);
 	rc |= sqlite3_bind_int64(st, 4, last_sync);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-	if (rc != SQLITE_OK)
-		db_fail(s, "cannot write a session row");
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_OK ? 0 : -1;
+	return step_write(s, st, rc, "cannot write a session row");
 }
 
 int store_session(struct store *s, const char *host, const char *session, long long now)
