@@ -265,17 +265,9 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 	int k, pass;
 
 	json_obj_start(j);
-	json_key(j, "what");
-	json_arr_start(j);
-	for (k = 0; k < e->nwhat; k++)
-		json_str(j, e->what[k]);
-	json_arr_end(j);
+	json_kstrs(j, "what", e->what, e->nwhat);
 	json_kstr(j, "status", abi_status_name(e->status));
-	json_key(j, "replaced_by");
-	json_arr_start(j);
-	for (k = 0; k < e->nreplaced; k++)
-		json_str(j, e->replaced_by[k]);
-	json_arr_end(j);
+	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
 	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
 	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
 	json_kstr(j, "removed", e->field[ABI_REMOVED]);
@@ -346,11 +338,7 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	json_kstr(&j, "path", db);
 	json_kint(&j, "rows", c->rows);
 	json_kint(&j, "unmatched_rows", c->unmatched_rows);
-	json_key(&j, "hosts");
-	json_arr_start(&j);
-	for (i = 0; i < c->nhosts; i++)
-		json_str(&j, c->hosts[i]);
-	json_arr_end(&j);
+	json_kstrs(&j, "hosts", c->hosts, c->nhosts);
 	json_when_str(&j, "first_use", c->first_use);
 	json_when_str(&j, "last_use", c->last_use);
 	json_kint(&j, "sessions", c->nsessions);

@@ -140,3 +140,14 @@ void json_end(struct json *j)
 {
 	fputc('\n', j->out);
 }
+
+void json_kstrs(struct json *j, const char *key, char *const *v, int n)
+{
+	int i;
+
+	json_key(j, key);
+	json_arr_start(j);
+	for (i = 0; i < n; i++)
+		json_str(j, v[i]);
+	json_arr_end(j);
+}

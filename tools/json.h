@@ -26,6 +26,8 @@ void json_null(struct json *j);
 /* key and value in one go */
 void json_kstr(struct json *j, const char *key, const char *s);
 void json_kint(struct json *j, const char *key, long long v);
+/* key and an array of the @n strings @v */
+void json_kstrs(struct json *j, const char *key, char *const *v, int n);
 void json_bool(struct json *j, bool v);
 void json_kbool(struct json *j, const char *key, bool v);
 void json_end(struct json *j);	/* final newline */

@@ -188,11 +188,7 @@ static void print_summary(const struct merge *m, const char *out, char **in,
 	json_obj_start(&j);
 	json_kstr(&j, "output", out);
 	json_kint(&j, "rows", total);
-	json_key(&j, "hosts");
-	json_arr_start(&j);
-	for (i = 0; i < m->nhosts; i++)
-		json_str(&j, m->hosts[i]);
-	json_arr_end(&j);
+	json_kstrs(&j, "hosts", m->hosts, m->nhosts);
 	json_key(&j, "inputs");
 	json_arr_start(&j);
 	for (i = 0; i < nin; i++) {

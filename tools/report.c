@@ -225,7 +225,7 @@ static void print_json(const struct report *r)
 {
 	struct json j;
 	char t[64];
-	int i, k, h;
+	int i, k;
 
 	json_init(&j, stdout, cfg.pretty);
 	json_arr_start(&j);
@@ -236,11 +236,7 @@ static void print_json(const struct report *r)
 		json_kstr(&j, "what", e->what);
 		json_kstr(&j, "table", e->table);
 		json_kstr(&j, "status", e->status);
-		json_key(&j, "files");
-		json_arr_start(&j);
-		for (k = 0; k < e->nfiles; k++)
-			json_str(&j, e->files[k]);
-		json_arr_end(&j);
+		json_kstrs(&j, "files", e->files, e->nfiles);
 		json_key(&j, "users");
 		json_arr_start(&j);
 		for (k = 0; k < e->nusers; k++) {
@@ -256,11 +252,7 @@ static void print_json(const struct report *r)
 			json_kint(&j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 			json_kstr(&j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 			json_kstr(&j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
-			json_key(&j, "hosts");
-			json_arr_start(&j);
-			for (h = 0; h < u->nhosts; h++)
-				json_str(&j, u->hosts[h]);
-			json_arr_end(&j);
+			json_kstrs(&j, "hosts", u->hosts, u->nhosts);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);

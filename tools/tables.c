@@ -163,11 +163,7 @@ static int do_validate(int argc, char **argv)
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
-		json_key(&j, "unparsed");
-		json_arr_start(&j);
-		for (i = 0; i < set.nunparsed; i++)
-			json_str(&j, set.unparsed[i]);
-		json_arr_end(&j);
+		json_kstrs(&j, "unparsed", set.unparsed, set.nunparsed);
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
@@ -191,25 +187,15 @@ static const char *when_text(const struct abi_entry *e, int f)
 
 static void json_entry(struct json *j, const struct abi_entry *e)
 {
-	int i;
-
 	json_obj_start(j);
 	json_kstr(j, "file", e->file);
 	json_kint(j, "line", e->line);
-	json_key(j, "what");
-	json_arr_start(j);
-	for (i = 0; i < e->nwhat; i++)
-		json_str(j, e->what[i]);
-	json_arr_end(j);
+	json_kstrs(j, "what", e->what, e->nwhat);
 	json_kstr(j, "status", abi_is_migration(e) ? abi_status_name(e->status) : NULL);
 	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
 	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
 	json_kstr(j, "removed", e->field[ABI_REMOVED]);
-	json_key(j, "replaced_by");
-	json_arr_start(j);
-	for (i = 0; i < e->nreplaced; i++)
-		json_str(j, e->replaced_by[i]);
-	json_arr_end(j);
+	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
 	json_kstr(j, "date", e->field[ABI_DATE]);
 	json_kstr(j, "kernel_version", e->field[ABI_KERNELVERSION]);
 	json_kstr(j, "contact", e->field[ABI_CONTACT]);
