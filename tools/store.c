@@ -110,24 +110,32 @@ static const char sessions_sql[] =
 	"SELECT host, session, started, last_sync FROM sessions"
 	" ORDER BY host, started, session";
 
-static const char upsert_sql[] =
-	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"
-	" what, table_name, status, cgroup, comm, pid, ppid,"
-	" count, errors, first_seen, last_seen)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17, ?18)"
+/* The usage upserts: the row, then what to do with its counts on conflict. */
+#define USAGE_INSERT_SQL						\
+	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"	\
+	" what, table_name, status, cgroup, comm, pid, ppid,"		\
+	" count, errors, first_seen, last_seen)"			\
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"	\
+	" ?15, ?16, ?17, ?18)"						\
 	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
+
+/* ... and, either way, the first known of the rest. */
+#define USAGE_KEEP_FIRST_SQL						\
+	" first_seen = min(first_seen, excluded.first_seen),"		\
+	" what = coalesce(what, excluded.what),"			\
+	" table_name = coalesce(table_name, excluded.table_name),"	\
+	" status = coalesce(status, excluded.status),"			\
+	" cgroup = coalesce(cgroup, excluded.cgroup),"			\
+	" comm = coalesce(comm, excluded.comm),"			\
+	" pid = coalesce(pid, excluded.pid),"				\
+	" ppid = coalesce(ppid, excluded.ppid)"
+
+/* The tracer's counts are its session's so far: they replace the row's. */
+static const char upsert_sql[] = USAGE_INSERT_SQL
 	" count = excluded.count,"
 	" errors = excluded.errors,"
 	" last_seen = excluded.last_seen,"
-	" first_seen = min(first_seen, excluded.first_seen),"
-	" what = coalesce(what, excluded.what),"
-	" table_name = coalesce(table_name, excluded.table_name),"
-	" status = coalesce(status, excluded.status),"
-	" cgroup = coalesce(cgroup, excluded.cgroup),"
-	" comm = coalesce(comm, excluded.comm),"
-	" pid = coalesce(pid, excluded.pid),"
-	" ppid = coalesce(ppid, excluded.ppid)";
+	USAGE_KEEP_FIRST_SQL;
 
 /* ?1 the entry pattern or NULL, ?2 since (0: all). */
 #define FILTER_SQL							\
@@ -145,25 +153,15 @@ static const char sums_sql[] =
 	" GROUP BY what, exe, uid, cgroup, op, host"
 	" ORDER BY what, exe, uid, cgroup, op, host";
 
-/* As upsert_sql, for rows of another DB: see store_merge_row(). */
-static const char merge_sql[] =
-	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"
-	" what, table_name, status, cgroup, comm, pid, ppid,"
-	" count, errors, first_seen, last_seen)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17, ?18)"
-	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
+/*
+ * As upsert_sql, for rows of another DB: see store_merge_row(). Of two
+ * copies of a session's row the larger counts are the later ones.
+ */
+static const char merge_sql[] = USAGE_INSERT_SQL
 	" count = max(count, excluded.count),"
 	" errors = max(errors, excluded.errors),"
 	" last_seen = max(last_seen, excluded.last_seen),"
-	" first_seen = min(first_seen, excluded.first_seen),"
-	" what = coalesce(what, excluded.what),"
-	" table_name = coalesce(table_name, excluded.table_name),"
-	" status = coalesce(status, excluded.status),"
-	" cgroup = coalesce(cgroup, excluded.cgroup),"
-	" comm = coalesce(comm, excluded.comm),"
-	" pid = coalesce(pid, excluded.pid),"
-	" ppid = coalesce(ppid, excluded.ppid)";
+	USAGE_KEEP_FIRST_SQL;
 
 static const char path_sums_sql[] =
 	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"
