@@ -17,8 +17,7 @@ W=/tmp/fault
 KILLS=${FAULT_KILLS:-12}
 mkdir -p $W
 
-# "path op uid exe count" per row, sorted: what a DB holds for one session
-# kind ($2: a session, or % for all).
+# "path op uid exe session count" per row, sorted: what the DB $1 holds.
 rows() {
 	sqlite3 "$1" "SELECT path, op, uid, exe, session, count FROM usage ORDER BY 1, 2, 3, 4, 5" | tr '|' ' '
 }
