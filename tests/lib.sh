@@ -23,6 +23,14 @@ check() {
 	return 0
 }
 
+# same A B: A is not empty and equals B (a check of two outputs that both
+# failed would otherwise pass as "" = ""); both shown when not.
+same() {
+	[ -n "$1" ] && [ "$1" = "$2" ] && return 0
+	printf 'got:  %s\nwant: %s\n' "${1:-(empty)}" "${2:-(empty)}"
+	return 1
+}
+
 dmesg_has() {
 	dmesg | grep -qF -- "$1"
 }

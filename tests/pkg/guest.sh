@@ -41,7 +41,7 @@ check "it uses the installed tables" \
 	sh -c "abidep --help | grep -qF '(now: /usr/share/abidep/migration-tables)'"
 check "abidep tables validate" abidep tables validate -q
 check "the installed tables are the checkout's" \
-	test "$(abidep tables list)" = "$(ABIDEP_TABLES=$ABIDEP_REPO/migration-tables abidep tables list)"
+	same "$(abidep tables list)" "$(ABIDEP_TABLES=$ABIDEP_REPO/migration-tables abidep tables list)"
 
 section "man pages, completion"
 check "man -w abidep" test "$(man -w abidep)" = /usr/share/man/man8/abidep.8.gz
@@ -125,7 +125,7 @@ check "ExecStop wrote the last counts first (3 opens)" \
 
 # Every system call the three runs made must pass the unit's filter.
 check "the filter tested is the unit's" \
-	test "$(val SystemCallFilter $unit)" = "$(sed -n 's/^# SystemCallFilter=//p' "$3")"
+	same "$(val SystemCallFilter $unit)" "$(sed -n 's/^# SystemCallFilter=//p' "$3")"
 used=$(cat "$log"/strace-start "$log"/strace-sync "$log"/strace-stop 2>/dev/null |
 	sed -n 's/^[0-9]* *\([a-z_0-9]*\)(.*/\1/p' | sort -u)
 denied=$(echo "$used" | grep -vxF "$allowed")

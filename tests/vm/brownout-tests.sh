@@ -172,7 +172,7 @@ check "the reader failed during the window" test "$r_fail" -gt 0
 check "the module counted exactly the failures (reader $r_fail + ours $my_fail)" \
 	test "$failed" = $((r_fail + my_fail))
 check "... and as errors of the entry" test "$(field errors)" = $((r_fail + my_fail))
-check "the alias works again" test "$(cat "$ALIAS")" = "$(cat "$RC/protocols")"
+check "the alias works again" same "$(cat "$ALIAS")" "$(cat "$RC/protocols")"
 check "trace --sync" "$A" trace --sync --db $DB
 check "the tracer has exactly the reader's reads and failures" \
 	test "$(rows "$ALIAS" $READER)" = "open $((r_ok + r_fail)) 0
@@ -238,7 +238,7 @@ check "one alias, hidden" test "$(field aliases) $(field brownout)" = "1 hide"
 check "--off restores it" test "$(tool brownout current_protocol --off)" = 0
 check "the alias is back ($ALIAS)" test -f "$ALIAS"
 check "with the new attribute's mode" test "$(stat -c %a "$ALIAS")" = "$(stat -c %a "$RC/protocols")"
-check "and reads as protocols" test "$(cat "$ALIAS")" = "$(cat "$RC/protocols")"
+check "and reads as protocols" same "$(cat "$ALIAS")" "$(cat "$RC/protocols")"
 check "the kernel log counts the files restored" \
 	dmesg_has_line "abidep: brownout of rc/current_protocol ended (turned off): 0 accesses failed, 1 alias files restored"
 check "hide for 2 s" test "$(ctl 'current_protocol 2 hide')" = ok
@@ -263,7 +263,7 @@ check "the tool says the module is not loaded: exit 4" \
 	test "$(tool brownout current_protocol --for 5s)" = 4
 check "... and how to load it" grep -q "run 'modprobe abidep' first" /tmp/out
 check "insmod abidep again" insmod "$KMOD/abidep.ko"
-check "the alias is back and reads" test "$(cat "$ALIAS")" = "$(cat "$RC/protocols")"
+check "the alias is back and reads" same "$(cat "$ALIAS")" "$(cat "$RC/protocols")"
 check "no window" test "$(field brownout) $(field brownout_failed)" = "off 0"
 check "hide for 60 s" test "$(ctl 'current_protocol 60 hide')" = ok
 check "rmmod abidep with the alias hidden" rmmod abidep

@@ -22,9 +22,10 @@ jv() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# Integer equality with both sides shown when it fails.
+# Equality with both sides shown when it fails; an empty side (a key the
+# JSON lacks) fails too.
 eq() {
-	[ "$1" = "$2" ] || { echo "$1 != $2"; return 1; }
+	[ -n "$1" ] && [ "$1" = "$2" ] || { echo "'$1' != '$2'"; return 1; }
 }
 
 section "the census of /sys"
