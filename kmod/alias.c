@@ -257,14 +257,17 @@ static int abidep_target_mode(struct device *dev, const char *name,
  * @new_attr: the new attribute, already present on @dev (e.g. from the
  *	driver's dev_groups); its mode is the alias's mode
  *
- * Creates @entry->old_name on @dev. Reading or writing it calls @new_attr's
- * show() and store() through the device's sysfs_ops (translated by the
- * entry's hooks, if any), counts the access, and logs each distinct user
- * once per interval.
+ * Creates @entry->old_name on @dev (during a brownout that hides the entry,
+ * when the window ends). Reading or writing it calls @new_attr's show() and
+ * store() through the device's sysfs_ops (translated by the entry's hooks,
+ * if any), counts the access, and logs each distinct user once per
+ * interval. The caller must not hold a lock that @new_attr's show() or
+ * store() takes (see brownout.c).
  *
  * Return: the alias, to pass to abidep_alias_remove(), or an ERR_PTR():
  * -EINVAL (entry not registered), -ENOENT (@new_attr is not on @dev),
- * -EEXIST (@dev already has a file by the old name), -ENOMEM.
+ * -EEXIST (@dev already has a file by the old name, or a hidden alias of
+ * the entry), -ENOMEM.
  */
 struct abidep_alias *abidep_device_alias_add(struct device *dev,
 					     struct abidep_entry *entry,

@@ -8,8 +8,9 @@
  *	NAME SECONDS [fail|hide]	start a window (fail is the default)
  *	NAME off			end the window now
  *
- * NAME is the entry's old name, or CLASS/OLD (table entries) or MODULE/OLD
- * (entries a driver declared) when the old name alone is ambiguous.
+ * NAME is the entry's old name, or CLASS/OLD (table entries), MODULE/OLD
+ * (entries a driver declared) or kernel/OLD (those of built-in code) when
+ * the old name alone is ambiguous.
  *
  * fail: every read and write through the entry's aliases returns -ENODEV,
  * which is what kernfs returns to a program that kept a sysfs file open
@@ -27,7 +28,11 @@
  *
  * Locking: abidep_lock (registry) before bo->lock. bo->lock is held while
  * alias files are created and removed, and sysfs_remove_file() waits for
- * show() and store() in progress: those never take bo->lock.
+ * show() and store() in progress: those never take bo->lock. So a window
+ * that hides an entry's aliases waits for the show() and store() of every
+ * device with one: whoever adds or removes an alias (under bo->lock) must
+ * not hold a lock that the new attribute's show() or store() takes, on any
+ * device (sysfs asks the same of a device's own files).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -186,18 +191,25 @@ void abidep_brownout_exit(struct abidep_state *st)
  * During a hide window the file is not created (the window creates it when
  * it ends), so a device that appears meanwhile is browned out too.
  *
- * Return: 0, or the error of sysfs_create_file().
+ * Return: 0, -EEXIST (a hidden alias of the entry on the same device), or
+ * the error of sysfs_create_file().
  */
 int abidep_brownout_alias_add(struct abidep_alias *a)
 {
 	struct abidep_brownout *bo = &a->st->bo;
+	struct abidep_alias *other;
 	int ret = 0;
 
 	mutex_lock(&bo->lock);
-	if (bo->mode == ABIDEP_BROWNOUT_HIDE)
-		a->hidden = true;
-	else
+	if (bo->mode == ABIDEP_BROWNOUT_HIDE) {
+		/* No file tells of a second alias on the device: the list does. */
+		list_for_each_entry(other, &bo->aliases, bo_node)
+			if (other->kobj == a->kobj)
+				ret = -EEXIST;
+		a->hidden = !ret;
+	} else {
 		ret = sysfs_create_file(a->kobj, &a->shim.attr);
+	}
 	if (!ret)
 		list_add_tail(&a->bo_node, &bo->aliases);
 	mutex_unlock(&bo->lock);

@@ -365,13 +365,7 @@ EXPORT_SYMBOL_GPL(abidep_parse_size);
 int abidep_format_enum(const char * const *names, unsigned int nr,
 		       unsigned int cur, char *buf)
 {
-	unsigned int i;
-	int at = 0;
-
-	for (i = 0; i < nr; i++)
-		at += sysfs_emit_at(buf, at, i == cur ? "%s[%s]" : "%s%s",
-				    i ? " " : "", names[i]);
-	return at + sysfs_emit_at(buf, at, "\n");
+	return abidep_format_set(names, nr, cur < nr ? BIT(cur) : 0, buf);
 }
 EXPORT_SYMBOL_GPL(abidep_format_enum);
 

@@ -2,8 +2,10 @@
 /*
  * Just enough of the kernel for typed_parse.c to build in userspace, for the
  * fuzzer (tests/fuzz/fuzz_typed.c). sysfs_emit_at() keeps the kernel's
- * contract and aborts where the kernel would WARN, so a format that could
- * outgrow its page is a crash the fuzzer reports.
+ * bounds (a negative offset, or one past the page) and aborts where the
+ * kernel would WARN, so a format that could outgrow its page is a crash the
+ * fuzzer reports. It does not check that buf is page-aligned, as the
+ * kernel's does: the harness's buffers are not pages.
  */
 #ifndef _ABIDEP_TYPED_SHIM_H
 #define _ABIDEP_TYPED_SHIM_H

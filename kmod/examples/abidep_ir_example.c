@@ -69,13 +69,8 @@ static ABIDEP_ATTR_SET(protocol, 0644, struct ir_example, enabled, lock,
 static ssize_t supported_protocols_show(struct device *dev,
 					struct device_attribute *attr, char *buf)
 {
-	ssize_t len = 0;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ir_names); i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     ir_names[i]);
-	return len + sysfs_emit_at(buf, len, "\n");
+	/* A set's format with nothing in brackets: the names. */
+	return abidep_format_set(ir_names, ARRAY_SIZE(ir_names), 0, buf);
 }
 static DEVICE_ATTR_RO(supported_protocols);
 
@@ -89,19 +84,15 @@ static const struct attribute_group ir_example_group = {
 	.attrs = ir_example_attrs,
 };
 
-/* Today's name, in any case, or (old_names) an old spelling: its index. */
-static int ir_proto_find(const char *word, size_t len, bool old_names)
+/* An old spelling current_protocol took, in any case: its index. */
+static int ir_old_find(const char *word, size_t len)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(ir_names); i++) {
-		if (strlen(ir_names[i]) == len &&
-		    !strncasecmp(word, ir_names[i], len))
-			return i;
-		if (old_names && ir_old[i].alt && strlen(ir_old[i].alt) == len &&
+	for (i = 0; i < ARRAY_SIZE(ir_old); i++)
+		if (ir_old[i].alt && strlen(ir_old[i].alt) == len &&
 		    !strncasecmp(word, ir_old[i].alt, len))
 			return i;
-	}
 	return -EINVAL;
 }
 
@@ -114,12 +105,14 @@ static ssize_t current_protocol_show_xlate(struct device *dev, char *buf,
 					   ssize_t len)
 {
 	const char *open = strnchr(buf, len, '[');
-	int i = -EINVAL;
+	const char *line = "Unknown\n";
+	unsigned int i;
 
-	if (open)
-		i = ir_proto_find(open + 1, strcspn(open + 1, "]"), false);
+	if (open && !abidep_parse_enum(ir_names, ARRAY_SIZE(ir_names), open + 1,
+				       strcspn(open + 1, "]"), &i))
+		line = ir_old[i].shown;
 	/* A whole line from a table: a copy, no format to parse. */
-	return strscpy(buf, i < 0 ? "Unknown\n" : ir_old[i].shown, PAGE_SIZE);
+	return strscpy(buf, line, PAGE_SIZE);
 }
 
 /*
@@ -130,8 +123,14 @@ static ssize_t current_protocol_store_xlate(struct device *dev, const char *buf,
 					    size_t count, char *out, size_t size)
 {
 	size_t len = strcspn(buf, "\n");
-	int i = ir_proto_find(buf, len, true);
+	unsigned int idx;
+	int i;
 
+	/* Today's names as the set takes them (one newline allowed), ... */
+	if (!abidep_parse_enum(ir_names, ARRAY_SIZE(ir_names), buf, count, &idx))
+		return scnprintf(out, size, "%s", ir_names[idx]);
+	/* ... or an old spelling. */
+	i = ir_old_find(buf, len);
 	if (i < 0 || (buf[len] && buf[len + 1]))
 		return -EINVAL;
 	return scnprintf(out, size, "%s", ir_names[i]);
