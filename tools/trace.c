@@ -684,19 +684,10 @@ fail:
 	return -1;
 }
 
-/*
- * The stats, and the accesses seen (ABIDEP_STAT_HITS): the programs do not
- * count those, since every one either adds one to a usage key's count (keys
- * are never removed) or is dropped. Programs pinned by an older abidep
- * counted them; the larger figure is right either way.
- */
 static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 {
 	int ncpu = libbpf_num_possible_cpus(), i, c;
 	__u64 *v = xcalloc(ncpu > 0 ? ncpu : 1, sizeof(__u64));
-	struct abidep_usage_key key, next, *prev = NULL;
-	struct abidep_usage u;
-	__u64 seen;
 
 	for (i = 0; i < ABIDEP_NR_STATS; i++) {
 		__u32 k = i;
@@ -707,15 +698,6 @@ static void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 				out[i] += v[c];
 	}
 	free(v);
-	seen = out[ABIDEP_STAT_DROPPED];
-	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
-			seen += u.count;
-	}
-	if (seen > out[ABIDEP_STAT_HITS])
-		out[ABIDEP_STAT_HITS] = seen;
 }
 
 /* The usage map's size as loaded (--max-entries), pinned maps included. */
@@ -1098,7 +1080,9 @@ static int show_status(struct tracer *tr)
 	__u32 fk, fn, *fprev = NULL;
 	struct abidep_usage_key uk, un, *uprev = NULL;
 	int files = 0, watched = 0, keys = 0;
+	struct abidep_usage u;
 	struct abidep_file f;
+	__u64 seen = 0;
 
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], fprev, &fn)) {
 		fk = fn;
@@ -1111,8 +1095,18 @@ static int show_status(struct tracer *tr)
 		uk = un;
 		uprev = &uk;
 		keys++;
+		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &uk, &u))
+			seen += u.count;
 	}
 	read_stats(tr, s);
+	/*
+	 * The accesses seen: the programs do not count them, since each one
+	 * adds one to a key's count (keys are never removed) or is dropped.
+	 * Programs pinned by an older abidep did; the larger figure is right.
+	 */
+	seen += s[ABIDEP_STAT_DROPPED];
+	if (seen > s[ABIDEP_STAT_HITS])
+		s[ABIDEP_STAT_HITS] = seen;
 	if (cfg.json) {
 		struct json j;
 
