@@ -25,11 +25,12 @@
 #define EEXIST 17
 
 /*
- * sysfs's superblock (kernel dev_t encoding), set by the tracer before load:
  * kernfs numbers its nodes per root, and cgroupfs files go through the same
- * kernfs operations.
+ * kernfs operations as sysfs's: a file is sysfs's by its superblock's magic.
+ * Every sysfs mount counts (a container's, of its network namespace, is a
+ * superblock of its own on the same root, with the same node ids).
  */
-__u32 sysfs_dev;
+#define SYSFS_MAGIC 0x62656572
 
 /*
  * Whether a new key is sent to userspace, set before load: only a live
@@ -40,9 +41,13 @@ __u32 events_on;
 /* The slots map's size less one, set before load (abidep trace --slots). */
 __u32 slot_mask;
 
-/* The clock as last read, and the jiffies it was read at (see now_ns()). */
-__u64 clock_jiffies;
-__u64 clock_ns;
+/*
+ * The clock as last read, and the jiffies it was read at (see now_ns()). In
+ * a section (a map) of their own: written once a tick, they would otherwise
+ * share a cache line with slot_mask, which every sysfs access reads.
+ */
+__u64 clock_jiffies SEC(".data.clock");
+__u64 clock_ns SEC(".data.clock");
 
 /* See bpf/abidep.h; userspace writes it through a mapping. */
 struct {
@@ -300,7 +305,7 @@ static __always_inline bool watched_ino(__u64 ino, __u32 *file_id)
 
 static __always_inline bool watched_inode(struct inode *inode, __u32 *file_id)
 {
-	if (!inode || inode->i_sb->s_dev != sysfs_dev)
+	if (!inode || inode->i_sb->s_magic != SYSFS_MAGIC)
 		return false;
 	return watched_ino(inode->i_ino, file_id);
 }
@@ -399,7 +404,7 @@ static __always_inline void kp_note(__u64 ino, __u32 op)
 /* The inode's number if it is a sysfs file's, else 0. */
 static __always_inline __u64 kp_sysfs_ino(struct inode *inode)
 {
-	if (!inode || BPF_CORE_READ(inode, i_sb, s_dev) != sysfs_dev)
+	if (!inode || BPF_CORE_READ(inode, i_sb, s_magic) != SYSFS_MAGIC)
 		return 0;
 	return BPF_CORE_READ(inode, i_ino);
 }

@@ -29,7 +29,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -200,9 +199,10 @@ static struct wfile *find_file(struct tracer *tr, const char *path)
  * - a new file's slot says "more" (unless it names the file) before the file
  *   goes into the hash: slots_more();
  * - in slots_sync(), after a refresh, a slot being changed says "more" first
- *   and stops last, and is emptied (ino 0) before its file_id changes, its
- *   ino set last. A removed file's slot may name it until then: only a file
- *   still open on the removed node could reach it, and it is that file.
+ *   and until the next sync, and is emptied (ino 0) before its file_id
+ *   changes, its ino set last. A removed file's slot may name it until then:
+ *   only a file still open on the removed node could reach it, and it is
+ *   that file.
  */
 static void slots_more(struct tracer *tr, __u64 ino)
 {
@@ -215,42 +215,57 @@ static void slots_more(struct tracer *tr, __u64 ino)
 		__atomic_store_n(&s->more, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Make every slot what the present files want: the first to claim it. */
+/*
+ * Make every slot what the present files want. A file keeps the slot that
+ * names it while it is watched (processes of one pinned tracer know the
+ * files in different orders, and would otherwise hand slots back and forth);
+ * a free slot goes to the first other file that falls there.
+ */
 static void slots_sync(struct tracer *tr)
 {
 	static struct abidep_slot want[ABIDEP_SLOTS];
-	__u32 i;
+	__u32 i, pass;
 
 	if (!tr->slots)
 		return;
 	memset(want, 0, sizeof(want));
-	for (i = 0; i < (__u32)tr->nfiles; i++) {
-		const struct wfile *wf = &tr->files[i];
-		struct abidep_slot *w;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < (__u32)tr->nfiles; i++) {
+			const struct wfile *wf = &tr->files[i];
+			const struct abidep_slot *s;
+			struct abidep_slot *w;
+			bool holder;
 
-		if (!wf->ino)
-			continue;
-		w = &want[wf->ino % tr->nslots];
-		if (!w->ino) {
-			w->ino = wf->ino;
-			w->file_id = wf->id;
-		} else {
-			w->more = 1;
+			if (!wf->ino)
+				continue;
+			s = &tr->slots[wf->ino % tr->nslots];
+			w = &want[wf->ino % tr->nslots];
+			holder = s->ino == wf->ino && s->file_id == wf->id;
+			if (holder != !pass)
+				continue;
+			if (!w->ino) {
+				w->ino = wf->ino;
+				w->file_id = wf->id;
+			} else {
+				w->more = 1;
+			}
 		}
-	}
 	for (i = 0; i < tr->nslots; i++) {
 		struct abidep_slot *s = &tr->slots[i];
 
-		if (s->ino == want[i].ino && s->file_id == want[i].file_id &&
-		    s->more == want[i].more)
-			continue;
 		if (s->ino != want[i].ino || s->file_id != want[i].file_id) {
+			/*
+			 * "more" first, and kept until the next sync: a program
+			 * that read the old ino reads "more" after it, maybe
+			 * only once all of this is done.
+			 */
 			__atomic_store_n(&s->more, 1, __ATOMIC_SEQ_CST);
 			__atomic_store_n(&s->ino, 0, __ATOMIC_SEQ_CST);
 			__atomic_store_n(&s->file_id, want[i].file_id, __ATOMIC_SEQ_CST);
 			__atomic_store_n(&s->ino, want[i].ino, __ATOMIC_SEQ_CST);
+		} else if (s->more != want[i].more) {
+			__atomic_store_n(&s->more, want[i].more, __ATOMIC_SEQ_CST);
 		}
-		__atomic_store_n(&s->more, want[i].more, __ATOMIC_SEQ_CST);
 	}
 }
 
@@ -389,6 +404,7 @@ static void files_from_map(struct tracer *tr)
 	__u64 ino, nino, *iprev = NULL;
 	struct abidep_watch w;
 	struct abidep_file f;
+	struct wfile **by_id;
 	int i;
 
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], prev, &next)) {
@@ -406,15 +422,19 @@ static void files_from_map(struct tracer *tr)
 		if (key >= tr->next_id)
 			tr->next_id = key + 1;
 	}
+	/* File ids are below next_id: index the files by id. */
+	by_id = xcalloc(tr->next_id + 1, sizeof(*by_id));
+	for (i = 0; i < tr->nfiles; i++)
+		by_id[tr->files[i].id] = &tr->files[i];
 	while (!bpf_map_get_next_key(tr->fd[M_WATCHED], iprev, &nino)) {
 		ino = nino;
 		iprev = &ino;
-		if (bpf_map_lookup_elem(tr->fd[M_WATCHED], &ino, &w))
+		if (bpf_map_lookup_elem(tr->fd[M_WATCHED], &ino, &w) ||
+		    w.file_id >= tr->next_id || !by_id[w.file_id])
 			continue;
-		for (i = 0; i < tr->nfiles; i++)
-			if (tr->files[i].id == w.file_id)
-				tr->files[i].ino = ino;
+		by_id[w.file_id]->ino = ino;
 	}
+	free(by_id);
 }
 
 /* ---- usage -> store ---- */
@@ -797,8 +817,6 @@ static int load_bpf(struct tracer *tr)
 			fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
 			return EX_LOAD;
 		}
-		/* The kernel's dev_t encoding: major << 20 | minor. */
-		tr->skel->bss->sysfs_dev = major(tr->sysfs_dev) << 20 | minor(tr->sysfs_dev);
 		if (bpf_map__set_max_entries(tr->skel->maps.usage, max_usage)) {
 			fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", max_usage);
 			return EX_LOAD;
@@ -1060,6 +1078,8 @@ static int run_live(struct tracer *tr, double interval, double duration)
 		}
 		if (now_s() - last_sync >= interval) {
 			last_sync = now_s();
+			/* Slots changed by a refresh stop saying "more". */
+			slots_sync(tr);
 			if (sync_db(tr) < 0)
 				ret = EX_DB;
 		}

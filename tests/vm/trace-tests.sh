@@ -229,4 +229,15 @@ check "20 cgroups gone: /sys/fs/cgroup walked once ($walks)" test "$walks" = 1
 check "their 40 accesses are all recorded" test "$(rows $DB6 $F | awk '{s += $5} END {print s}')" = 40
 check "trace --stop" "$A" trace --stop --db $DB6
 
+section "a container's own sysfs mount (another superblock, the same files)"
+DB7=/tmp/netns.db
+check "trace --pin" "$A" trace --pin --db $DB7
+# A new network namespace mounts a sysfs superblock of its own.
+unshare -n sh -c "mkdir -p /tmp/ns-sys && mount -t sysfs sysfs /tmp/ns-sys &&
+	stat -c %d /tmp/ns-sys /sys >/tmp/ns-devs && exec cat /tmp/ns-sys/${F#/sys/}" >/dev/null
+check "it is another superblock" test "$(sort -u /tmp/ns-devs | wc -l)" = 2
+check "trace --stop" "$A" trace --stop --db $DB7
+check "its open and its read are recorded" test "$(rows $DB7 $F)" = "/usr/bin/cat 0 / open 1 0
+/usr/bin/cat 0 / read 1 0"
+
 finish trace
