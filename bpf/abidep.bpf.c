@@ -46,8 +46,8 @@ __u32 slot_mask;
  * a section (a map) of their own: written once a tick, they would otherwise
  * share a cache line with slot_mask, which every sysfs access reads.
  */
-__u64 clock_jiffies SEC(".data.clock");
-__u64 clock_ns SEC(".data.clock");
+SEC(".data.clock") __u64 clock_jiffies;
+SEC(".data.clock") __u64 clock_ns;
 
 /* See bpf/abidep.h; userspace writes it through a mapping. */
 struct {
