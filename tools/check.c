@@ -26,7 +26,6 @@
 #include "util.h"
 
 #define DEFAULT_QUIET_DAYS 30
-#define MAX_HOSTS_SHOWN 8
 
 static void check_usage(FILE *f)
 {
@@ -175,8 +174,8 @@ static void print_sessions(const struct check *c)
 
 		if (h->covers)
 			continue;
-		if (shown++ == MAX_HOSTS_SHOWN) {
-			printf("  (+%d more: -j lists them all)\n", c->nuncovered - MAX_HOSTS_SHOWN);
+		if (shown++ == CHECK_HOSTS_SHOWN) {
+			printf("  (+%d more: -j lists them all)\n", c->nuncovered - CHECK_HOSTS_SHOWN);
 			break;
 		}
 		/* Covered until: from the window's start, without a longer gap. */
@@ -229,10 +228,10 @@ static void print_text(const struct check *c, const char *db)
 		printf(", uses from %s to %s, host%s", iso_time(c->first_use, t, sizeof(t)),
 		       iso_time(c->last_use, t2, sizeof(t2)), c->nhosts == 1 ? "" : "s");
 		/* A fleet's hosts are many: the first few (JSON has them all). */
-		for (i = 0; i < c->nhosts && i < MAX_HOSTS_SHOWN; i++)
+		for (i = 0; i < c->nhosts && i < CHECK_HOSTS_SHOWN; i++)
 			printf("%s%s", i ? "," : " ", c->hosts[i]);
-		if (c->nhosts > MAX_HOSTS_SHOWN)
-			printf(" (+%d)", c->nhosts - MAX_HOSTS_SHOWN);
+		if (c->nhosts > CHECK_HOSTS_SHOWN)
+			printf(" (+%d)", c->nhosts - CHECK_HOSTS_SHOWN);
 	}
 	if (c->unmatched_rows)
 		printf(", %lld row%s of entries not checked", c->unmatched_rows,
@@ -246,11 +245,7 @@ static void print_text(const struct check *c, const char *db)
 
 /* ---- JSON ---- */
 
-/*
- * The writer has no booleans (json.c is shared; this is its only user so
- * far): after json_key() a bare value, then the writer's state as its own
- * values leave it.
- */
+/* A time as an ISO 8601 string, or null when there is none. */
 static void json_when_str(struct json *j, const char *key, long long t)
 {
 	char buf[64];

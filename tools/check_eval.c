@@ -38,9 +38,6 @@
 #include "store.h"
 #include "util.h"
 
-/* Hosts named in a no-data reason; more are counted, "(+N)". */
-#define MAX_HOSTS_NAMED 8
-
 const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
 
 const char *verdict_name(enum verdict v)
@@ -126,13 +123,11 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 
 /* ---- the usage DB ---- */
 
+/* Rows come ordered by host (store_each_row()): a new host is a new last. */
 static void add_host(struct check *c, const char *host)
 {
-	int i;
-
-	for (i = 0; i < c->nhosts; i++)
-		if (!strcmp(c->hosts[i], host))
-			return;
+	if (c->nhosts && !strcmp(c->hosts[c->nhosts - 1], host))
+		return;
 	*GROW(c->hosts, c->nhosts, c->hcap) = xstrdup(host);
 }
 
@@ -262,11 +257,6 @@ static int cmp_use(const void *a, const void *b)
 	return r;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * Walk a host's sessions in order of start (store_each_session() gives
  * them so), from the window's start: a session that starts at most
@@ -320,16 +310,16 @@ static void judge_hosts(struct check *c)
 			continue;
 		c->nuncovered++;
 		/* A fleet's may be many: the first few (the output has them all). */
-		if (shown++ == MAX_HOSTS_NAMED)
+		if (shown++ == CHECK_HOSTS_SHOWN)
 			continue;
 		n = strlen(h->host) + 3;
 		c->uncovered = xrealloc(c->uncovered, len + n);
 		len += sprintf(c->uncovered + len, "%s%s", len ? ", " : "", h->host);
 	}
-	if (shown > MAX_HOSTS_NAMED) {
+	if (shown > CHECK_HOSTS_SHOWN) {
 		char more[32];
 
-		n = snprintf(more, sizeof(more), " (+%d)", shown - MAX_HOSTS_NAMED) + 1;
+		n = snprintf(more, sizeof(more), " (+%d)", shown - CHECK_HOSTS_SHOWN) + 1;
 		c->uncovered = xrealloc(c->uncovered, len + n);
 		strcpy(c->uncovered + len, more);
 	}
@@ -362,8 +352,6 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 		if (c->entries[i].nuses > 1)
 			qsort(c->entries[i].uses, c->entries[i].nuses,
 			      sizeof(struct check_use), cmp_use);
-	if (c->nhosts > 1)
-		qsort(c->hosts, c->nhosts, sizeof(char *), cmp_str);
 	judge_hosts(c);
 	return 0;
 }

@@ -55,6 +55,9 @@ struct check_host {
  */
 #define CHECK_GRACE	86400
 
+/* Hosts named in text (a reason, the summary); JSON has them all. */
+#define CHECK_HOSTS_SHOWN	8
+
 struct check_entry {
 	const struct abi_entry *e;
 	bool due;

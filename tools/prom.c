@@ -182,7 +182,7 @@ int prom_write(const struct prom *p, FILE *out)
 	struct family *fam = xmalloc(p->n * sizeof(*fam) + 1);
 	size_t i, k;
 
-	/* Sorted copies: the collected order stays the caller's. */
+	/* Families sorted in a copy; each family's lines sorted in place. */
 	memcpy(fam, p->fam, p->n * sizeof(*fam));
 	qsort(fam, p->n, sizeof(*fam), cmp_family);
 	for (i = 0; i < p->n; i++) {

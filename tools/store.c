@@ -199,7 +199,6 @@ static void store_err(struct store *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* An SQLite failure: keep its code and message (before the next call). */
 /*
  * Whether the file system holding @path has no room left. SQLite says
  * "disk I/O error" when it cannot grow its -shm or -wal file on a full
@@ -226,6 +225,7 @@ static bool io_or_full(int rc)
 	       (rc & 0xff) == SQLITE_CANTOPEN;
 }
 
+/* An SQLite failure: keep its code and message (before the next call). */
 static int db_fail(struct store *s, const char *what)
 {
 	s->rc = sqlite3_extended_errcode(s->db);
