@@ -34,9 +34,20 @@
 
 #include "typed_parse.h"
 
+/* The types; struct abidep_typed_attr's @kind. */
+enum abidep_kind {
+	ABIDEP_KIND_ENUM,
+	ABIDEP_KIND_SET,
+	ABIDEP_KIND_BOOL,
+	ABIDEP_KIND_DURATION,
+	ABIDEP_KIND_SIZE,
+};
+
 /**
  * struct abidep_typed_attr - a device attribute of a standard type
- * @dattr: the sysfs attribute; its show() and store() are abidep's.
+ * @dattr: the sysfs attribute; its show() and store() are abidep's
+ *	(abidep_typed_show() and abidep_typed_store()).
+ * @kind: the type, which the show() and store() follow.
  * @value_offset: offset of the value in the driver's structure (see @base).
  *	Its type is unsigned int for an enum (an index into @names), unsigned
  *	long for a set (bit i: @names[i]), bool, or u64 for a duration (in
@@ -65,6 +76,7 @@
  */
 struct abidep_typed_attr {
 	struct device_attribute dattr;
+	enum abidep_kind kind;
 	size_t value_offset;
 	size_t lock_offset;
 	void *(*base)(struct device *dev);
@@ -77,26 +89,10 @@ struct abidep_typed_attr {
 		     u64 val);
 };
 
-ssize_t abidep_enum_show(struct device *dev, struct device_attribute *attr,
-			 char *buf);
-ssize_t abidep_enum_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count);
-ssize_t abidep_set_show(struct device *dev, struct device_attribute *attr,
-			char *buf);
-ssize_t abidep_set_store(struct device *dev, struct device_attribute *attr,
-			 const char *buf, size_t count);
-ssize_t abidep_bool_show(struct device *dev, struct device_attribute *attr,
-			 char *buf);
-ssize_t abidep_bool_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count);
-ssize_t abidep_duration_show(struct device *dev, struct device_attribute *attr,
-			     char *buf);
-ssize_t abidep_duration_store(struct device *dev, struct device_attribute *attr,
-			      const char *buf, size_t count);
-ssize_t abidep_size_show(struct device *dev, struct device_attribute *attr,
-			 char *buf);
-ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count);
+ssize_t abidep_typed_show(struct device *dev, struct device_attribute *attr,
+			  char *buf);
+ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count);
 
 /*
  * Compile-time checks: the field has the type its show/store expect, the
@@ -109,8 +105,8 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
 	 BUILD_BUG_ON_ZERO(!__same_type(__ABIDEP_MEMBER(__VA_ARGS__), _ftype)))
 
 #define __ABIDEP_TYPED(_name, _mode, _kind, type, _field, _ftype, _lock) \
-	.dattr = __ATTR(_name, _mode, abidep_##_kind##_show,		\
-			abidep_##_kind##_store),			\
+	.dattr = __ATTR(_name, _mode, abidep_typed_show, abidep_typed_store), \
+	.kind = ABIDEP_KIND_##_kind,					\
 	.value_offset = __ABIDEP_TYPED_OFFSET(_ftype, type, _field),	\
 	.lock_offset = __ABIDEP_TYPED_OFFSET(struct mutex, type, _lock)
 
@@ -132,7 +128,7 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
  */
 #define ABIDEP_ATTR_ENUM(_name, _mode, _type, _field, _lock, _names, ...) \
 	struct abidep_typed_attr abidep_attr_##_name = {		\
-		__ABIDEP_TYPED(_name, _mode, enum, _type, _field,	\
+		__ABIDEP_TYPED(_name, _mode, ENUM, _type, _field,	\
 			       unsigned int, _lock),			\
 		__ABIDEP_NAMES(_names),					\
 		__VA_ARGS__						\
@@ -152,7 +148,7 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
  */
 #define ABIDEP_ATTR_SET(_name, _mode, _type, _field, _lock, _names, ...) \
 	struct abidep_typed_attr abidep_attr_##_name = {		\
-		__ABIDEP_TYPED(_name, _mode, set, _type, _field,	\
+		__ABIDEP_TYPED(_name, _mode, SET, _type, _field,	\
 			       unsigned long, _lock),			\
 		__ABIDEP_NAMES(_names),					\
 		__VA_ARGS__						\
@@ -171,7 +167,7 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
  */
 #define ABIDEP_ATTR_BOOL(_name, _mode, _type, _field, _lock, ...)	\
 	struct abidep_typed_attr abidep_attr_##_name = {		\
-		__ABIDEP_TYPED(_name, _mode, bool, _type, _field, bool,	\
+		__ABIDEP_TYPED(_name, _mode, BOOL, _type, _field, bool,	\
 			       _lock),					\
 		__VA_ARGS__						\
 	}
@@ -193,7 +189,7 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
 #define ABIDEP_ATTR_DURATION(_name, _mode, _type, _field, _lock, _unit,	\
 			     _min, _max, ...)				\
 	struct abidep_typed_attr abidep_attr_##_name = {		\
-		__ABIDEP_TYPED(_name, _mode, duration, _type, _field, u64, \
+		__ABIDEP_TYPED(_name, _mode, DURATION, _type, _field, u64, \
 			       _lock),					\
 		.unit = _unit,						\
 		.min = _min,						\
@@ -216,7 +212,7 @@ ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
  */
 #define ABIDEP_ATTR_SIZE(_name, _mode, _type, _field, _lock, _min, _max, ...) \
 	struct abidep_typed_attr abidep_attr_##_name = {		\
-		__ABIDEP_TYPED(_name, _mode, size, _type, _field, u64,	\
+		__ABIDEP_TYPED(_name, _mode, SIZE, _type, _field, u64,	\
 			       _lock),					\
 		.min = _min,						\
 		.max = _max,						\

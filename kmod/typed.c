@@ -12,14 +12,6 @@
 
 #include "abidep_typed.h"
 
-enum abidep_kind {
-	ABIDEP_KIND_ENUM,
-	ABIDEP_KIND_SET,
-	ABIDEP_KIND_BOOL,
-	ABIDEP_KIND_DURATION,
-	ABIDEP_KIND_SIZE,
-};
-
 #define to_typed(a) container_of(a, struct abidep_typed_attr, dattr)
 
 static void *abidep_typed_base(struct device *dev,
@@ -73,11 +65,22 @@ static bool abidep_typed_names_ok(struct device *dev,
 	return false;
 }
 
-static ssize_t abidep_typed_show(struct device *dev,
-				 struct device_attribute *attr, char *buf,
-				 enum abidep_kind kind)
+/**
+ * abidep_typed_show - show() of a typed attribute
+ * @dev: the device.
+ * @attr: the dattr of an ABIDEP_ATTR_ENUM(), _SET(), _BOOL(), _DURATION()
+ *	or _SIZE().
+ * @buf: the page to fill.
+ *
+ * Return: the length of the value's line (typed_parse.c's formats), -ENODEV
+ * if the driver's structure is gone, or -EINVAL if an enum's or a set's
+ * names break the rules of abidep_typed_names_valid().
+ */
+ssize_t abidep_typed_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
 {
 	const struct abidep_typed_attr *ta = to_typed(attr);
+	enum abidep_kind kind = ta->kind;
 	char *base = abidep_typed_base(dev, ta);
 	u64 val;
 
@@ -99,13 +102,26 @@ static ssize_t abidep_typed_show(struct device *dev,
 		return abidep_format_u64(val, buf);
 	}
 }
+EXPORT_SYMBOL_GPL(abidep_typed_show);
 
-static ssize_t abidep_typed_store(struct device *dev,
-				  struct device_attribute *attr,
-				  const char *buf, size_t count,
-				  enum abidep_kind kind)
+/**
+ * abidep_typed_store - store() of a typed attribute
+ * @dev: the device.
+ * @attr: the dattr of an ABIDEP_ATTR_ENUM(), _SET(), _BOOL(), _DURATION()
+ *	or _SIZE().
+ * @buf: the write, in the type's format.
+ * @count: its length.
+ *
+ * Return: @count; -EINVAL for a write the type's parser refuses, or an
+ * enum's or a set's invalid names; -ERANGE for a duration or size outside
+ * [min, max]; -ENODEV; or the error of the attribute's apply(). On an
+ * error nothing changes.
+ */
+ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
 {
 	const struct abidep_typed_attr *ta = to_typed(attr);
+	enum abidep_kind kind = ta->kind;
 	char *base = abidep_typed_base(dev, ta);
 	struct mutex *lock;	/* the driver's, protecting *p */
 	void *p;
@@ -162,169 +178,4 @@ static ssize_t abidep_typed_store(struct device *dev,
 	mutex_unlock(lock);
 	return ret ? ret : count;
 }
-
-/**
- * abidep_enum_show - show() of an enum attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_ENUM().
- * @buf: the page to fill.
- *
- * Return: the length of "name [current] name\n", or -EINVAL if the
- * attribute's names break the rules of abidep_typed_names_valid().
- */
-ssize_t abidep_enum_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	return abidep_typed_show(dev, attr, buf, ABIDEP_KIND_ENUM);
-}
-EXPORT_SYMBOL_GPL(abidep_enum_show);
-
-/**
- * abidep_enum_store - store() of an enum attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_ENUM().
- * @buf: the write, one name.
- * @count: its length.
- *
- * Return: @count, -EINVAL for anything but one known name (nothing changes),
- * or the error of the attribute's apply().
- */
-ssize_t abidep_enum_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count)
-{
-	return abidep_typed_store(dev, attr, buf, count, ABIDEP_KIND_ENUM);
-}
-EXPORT_SYMBOL_GPL(abidep_enum_store);
-
-/**
- * abidep_set_show - show() of a set attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_SET().
- * @buf: the page to fill.
- *
- * Return: the length of "name [in] [in] name\n", or -EINVAL if the
- * attribute's names break the rules of abidep_typed_names_valid().
- */
-ssize_t abidep_set_show(struct device *dev, struct device_attribute *attr,
-			char *buf)
-{
-	return abidep_typed_show(dev, attr, buf, ABIDEP_KIND_SET);
-}
-EXPORT_SYMBOL_GPL(abidep_set_show);
-
-/**
- * abidep_set_store - store() of a set attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_SET().
- * @buf: the write: tokens as abidep_parse_set() takes them.
- * @count: its length.
- *
- * The whole write is applied under the lock, atomically.
- *
- * Return: @count, -EINVAL for an unknown token or an empty write (nothing
- * changes), or the error of the attribute's apply().
- */
-ssize_t abidep_set_store(struct device *dev, struct device_attribute *attr,
-			 const char *buf, size_t count)
-{
-	return abidep_typed_store(dev, attr, buf, count, ABIDEP_KIND_SET);
-}
-EXPORT_SYMBOL_GPL(abidep_set_store);
-
-/**
- * abidep_bool_show - show() of a bool attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_BOOL().
- * @buf: the page to fill.
- *
- * Return: 2, the length of "0\n" or "1\n".
- */
-ssize_t abidep_bool_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	return abidep_typed_show(dev, attr, buf, ABIDEP_KIND_BOOL);
-}
-EXPORT_SYMBOL_GPL(abidep_bool_show);
-
-/**
- * abidep_bool_store - store() of a bool attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_BOOL().
- * @buf: the write, a word abidep_parse_bool() takes.
- * @count: its length.
- *
- * Return: @count, -EINVAL for anything else (nothing changes), or the
- * error of the attribute's apply().
- */
-ssize_t abidep_bool_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count)
-{
-	return abidep_typed_store(dev, attr, buf, count, ABIDEP_KIND_BOOL);
-}
-EXPORT_SYMBOL_GPL(abidep_bool_store);
-
-/**
- * abidep_duration_show - show() of a duration attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_DURATION().
- * @buf: the page to fill.
- *
- * Return: the length of the value in the canonical unit and a newline.
- */
-ssize_t abidep_duration_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	return abidep_typed_show(dev, attr, buf, ABIDEP_KIND_DURATION);
-}
-EXPORT_SYMBOL_GPL(abidep_duration_show);
-
-/**
- * abidep_duration_store - store() of a duration attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_DURATION().
- * @buf: the write, as abidep_parse_duration() takes it.
- * @count: its length.
- *
- * Return: @count, -EINVAL for a malformed, inexact or overflowing value,
- * -ERANGE outside the attribute's min and max (nothing changes in either
- * case), or the error of the attribute's apply().
- */
-ssize_t abidep_duration_store(struct device *dev, struct device_attribute *attr,
-			      const char *buf, size_t count)
-{
-	return abidep_typed_store(dev, attr, buf, count, ABIDEP_KIND_DURATION);
-}
-EXPORT_SYMBOL_GPL(abidep_duration_store);
-
-/**
- * abidep_size_show - show() of a size attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_SIZE().
- * @buf: the page to fill.
- *
- * Return: the length of the value in bytes and a newline.
- */
-ssize_t abidep_size_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	return abidep_typed_show(dev, attr, buf, ABIDEP_KIND_SIZE);
-}
-EXPORT_SYMBOL_GPL(abidep_size_show);
-
-/**
- * abidep_size_store - store() of a size attribute
- * @dev: the device.
- * @attr: the dattr of an ABIDEP_ATTR_SIZE().
- * @buf: the write, as abidep_parse_size() takes it.
- * @count: its length.
- *
- * Return: @count, -EINVAL for a malformed or overflowing value, -ERANGE
- * outside the attribute's min and max (nothing changes in either case), or
- * the error of the attribute's apply().
- */
-ssize_t abidep_size_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count)
-{
-	return abidep_typed_store(dev, attr, buf, count, ABIDEP_KIND_SIZE);
-}
-EXPORT_SYMBOL_GPL(abidep_size_store);
+EXPORT_SYMBOL_GPL(abidep_typed_store);
