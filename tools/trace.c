@@ -827,6 +827,9 @@ static int load_bpf(struct tracer *tr)
 		}
 		tr->skel->bss->slot_mask = nr_slots - 1;
 		tr->skel->bss->events_on = tr->live;
+		/* Nobody reads a pinned tracer's ring buffer: the least there is. */
+		if (!tr->live)
+			bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
 		choose_progs(tr->skel, tr->kprobe);
 		if (abidep_bpf__load(tr->skel)) {
 			err = errno;
