@@ -14,6 +14,15 @@ extern struct abidep_opts cfg;
 /* The migration tables to use when none is named. */
 const char *abidep_default_tables(void);
 
+struct abi_set;
+/*
+ * Load and check the tables at @paths (the default ones when @npaths is 0)
+ * into @set, for a command that uses them; @skip_text: it needs no
+ * Description. On an error, print the diagnostics and what to do on stderr
+ * and return -1 (@set is still to be freed).
+ */
+int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text);
+
 int cmd_tables(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);

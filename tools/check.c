@@ -381,28 +381,6 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 
 /* ---- the command ---- */
 
-static int load_tables(struct abi_set *set, char **paths, int npaths)
-{
-	int i, ret = 0;
-
-	if (!npaths)
-		ret = abi_load_path(set, abidep_default_tables());
-	for (i = 0; i < npaths; i++)
-		ret |= abi_load_path(set, paths[i]);
-	abi_check(set, false);
-	if (ret || set->errors) {
-		for (i = 0; i < set->ndiags; i++)
-			if (set->diags[i].error)
-				fprintf(stderr, "%s:%d: %s\n", set->diags[i].file,
-					set->diags[i].line, set->diags[i].msg);
-		fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate' shows them\n",
-			npaths ? paths[0] : abidep_default_tables(), set->errors,
-			ret ? ", or unreadable" : "");
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -486,8 +464,8 @@ int cmd_check(int argc, char **argv)
 		dpkg_free(c.dpkg);
 		goto usage_err;
 	}
-	abi_set_init(&set);
-	if (load_tables(&set, tables, ntables))
+	/* check uses no Description: skip_text. */
+	if (abidep_load_tables(&set, tables, ntables, true))
 		goto out;
 	if (check_select(&c, &set, entry)) {
 		if (entry)

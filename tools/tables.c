@@ -86,24 +86,24 @@ static int count_what(const struct abi_set *set)
 	return n;
 }
 
-/* Load @paths (or the default tables) for list/show/resolve/export. */
-static int load_tables(struct abi_set *set, char **paths, int npaths)
+int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text)
 {
+	const char *what = npaths ? paths[0] : abidep_default_tables();
 	int i, ret = 0;
 
 	abi_set_init(set);
+	set->skip_text = skip_text;
 	if (!npaths)
-		ret = abi_load_path(set, abidep_default_tables());
+		ret = abi_load_path(set, what);
 	for (i = 0; i < npaths; i++)
 		ret |= abi_load_path(set, paths[i]);
 	abi_check(set, false);
-	if (ret || set->errors) {
-		print_diags(set, stderr);
-		fprintf(stderr, "abidep: the tables have %d error(s); 'abidep tables validate' shows them\n",
-			set->errors);
-		return -1;
-	}
-	return 0;
+	if (!ret && !set->errors)
+		return 0;
+	print_diags(set, stderr);
+	fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate %s' shows them\n",
+		what, set->errors, ret ? ", or unreadable" : "", what);
+	return -1;
 }
 
 static int do_validate(int argc, char **argv)
@@ -272,7 +272,7 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 		fprintf(stderr, "abidep: %s (see abidep tables --help)\n", usage);
 		ret = 2;
 	}
-	if (!ret && load_tables(set, a->paths, a->npaths)) {
+	if (!ret && abidep_load_tables(set, a->paths, a->npaths, false)) {
 		abi_set_free(set);
 		ret = 2;
 	}

@@ -775,20 +775,7 @@ static int open_db(struct tracer *tr)
 
 static int load_tables_for(struct tracer *tr, char **paths, int npaths)
 {
-	int i, ret = 0;
-
-	abi_set_init(&tr->tables);
-	tr->tables.skip_text = true;
-	if (!npaths)
-		ret = abi_load_path(&tr->tables, abidep_default_tables());
-	for (i = 0; i < npaths; i++)
-		ret |= abi_load_path(&tr->tables, paths[i]);
-	abi_check(&tr->tables, false);
-	if (ret || tr->tables.errors) {
-		fprintf(stderr, "abidep: the tables have errors; 'abidep tables validate' shows them\n");
-		return EX_FAIL;
-	}
-	return EX_OK;
+	return abidep_load_tables(&tr->tables, paths, npaths, true) ? EX_FAIL : EX_OK;
 }
 
 /*

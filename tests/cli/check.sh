@@ -359,7 +359,7 @@ check "a bad --kernel: exit 2" test "$(status ck --kernel linux)" = 2
 check "... named" grep -qx "abidep: --kernel takes a kernel version (6.1, v6.12.3), not 'linux'" "$T/err"
 printf 'What: /sys/x\nStatus: sometimes\n' >"$T/bad-tables"
 check "bad tables: exit 2" test "$(status "$A" check --tables "$T/bad-tables" --db "$T/u.db")" = 2
-check "... the errors, then what to do" grep -q "^abidep: cannot use the tables $T/bad-tables: .*'abidep tables validate' shows them$" "$T/err"
+check "... the errors, then what to do" grep -q "^abidep: cannot use the tables $T/bad-tables: .*'abidep tables validate $T/bad-tables' shows them$" "$T/err"
 check "an argument: exit 2" test "$(status ck extra)" = 2
 check "--help: exit 0" test "$(status "$A" check --help)" = 0
 check "... documents the exit statuses" grep -q "^Exit status: 0 every due entry is ready" "$T/out"

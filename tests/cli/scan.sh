@@ -249,7 +249,7 @@ check "... naming the file" grep -q "$T/none: error: cannot read: No such file o
 printf 'What:\t/sys/a\nStatus:\tgone\nDescription:\tx\n' >"$T/badtable"
 check "a bad table exits 2" test "$(status $A scan -t "$T/badtable" "$F")" = 2
 check "... with its errors and what to do" sh -c "grep -q '^$T/badtable:2: error: bad Status' '$T/err' &&
-	grep -qx \"abidep scan: cannot use the tables (.* error(s) above); check them with 'abidep tables validate $T/badtable'\" '$T/err'"
+	grep -qx \"abidep: cannot use the tables $T/badtable: [0-9]* error(s); 'abidep tables validate $T/badtable' shows them\" '$T/err'"
 check "two ROOTs exit 2" test "$(status $A scan "$F" "$F")" = 2
 check "--threads 0 exits 2" test "$(status $A scan --threads 0 "$F")" = 2
 check "an unknown option exits 2" test "$(status $A scan --frob "$F")" = 2
