@@ -260,12 +260,7 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 	int k, pass;
 
 	json_obj_start(j);
-	json_kstrs(j, "what", e->what, e->nwhat);
-	json_kstr(j, "status", abi_status_name(e->status));
-	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
-	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
-	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
-	json_kstr(j, "removed", e->field[ABI_REMOVED]);
+	abidep_json_migration(j, e);
 	json_kstr(j, "file", e->file);
 	json_kbool(j, "due", ce->due);
 	json_kstr(j, "verdict", verdict_name(ce->verdict));

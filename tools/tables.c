@@ -185,17 +185,22 @@ static const char *when_text(const struct abi_entry *e, int f)
 	return e->field[f] ? e->field[f] : "-";
 }
 
-static void json_entry(struct json *j, const struct abi_entry *e)
+void abidep_json_migration(struct json *j, const struct abi_entry *e)
 {
-	json_obj_start(j);
-	json_kstr(j, "file", e->file);
-	json_kint(j, "line", e->line);
 	json_kstrs(j, "what", e->what, e->nwhat);
 	json_kstr(j, "status", abi_is_migration(e) ? abi_status_name(e->status) : NULL);
 	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
 	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
 	json_kstr(j, "removed", e->field[ABI_REMOVED]);
 	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
+}
+
+static void json_entry(struct json *j, const struct abi_entry *e)
+{
+	json_obj_start(j);
+	json_kstr(j, "file", e->file);
+	json_kint(j, "line", e->line);
+	abidep_json_migration(j, e);
 	json_kstr(j, "date", e->field[ABI_DATE]);
 	json_kstr(j, "kernel_version", e->field[ABI_KERNELVERSION]);
 	json_kstr(j, "contact", e->field[ABI_CONTACT]);
