@@ -15,70 +15,10 @@ status() {
 	echo $?
 }
 
-# The helper: TSV rows on stdin (- for NULL), one upsert each, one
-# transaction; as the tracer writes them.
-cat >"$T/fill.c" <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "store.h"
-
-static const char *f(char *s)
-{
-	return strcmp(s, "-") ? s : NULL;
-}
-
-int main(int argc, char **argv)
-{
-	char line[4096], err[1024], *v[18];
-	struct store *s = store_open(argv[1], false, err, sizeof(err));
-	int n;
-
-	if (!s) {
-		fprintf(stderr, "fill: %s\n", err);
-		return 6;
-	}
-	if (store_begin(s))
-		goto fail;
-	while (fgets(line, sizeof(line), stdin)) {
-		struct usage_row r;
-		char *p = line;
-
-		line[strcspn(line, "\n")] = '\0';
-		for (n = 0; n < 18 && (v[n] = strsep(&p, "\t")); n++)
-			;
-		if (n != 18) {
-			fprintf(stderr, "fill: %d fields: %s\n", n, line);
-			return 2;
-		}
-		r = (struct usage_row){
-			.host = f(v[0]), .session = f(v[1]), .path = f(v[2]),
-			.what = f(v[3]), .table = f(v[4]), .status = f(v[5]),
-			.op = f(v[6]), .uid = strtoul(v[7], NULL, 10),
-			.cgroup_id = strtoull(v[8], NULL, 10), .cgroup = f(v[9]),
-			.exe = f(v[10]), .comm = f(v[11]), .pid = atoi(v[12]),
-			.ppid = atoi(v[13]), .count = strtoull(v[14], NULL, 10),
-			.errors = strtoull(v[15], NULL, 10),
-			.first_seen = strtoll(v[16], NULL, 10),
-			.last_seen = strtoll(v[17], NULL, 10),
-		};
-		if (store_upsert(s, &r))
-			goto fail;
-	}
-	if (store_commit(s))
-		goto fail;
-	store_close(s);
-	return 0;
-fail:
-	fprintf(stderr, "fill: %s\n", store_errmsg(s));
-	store_close(s);
-	return 1;
-}
-EOF
 section "setup"
 check "abidep is built ($A; make -C tools)" test -x "$A"
 check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	"$T/fill.c" tools/store.c tools/util.c -lsqlite3
+	tests/cli/fill.c tools/store.c tools/util.c -lsqlite3
 fill() {
 	"$T/fill" "$@"
 }
@@ -88,10 +28,9 @@ t0=1714557600
 t1=$((t0 + 86400))
 GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
 RC=/sys/class/rc/rcN/current_protocol
-tab=$(printf '\t')
 rows() {
 	# host session path what table status op uid cgroup_id cgroup exe comm pid ppid count errors first last
-	sed "s/ *|/$tab/g" <<X
+	sed 's/ *|/|/g' <<X
 h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |cat |100 |1 |3 |0 |$t0 |$((t0 + 60))
 h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |- |-1 |-1 |5 |0 |$t0 |$((t0 + 120))
 h1 |b2:4 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |77 |/system.slice/mon.service |/usr/bin/cat |cat |200 |1 |2 |0 |$t1 |$((t1 + 10))
