@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 
 #include "abidep.h"
+#include "compat.h"
 
 /* Distinct users remembered per entry; the least recently seen is evicted. */
 #define ABIDEP_MAX_USERS	16

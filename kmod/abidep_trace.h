@@ -12,6 +12,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "compat.h"
+
 TRACE_EVENT(abidep_access,
 	    TP_PROTO(const char *path, const char *old_name,
 		     const char *new_name, bool write, long ret),
@@ -21,9 +23,9 @@ TRACE_EVENT(abidep_access,
 			     __string(new_name, new_name)
 			     __field(bool, write)
 			     __field(long, ret)),
-	    TP_fast_assign(__assign_str(path, path);
-			   __assign_str(old_name, old_name);
-			   __assign_str(new_name, new_name);
+	    TP_fast_assign(abidep_assign_str(path, path);
+			   abidep_assign_str(old_name, old_name);
+			   abidep_assign_str(new_name, new_name);
 			   __entry->write = write;
 			   __entry->ret = ret;),
 	    TP_printk("path=%s old=%s new=%s op=%s ret=%ld",

@@ -46,9 +46,7 @@ static struct file *abidep_current_exe(void)
 	if (!mm)
 		return NULL;
 	rcu_read_lock();
-	exe = rcu_dereference(mm->exe_file);
-	if (exe && !get_file_rcu(exe))
-		exe = NULL;
+	exe = abidep_exe_file_get_rcu(mm);
 	rcu_read_unlock();
 	return exe;
 }

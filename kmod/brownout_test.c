@@ -50,13 +50,14 @@ KUNIT_ARRAY_PARAM(abidep_bo_parse, abidep_bo_parse_cases, abidep_bo_parse_desc);
 static void abidep_bo_parse_test(struct kunit *test)
 {
 	const struct abidep_bo_parse_case *c = test->param_value;
-	char *line = kunit_kzalloc(test, strlen(c->line) + 1, GFP_KERNEL);
+	size_t size = strlen(c->line) + 1;
+	char *line = kunit_kzalloc(test, size, GFP_KERNEL);
 	enum abidep_brownout_mode mode = -1;
 	unsigned int seconds = 12345;
 	char *name = NULL;
 
 	KUNIT_ASSERT_NOT_NULL(test, line);
-	strcpy(line, c->line);
+	memcpy(line, c->line, size);
 	KUNIT_ASSERT_EQ(test, abidep_brownout_parse(line, &name, &seconds, &mode),
 			c->ret);
 	if (c->ret)

@@ -33,6 +33,7 @@
 
 struct abidep_binding {
 	struct list_head node;		/* in the table's bindings */
+	struct list_head bound_node;	/* in abidep_bound while registered */
 	struct abidep_table *table;
 	const char *class_name;
 	struct class_interface intf;	/* .class set while bound */
@@ -44,14 +45,47 @@ struct abidep_binding {
 static DEFINE_MUTEX(abidep_class_lock);
 static LIST_HEAD(abidep_tables);
 
-static int abidep_add_dev(struct device *dev, struct class_interface *intf)
+/*
+ * The bindings whose interface is registered, one per class at most. The
+ * class core's callbacks find theirs here by the device's class: since 6.4
+ * they are not given the interface. They run under the class's own mutex,
+ * inside class_interface_register() too, where abidep_class_lock is held:
+ * hence a lock of its own.
+ */
+static DEFINE_SPINLOCK(abidep_bound_lock);
+static LIST_HEAD(abidep_bound);
+
+/* The binding whose interface watches @class, or NULL. */
+static struct abidep_binding *abidep_binding_of(const struct class *class)
 {
-	struct abidep_binding *b = container_of(intf, struct abidep_binding, intf);
-	struct abidep_table *t = b->table;
+	struct abidep_binding *b, *found = NULL;
+
+	spin_lock(&abidep_bound_lock);
+	list_for_each_entry(b, &abidep_bound, bound_node) {
+		if (b->intf.class == class) {
+			found = b;
+			break;
+		}
+	}
+	spin_unlock(&abidep_bound_lock);
+	return found;
+}
+
+/*
+ * A binding cannot go while the class core runs its callback: unbinding
+ * unregisters the interface (which waits for the class's mutex) first.
+ */
+static int abidep_add_dev(ABIDEP_CLASS_INTF_PARAMS)
+{
+	struct abidep_binding *b = abidep_binding_of(dev->class);
 	struct device_attribute *new_attr;
 	struct abidep_alias *a;
+	struct abidep_table *t;
 	unsigned int i;
 
+	if (!b)
+		return 0;
+	t = b->table;
 	for (i = 0; i < t->nr; i++) {
 		struct abidep_entry *e = &t->entries[i];
 
@@ -75,12 +109,14 @@ static int abidep_add_dev(struct device *dev, struct class_interface *intf)
 	return 0;
 }
 
-static void abidep_remove_dev(struct device *dev, struct class_interface *intf)
+static void abidep_remove_dev(ABIDEP_CLASS_INTF_PARAMS)
 {
-	struct abidep_binding *b = container_of(intf, struct abidep_binding, intf);
+	struct abidep_binding *b = abidep_binding_of(dev->class);
 	struct abidep_alias *a, *tmp;
 	LIST_HEAD(gone);
 
+	if (!b)
+		return;
 	mutex_lock(&b->lock);
 	list_for_each_entry_safe(a, tmp, &b->aliases, node)
 		if (a->kobj == &dev->kobj)
@@ -111,6 +147,15 @@ static struct device *abidep_find_class_device(const char *name)
 	return found;
 }
 
+/* Forget @b's class once its interface is unregistered (or never was). */
+static void abidep_unbound(struct abidep_binding *b)
+{
+	spin_lock(&abidep_bound_lock);
+	list_del(&b->bound_node);
+	spin_unlock(&abidep_bound_lock);
+	b->intf.class = NULL;
+}
+
 static void abidep_bind(struct abidep_binding *b)
 {
 	struct device *dev;
@@ -122,15 +167,24 @@ static void abidep_bind(struct abidep_binding *b)
 	dev = abidep_find_class_device(b->class_name);
 	if (!dev)
 		return;
-	if (device_is_registered(dev) && dev->class) {
-		b->intf.class = dev->class;
-		ret = class_interface_register(&b->intf);
-		if (ret) {
-			pr_err("class %s: cannot watch its devices (%d)\n",
-			       b->class_name, ret);
-			b->intf.class = NULL;
-		}
+	if (!device_is_registered(dev) || !dev->class)
+		goto out;
+	if (abidep_binding_of(dev->class)) {
+		pr_err("class %s: already watched for another table; its entries here are skipped\n",
+		       b->class_name);
+		goto out;
 	}
+	b->intf.class = dev->class;
+	spin_lock(&abidep_bound_lock);
+	list_add_tail(&b->bound_node, &abidep_bound);
+	spin_unlock(&abidep_bound_lock);
+	ret = class_interface_register(&b->intf);
+	if (ret) {
+		pr_err("class %s: cannot watch its devices (%d)\n",
+		       b->class_name, ret);
+		abidep_unbound(b);
+	}
+out:
 	put_device(dev);
 }
 
@@ -141,7 +195,7 @@ static void abidep_unbind(struct abidep_binding *b)
 		return;
 	/* Calls remove_dev() for each device still in the class. */
 	class_interface_unregister(&b->intf);
-	b->intf.class = NULL;
+	abidep_unbound(b);
 }
 
 /**

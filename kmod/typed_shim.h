@@ -26,9 +26,8 @@ typedef unsigned long long u64;
 #define BITS_PER_LONG	((int)(sizeof(long) * CHAR_BIT))
 #define BIT(n)		(1UL << (n))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* No modules here; split so checkpatch does not take it for an export. */
-#define EXPORT_SYMBOL_GPL(\
-	sym)
+/* No modules here: an export is a harmless declaration. */
+#define EXPORT_SYMBOL_GPL(sym)	extern int abidep_shim_exported_##sym
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
 
