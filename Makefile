@@ -11,8 +11,14 @@
 #
 # V=1 shows the commands.
 
-KVER ?= $(shell scripts/kver.sh 2>/dev/null)
+# The kernel to build and test for: KVER=6.12 (a series in scripts/kernels)
+# or an exact version; the default is the list's first. Resolved once here.
+# Resolved when a recipe runs, so after make deps has installed the headers.
+KVER_ASKED := $(KVER)
+override KVER = $(shell scripts/kver.sh $(KVER_ASKED) 2>/dev/null)
 export KVER
+# In the recipes that need the kernel: stop with kver.sh's own message.
+need_kver = $(if $(KVER),,@scripts/kver.sh $(KVER_ASKED) >/dev/null; exit 1)
 
 ifeq ($(V),1)
 Q :=
@@ -31,9 +37,10 @@ help:
 deps:
 	$(Q)scripts/deps.sh
 
-# kbuild writes its objects into kmod/: one build at a time.
+# Into build/kmod/$(KVER)/ (kmod/Makefile); one build at a time per kernel.
 module:
-	$(Q)mkdir -p build && flock build/.module.lock \
+	$(need_kver)
+	$(Q)mkdir -p build/kmod && flock build/kmod/.lock-$(KVER) \
 		$(MAKE) --no-print-directory -C kmod W=1 $(if $(filter 1,$(V)),V=1,-s)
 
 tools:
@@ -80,6 +87,7 @@ test: deps
 	$(Q)scripts/run-tests.sh
 
 demo: deps module tools
+	$(need_kver)
 	$(Q)tests/vm/run --timeout 300 scripts/demo-guest.sh
 
 # ---- Installing (what the Debian packages are made of, see debian/rules) ----

@@ -1,27 +1,31 @@
 #!/bin/sh
-# Build the module and the example against the installed Debian headers with
-# W=1 from clean, and the abidep command with -Werror; any warning fails.
+# Build the module and the example with W=1 from clean against the Debian
+# headers of every supported kernel (scripts/kernels), and the abidep command
+# with -Werror; any warning fails. Prints "build: N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
-log="$repo/build/module-build.log"
 mkdir -p "$repo/build"
-make -C "$repo/kmod" clean >/dev/null 2>&1
-if make -C "$repo/kmod" W=1 >"$log" 2>&1; then built=1; else built=0; fi
-warnings=$(grep -c -E 'warning:|error:' "$log")
-grep -E 'warning:|error:' "$log"
 pass=0 fail=0
-for ko in abidep.ko examples/abidep_ir_example.ko; do
-	if [ "$built" = 1 ] && [ -f "$repo/kmod/$ko" ]; then
-		pass=$((pass + 1))
-	else
-		echo "build: kmod/$ko not built; see $log"
+for kver in $("$repo/scripts/kver.sh" --all); do
+	log="$repo/build/module-build-$kver.log"
+	out="$repo/build/kmod/$kver"
+	make -C "$repo/kmod" KVER="$kver" clean >/dev/null 2>&1
+	if make -C "$repo/kmod" KVER="$kver" W=1 >"$log" 2>&1; then built=1; else built=0; fi
+	warnings=$(grep -c -E 'warning:|error:' "$log")
+	grep -E 'warning:|error:' "$log"
+	for ko in abidep.ko examples/abidep_ir_example.ko; do
+		if [ "$built" = 1 ] && [ -f "$out/$ko" ]; then
+			pass=$((pass + 1))
+		else
+			echo "build: $ko for $kver not built; see $log"
+			fail=$((fail + 1))
+		fi
+	done
+	if [ "$warnings" -eq 0 ]; then pass=$((pass + 1)); else
+		echo "build: $warnings W=1 warnings or errors for $kver; see $log"
 		fail=$((fail + 1))
 	fi
 done
-if [ "$warnings" -eq 0 ]; then pass=$((pass + 1)); else
-	echo "build: $warnings W=1 warnings or errors; see $log"
-	fail=$((fail + 1))
-fi
 # The abidep command, from clean, warnings as errors.
 tlog="$repo/build/tools-build.log"
 make -C "$repo/tools" clean >/dev/null 2>&1

@@ -1,10 +1,18 @@
 #!/bin/sh
-# Install every Debian package abidep needs to build, test and demo, and unpack
-# the Debian 6.1 kernel image (matching the installed headers) for the QEMU guest.
-# Idempotent: a second run with everything present takes well under a second.
+# Install every Debian package abidep needs to build, test and demo, with the
+# headers and source of every supported kernel (scripts/kernels), and unpack
+# each kernel's image for the QEMU guest. Idempotent: a second run with
+# everything present takes about a second.
 set -eu
+here=$(dirname "$0")
 
-PKGS="make gcc libc6-dev linux-headers-amd64 linux-source-6.1 kmod cpio xz-utils zstd
+# The supported kernels' packages: the newest headers apt offers for each
+# (the 6.12 headers pull in their image package: installed, never booted).
+kpkgs=$("$here/kver.sh" --packages 2>/dev/null) || {
+	[ "$(id -u)" = 0 ] && apt-get update -qq && kpkgs=$("$here/kver.sh" --packages)
+} || exit 1
+
+PKGS="$kpkgs make gcc libc6-dev kmod cpio xz-utils zstd
       qemu-system-x86 busybox-static clang llvm lld libclang-rt-14-dev bpftool libbpf-dev
       libelf-dev zlib1g-dev
       libsqlite3-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
@@ -30,4 +38,6 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-exec "$(dirname "$0")/guest-kernel.sh"
+for kver in $("$here/kver.sh" --all); do
+	KVER=$kver "$here/guest-kernel.sh"
+done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Unpack the Debian kernel image that matches the installed linux-headers-amd64
+# Unpack the Debian kernel image of $KVER (default: scripts/kver.sh's)
 # into $ABIDEP_CACHE/kernel/<kver>/ (vmlinuz, modules, modules.dep) for the QEMU
 # guest. The host runs another kernel; this image is never installed or booted
 # on the host. Prints nothing when the image is already there.
@@ -15,6 +15,7 @@ dest="$cache/kernel/$kver"
 mkdir -p "$cache/kernel"
 tmp=$(mktemp -d "$cache/kernel/.unpack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"	# apt-get download drops to _apt, which must write here
 echo "deps: unpacking linux-image-$kver for the guest into $dest"
 (cd "$tmp" && apt-get download -qq "linux-image-$kver" >/dev/null)
 dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"

@@ -1,17 +1,27 @@
 #!/bin/sh
-# Unpack Debian's linux-source-6.1 (for checkpatch.pl and KUnit) into
-# $ABIDEP_CACHE/linux-source-6.1 once, and print its path.
+# Unpack Debian's linux-source-<series> (for checkpatch.pl, KUnit and the
+# tables' per-kernel facts) into $ABIDEP_CACHE/linux-source-<series> once,
+# and print its path.
+#
+#   scripts/linux-source.sh [SERIES|KVER]    default: the default kernel's (scripts/kver.sh)
 set -eu
+here=$(dirname "$0")
+series=$("$here/kver.sh" --series "${1:-$("$here/kver.sh")}") || exit 1
 cache=${ABIDEP_CACHE:-/var/cache/abidep}
-src="$cache/linux-source-6.1"
-tarball=/usr/src/linux-source-6.1.tar.xz
+src="$cache/linux-source-$series"
+tarball=/usr/src/linux-source-$series.tar.xz
 if [ ! -f "$src/Makefile" ]; then
 	[ -f "$tarball" ] || {
 		echo "linux-source: $tarball is missing; run 'make deps'" >&2
 		exit 1
 	}
-	echo "linux-source: unpacking $tarball into $cache" >&2
 	mkdir -p "$cache"
-	tar -xaf "$tarball" -C "$cache"
+	# One unpack at a time (parallel suites may ask at once).
+	exec 9>"$cache/.linux-source-$series.lock"
+	flock 9
+	if [ ! -f "$src/Makefile" ]; then
+		echo "linux-source: unpacking $tarball into $cache" >&2
+		tar -xaf "$tarball" -C "$cache"
+	fi
 fi
 echo "$src"
