@@ -4,7 +4,7 @@
 # name working and names the legacy program that still reads it.
 set -eu
 PATH=/usr/local/bin:$PATH
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { echo "\$ $*"; "$@"; }

@@ -40,8 +40,9 @@ dmesg_has_line() {
 	dmesg | sed 's/^\[[ 0-9.]*\] //' | grep -qxF -- "$1"
 }
 
-# finish NAME: the summary line, and the exit status.
+# finish NAME: the summary line (naming the kernel in a guest, where
+# tests/vm/run sets ABIDEP_OUT), and the exit status.
 finish() {
-	echo "$1: $_pass passed, $_fail failed"
+	echo "$1: $_pass passed, $_fail failed${ABIDEP_OUT:+ (kernel $(uname -r))}"
 	[ "$_fail" -eq 0 ]
 }

@@ -18,9 +18,9 @@ if [ ! -x "$LOOP" ]; then
 	gcc -O2 -static -o /tmp/sysfs_loop "$ABIDEP_REPO/tests/bench/sysfs_loop.c"
 	LOOP=/tmp/sysfs_loop
 fi
-insmod "$ABIDEP_REPO/kmod/abidep.ko"
+insmod "$ABIDEP_REPO/build/kmod/$KVER/abidep.ko"
 modprobe rc-loopback
-insmod "$ABIDEP_REPO/kmod/examples/abidep_ir_example.ko"
+insmod "$ABIDEP_REPO/build/kmod/$KVER/examples/abidep_ir_example.ko"
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 

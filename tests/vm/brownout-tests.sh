@@ -10,7 +10,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 A=$ABIDEP_REPO/build/abidep
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 STATE=/sys/kernel/debug/abidep/state
 CTL=/sys/kernel/abidep/brownout
 DB=/tmp/usage.db

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 A=$ABIDEP_REPO/build/abidep
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 PIN=/sys/fs/bpf/abidep
 H=/tmp/stress-hammer

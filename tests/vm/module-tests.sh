@@ -1,12 +1,12 @@
 #!/bin/sh
-# Guest tests for abidep.ko and the example driver, on Debian's 6.1 kernel
+# Guest tests for abidep.ko and the example driver, on a supported kernel ($KVER)
 # with a real rc device (rc-loopback). Run by `make check-vm`:
 #	tests/vm/run tests/vm/module-tests.sh
 # Prints "ok"/"not ok" per check and ends with "guest: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
 
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 STATE=/sys/kernel/debug/abidep/state
 EX=/sys/devices/platform/abidep-ir-example
 

@@ -11,7 +11,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 A=$ABIDEP_REPO/build/abidep
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 STATE=/sys/kernel/debug/abidep/state
 CTL=/sys/kernel/abidep
 PIN=/sys/fs/bpf/abidep

@@ -22,7 +22,7 @@ set -u
 
 SECS=${1:-${STRESS_SECONDS:-40}}
 A=$ABIDEP_REPO/build/abidep
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 STATE=/sys/kernel/debug/abidep/state
 EX=/sys/devices/platform/abidep-ir-example
 EXDRV=/sys/bus/platform/drivers/abidep-ir-example

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest tests of `abidep survey` on the real /sys of Debian's 6.1 kernel:
+# Guest tests of `abidep survey` on the real /sys of a supported kernel:
 # the totals add up, the walk sees what find -mount sees, the word counts
 # are wc -w's (on a copy of the values read, and on the live tree), the
 # survey only ever opens read-only, debugfs and tracefs are refused, and a

@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 A=$ABIDEP_REPO/build/abidep
-KMOD=$ABIDEP_REPO/kmod
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 DB=/tmp/usage.db
 PIN=/sys/fs/bpf/abidep
@@ -203,8 +203,8 @@ check "kernfs_fop_open's trampoline is full" sh -c "/tmp/tramp-fill kernfs_fop_o
 sed 's/^/# /' /tmp/fill.out
 DB5=/tmp/fallback.db
 check "trace --pin exits 0" sh -c "$A trace --pin --db $DB5 2>/tmp/err"
-check "... saying that fexit could not attach and kprobes are used" \
-	grep -q 'fexit is not available (Argument list too long): using kprobes' /tmp/err
+check "... saying that fexit could not attach to kernfs_fop_open and kprobes are used" \
+	grep -qx 'abidep: fexit cannot attach to kernfs_fop_open (Argument list too long): using kprobes' /tmp/err
 check "the pinned programs are kprobes, not fexit" sh -c "bpftool prog show pinned $PIN/prog_abidep_kr_read | grep -q kprobe && test ! -e $PIN/prog_abidep_read"
 access_f
 check "trace --stop" "$A" trace --stop --db $DB5
