@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "abi.h"
@@ -794,8 +795,55 @@ static void choose_progs(struct abidep_bpf *skel, bool kprobe)
 		bpf_map__set_max_entries(skel->maps.pending, 1);
 }
 
+/* The kernel function a program hooks: its section name after the '/'. */
+static const char *prog_func(const struct bpf_program *prog)
+{
+	const char *s = strchr(bpf_program__section_name(prog), '/');
+
+	return s ? s + 1 : bpf_program__name(prog);
+}
+
+/*
+ * The first function an fentry/fexit program hooks that the kernel's BTF
+ * does not have (renamed, or inlined everywhere), or NULL. Asked before
+ * loading, so that the fallback names the function, where the verifier
+ * would only say ESRCH. NULL too when the BTF cannot be read: the load
+ * then says why.
+ */
+static const char *fexit_missing_func(struct abidep_bpf *skel)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+	const char *missing = NULL;
+
+	if (!vmlinux)
+		return NULL;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_TRACING &&
+		    btf__find_by_name_kind(vmlinux, prog_func(prog), BTF_KIND_FUNC) < 0) {
+			missing = prog_func(prog);
+			break;
+		}
+	}
+	btf__free(vmlinux);
+	return missing;
+}
+
+/* The function of the first loaded program that attach left without a link. */
+static const char *unattached_func(struct abidep_bpf *skel)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++)
+		if (bpf_program__autoload(*s->progs[i].prog) && !*s->progs[i].link)
+			return prog_func(*s->progs[i].prog);
+	return "?";
+}
+
 static int load_bpf(struct tracer *tr)
 {
+	const char *missing;
 	int i, err;
 
 	for (;;) {
@@ -818,6 +866,15 @@ static int load_bpf(struct tracer *tr)
 		if (!tr->live)
 			bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
 		choose_progs(tr->skel, tr->kprobe);
+		missing = tr->kprobe ? NULL : fexit_missing_func(tr->skel);
+		if (missing) {
+			fprintf(stderr, "abidep: the kernel's BTF has no function %s for fexit: using kprobes\n",
+				missing);
+			abidep_bpf__destroy(tr->skel);
+			tr->skel = NULL;
+			tr->kprobe = true;
+			continue;
+		}
 		if (abidep_bpf__load(tr->skel)) {
 			err = errno;
 			if (tr->kprobe || err == EPERM) {
@@ -825,19 +882,21 @@ static int load_bpf(struct tracer *tr)
 					strerror(err));
 				return err == EPERM ? EX_PERM : EX_LOAD;
 			}
+			/* No trampolines here. */
+			fprintf(stderr, "abidep: fexit is not available (%s): using kprobes\n",
+				strerror(err));
 		} else if (abidep_bpf__attach(tr->skel)) {
 			err = errno;
 			if (tr->kprobe) {
-				fprintf(stderr, "abidep: cannot attach to the kernfs file operations: %s\n",
-					strerror(err));
+				fprintf(stderr, "abidep: cannot attach a kprobe to %s: %s (is it in /proc/kallsyms?)\n",
+					unattached_func(tr->skel), strerror(err));
 				return EX_LOAD;
 			}
+			fprintf(stderr, "abidep: fexit cannot attach to %s (%s): using kprobes\n",
+				unattached_func(tr->skel), strerror(err));
 		} else {
 			break;
 		}
-		/* No trampolines here, or no BTF for the functions. */
-		fprintf(stderr, "abidep: fexit is not available (%s): using kprobes\n",
-			strerror(err));
 		abidep_bpf__destroy(tr->skel);
 		tr->skel = NULL;
 		tr->kprobe = true;
