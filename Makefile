@@ -1,8 +1,9 @@
 # abidep: top-level build and test entry points.
 #
-#   make            build kmod/abidep.ko, the example driver (W=1) and build/abidep
+#   make            build abidep.ko and the example driver (W=1) into
+#                   build/kmod/$KVER/, and build/abidep (KVER=6.12: for 6.12)
 #   make deps       install the Debian packages everything needs (idempotent)
-#   make test       builds, checkpatch, unit, CLI, fuzz, KUnit (UML), guest tests
+#   make test       builds, checkpatch, unit, CLI, fuzz, KUnit, guest tests (every kernel)
 #   make demo       the whole story in a QEMU guest, in under a minute
 #   make bench      speed figures, side by side with the kernel's own tools
 #   make stress     STRESS_SECONDS (300) of load and churn in the guest
@@ -12,7 +13,7 @@
 # V=1 shows the commands.
 
 # The kernel to build and test for: KVER=6.12 (a series in scripts/kernels)
-# or an exact version; the default is the list's first. Resolved once here.
+# or an exact version; the default is the list's first.
 # Resolved when a recipe runs, so after make deps has installed the headers.
 KVER_ASKED := $(KVER)
 override KVER = $(shell scripts/kver.sh $(KVER_ASKED) 2>/dev/null)
@@ -32,7 +33,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
@@ -67,7 +68,7 @@ checkpatch:
 	$(Q)scripts/checkpatch.sh
 
 kunit:
-	$(Q)tests/kunit/run
+	$(Q)tests/kunit/run --series $(KVER)
 
 check-vm: module tools
 	$(Q)tests/vm/run --timeout 600 tests/vm/module-tests.sh
