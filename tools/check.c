@@ -4,7 +4,8 @@
  * migration entry, from the tables (dates), the usage DB (abidep trace, one
  * host or merged) and optionally a scan of a file tree: ready, blocked (by
  * whom), not-due or no-data, as kubent and pluto answer it for Kubernetes
- * APIs. The rules are in check_eval.c and Documentation/check.rst.
+ * APIs; removed when --kernel no longer has it. The rules are in
+ * check_eval.c and Documentation/check.rst.
  *
  *	abidep check [--db PATH] [--now DATE] [--quiet-days N] [--scan ROOT]
  *	abidep -j check
@@ -46,6 +47,8 @@ static void check_usage(FILE *f)
 		"           on some host the tracer did not run through it (its sessions,\n"
 		"           a day's gap allowed); a DB without sessions (older abidep):\n"
 		"           no use of anything from before the window\n"
+		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
+		"           version: already removed from that kernel (uses still listed)\n"
 		"Status: removed entries are always due.\n"
 		"\n"
 		"  --db PATH          the usage DB (default %s), read-only\n"
@@ -55,15 +58,16 @@ static void check_usage(FILE *f)
 		"  --now DATE         judge as of DATE (UTC: YYYY-MM-DD,\n"
 		"                     YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS); default now\n"
 		"  --quiet-days N     how long without use makes ready (default %d)\n"
-		"  --kernel VERSION   the kernel to judge Remove-after versions against\n"
+		"  --kernel VERSION   the kernel to judge Remove-after and Removed versions\n"
+		"                     against\n"
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
 		"  --root DIR         name executables' packages from DIR's dpkg database\n"
 		"                     (default /)\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
 		"\n"
-		"Exit status: 0 every due entry is ready (or none is due), 1 some entry is\n"
-		"blocked, 3 none is blocked but some due entry has no data, 2 bad usage\n"
-		"or an input that cannot be read.\n",
+		"Exit status: 0 every due entry is ready or removed (or none is due), 1 some\n"
+		"entry is blocked, 3 none is blocked but some due entry has no data, 2 bad\n"
+		"usage or an input that cannot be read.\n",
 		STORE_DEFAULT_PATH, abidep_default_tables(), DEFAULT_QUIET_DAYS);
 }
 
@@ -216,13 +220,18 @@ static void print_text(const struct check *c, const char *db)
 		const struct check_entry *ce = &c->entries[i];
 
 		if (ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA ||
+		    (ce->verdict == V_REMOVED && ce->nuses) ||
 		    (ce->verdict != V_NOT_DUE && ce->nrefs))
 			print_details(c, ce);
 	}
-	printf("\n%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data\n",
+	printf("\n%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data",
 	       c->n, c->n == 1 ? "y" : "ies", iso_time(c->now, t, sizeof(t)),
 	       iso_time(c->quiet_since, t2, sizeof(t2)), c->counts[V_READY],
 	       c->counts[V_BLOCKED], c->counts[V_NOT_DUE], c->counts[V_NO_DATA]);
+	/* Only --kernel can make an entry removed: without it, the line stays as it was. */
+	if (c->kernel)
+		printf(", %d removed (in kernel %s)", c->counts[V_REMOVED], c->kernel);
+	printf("\n");
 	printf("usage DB %s: %lld row%s", db, c->rows, c->rows == 1 ? "" : "s");
 	if (c->rows) {
 		printf(", uses from %s to %s, host%s", iso_time(c->first_use, t, sizeof(t)),
@@ -397,7 +406,7 @@ int cmd_check(int argc, char **argv)
 	struct abi_set set;
 	char **tables = NULL, err[1024], *end;
 	int ntables = 0, ch, ret = 2;
-	bool dummy;
+	int dummy;
 	long v;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
@@ -431,7 +440,7 @@ int cmd_check(int argc, char **argv)
 			c.quiet_days = v;
 			break;
 		case 'k':
-			if (kver_after(optarg, "0", &dummy)) {
+			if (kver_cmp(optarg, "0", &dummy)) {
 				fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
 					optarg);
 				goto usage_err;

@@ -12,6 +12,10 @@
  *		  window: some host's tracer did not run through it (below).
  *	ready	  due, not blocked, and the DB covers the window.
  *	not-due	  otherwise.
+ *	removed	  Status removed, and --kernel is at or past its Removed:
+ *		  kernel version: that kernel no longer has what the entry
+ *		  documents (its file may stay as a stub, as selinuxfs's do),
+ *		  so there is nothing left to decide; uses are still listed.
  *
  * Uses alone cannot show when the tracer ran (a quiet host writes no
  * usage row), so the store has a sessions table: each tracer session's
@@ -43,7 +47,7 @@ const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
 const char *verdict_name(enum verdict v)
 {
 	static const char *const names[V_COUNT] = {
-		"ready", "blocked", "not-due", "no-data",
+		"ready", "blocked", "not-due", "no-data", "removed",
 	};
 
 	return v < V_COUNT ? names[v] : "?";
@@ -443,28 +447,41 @@ static int kver_parse(const char *s, long v[4])
 	return n;
 }
 
-int kver_after(const char *kernel, const char *remove_after, bool *after)
+int kver_cmp(const char *kernel, const char *ref, int *cmp)
 {
 	long k[4] = { 0 }, r[4] = { 0 };
-	int nk = kver_parse(kernel, k), nr = kver_parse(remove_after, r), i;
+	int nk = kver_parse(kernel, k), nr = kver_parse(ref, r), i;
 
 	if (!nk || !nr)
 		return -1;
-	/* After "6.12" means a later series: 6.12.5 is still 6.12. */
+	/* Over @ref's numbers only: 6.12.5 is 6.12, "after 6.12" is 6.13. */
 	for (i = 0; i < nr; i++)
 		if (k[i] != r[i]) {
-			*after = k[i] > r[i];
+			*cmp = k[i] > r[i] ? 1 : -1;
 			return 0;
 		}
-	*after = false;
+	*cmp = 0;
 	return 0;
+}
+
+/*
+ * Is the entry removed from the kernel --kernel names? Only a Removed:
+ * kernel version can say: a removal date does not tell which kernel, and
+ * without --kernel there is no kernel to ask about.
+ */
+static bool removed_in_kernel(const struct check *c, const struct abi_entry *e)
+{
+	int cmp;
+
+	return e->status == ABI_ST_REMOVED && e->removed.has_kver && c->kernel &&
+	       !kver_cmp(c->kernel, e->removed.kver, &cmp) && cmp >= 0;
 }
 
 static void judge_due(struct check *c, struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
 	const struct abi_when *w = &e->remove_after;
-	bool after = false;
+	int cmp;
 	char t[64];
 
 	if (e->status == ABI_ST_REMOVED) {
@@ -479,7 +496,7 @@ static void judge_due(struct check *c, struct check_entry *ce)
 		ce->due = true;
 		return;
 	}
-	if (w->has_kver && c->kernel && !kver_after(c->kernel, w->kver, &after) && after) {
+	if (w->has_kver && c->kernel && !kver_cmp(c->kernel, w->kver, &cmp) && cmp > 0) {
 		ce->due = true;
 		return;
 	}
@@ -501,6 +518,19 @@ static void judge_due(struct check *c, struct check_entry *ce)
 	}
 }
 
+/* Why V_REMOVED, and who still used the file in the window anyway. */
+static char *judge_removed(const struct check *c, const struct check_entry *ce)
+{
+	const char *kver = ce->e->removed.kver;
+	char t[64];
+
+	if (!ce->nuses)
+		return xasprintf("removed in kernel %s (--kernel %s)", kver, c->kernel);
+	return xasprintf("removed in kernel %s (--kernel %s), yet used by %d program%s since %s",
+			 kver, c->kernel, ce->nuses, ce->nuses == 1 ? "" : "s",
+			 iso_time(c->quiet_since, t, sizeof(t)));
+}
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64];
@@ -511,7 +541,10 @@ void check_judge(struct check *c)
 		int blockers = ce->nuses + ce->nblocking_refs;
 
 		judge_due(c, ce);
-		if (!ce->due) {
+		if (removed_in_kernel(c, ce->e)) {
+			ce->verdict = V_REMOVED;
+			ce->reason = judge_removed(c, ce);
+		} else if (!ce->due) {
 			ce->verdict = V_NOT_DUE;
 		} else if (blockers) {
 			ce->verdict = V_BLOCKED;

@@ -15,7 +15,8 @@
 
 struct dpkg;
 
-enum verdict { V_READY, V_BLOCKED, V_NOT_DUE, V_NO_DATA, V_COUNT };
+/* V_REMOVED: Removed: names a kernel version --kernel has reached. */
+enum verdict { V_READY, V_BLOCKED, V_NOT_DUE, V_NO_DATA, V_REMOVED, V_COUNT };
 
 /* A program that used the entry in the quiet window, per (exe, uid, host). */
 struct check_use {
@@ -126,10 +127,10 @@ void check_judge(struct check *c);
 void check_free(struct check *c);
 
 /*
- * Is @kernel ("v6.13.2") a later series than @remove_after ("6.12"),
- * compared over @remove_after's components? 0 with *@after, -1 if either
- * has no version number.
+ * Compare @kernel ("v6.13.2") with @ref ("6.12") over @ref's numbers, so
+ * that 6.12.5 is still 6.12: -1, 0 or 1 in *@cmp. 0, or -1 if either has
+ * no version number.
  */
-int kver_after(const char *kernel, const char *remove_after, bool *after);
+int kver_cmp(const char *kernel, const char *ref, int *cmp);
 
 #endif

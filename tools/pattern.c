@@ -61,10 +61,14 @@ const char *abi_pattern_check(const char *what)
 
 		if (c < 0x20 || c >= 0x7f)
 			return "control or non-ASCII character";
+		/*
+		 * A placeholder is one name, whatever its text: 6.12's
+		 * rp_<A/B/C/D>_data is one component, not four.
+		 */
 		if (angle) {
 			if (c == '>')
 				angle = 0;
-			else if (c == '<' || c == '/')
+			else if (c == '<')
 				return "'<' without '>'";
 			continue;
 		}
@@ -205,6 +209,21 @@ static char *abi_comp_glob(const char *c, size_t len)
 	return g;
 }
 
+/* The length of the component at @p: up to a '/' outside <...>. */
+static size_t abi_comp_len(const char *p)
+{
+	size_t n;
+	int angle = 0;
+
+	for (n = 0; p[n] && (angle || p[n] != '/'); n++) {
+		if (p[n] == '<')
+			angle = 1;
+		else if (p[n] == '>')
+			angle = 0;
+	}
+	return n;
+}
+
 static void abi_glob_from(const char *path, struct abi_glob *g)
 {
 	const char *p = path;
@@ -218,7 +237,7 @@ static void abi_glob_from(const char *path, struct abi_glob *g)
 
 		while (*p == '/')
 			p++;
-		n = strcspn(p, "/");
+		n = abi_comp_len(p);
 		if (n)
 			*GROW(g->comp, g->ncomp, cap) = abi_comp_glob(p, n);
 		p += n;

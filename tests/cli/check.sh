@@ -197,7 +197,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"uncovered_hosts\": []},
- \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0},
+ \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
@@ -209,7 +209,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
 '"
-check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"summary\"] == {\"ready\": 2, \"blocked\": 1, \"not-due\": 2, \"no-data\": 0}' && test \$('$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | wc -l) -gt 50"
+check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"summary\"] == {\"ready\": 2, \"blocked\": 1, \"not-due\": 2, \"no-data\": 0, \"removed\": 0}' && test \$('$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | wc -l) -gt 50"
 : | fill "$T/empty.db"
 check "an empty DB: every due entry no-data, exit 3" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 3
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
@@ -247,6 +247,74 @@ check "a use and a reference both block" \
 	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"
 check "--scan of a missing ROOT: exit 2" test "$(status ck --now 2024-07-15 --scan "$T/nothere")" = 2
 check "... named" grep -q "$T/nothere" "$T/err"
+
+section "check --kernel: removed in that kernel (the repository's tables)"
+# A quiet, covered fleet of one host, so that what is left is the kernel:
+# selinux's checkreqprot and disable went in 6.4, efivars in 6.0.
+kt=$(date -u -d 2025-01-15 +%s)
+echo "S|h1|b1:1|$((kt - 60 * 86400))|$((kt - 3600))" | fill "$T/k.db"
+{ echo "S|h1|b1:1|$((kt - 60 * 86400))|$((kt - 3600))"
+  echo "h1|b1:1|/sys/fs/selinux/disable|/sys/fs/selinux/disable|sysfs-selinux|removed|write|0|1|-|/usr/sbin/load_policy|load_policy|5|1|2|2|$((kt - 86400))|$((kt - 86400))"
+} | fill "$T/k-used.db"
+kk() {
+	"$A" check --tables migration-tables --db "$T/k.db" --now 2025-01-15 "$@"
+}
+kverdict() {
+	kk -j "$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["entries"]) == 1, d
+e = d["entries"][0]
+print(e["verdict"] + "|" + e["reason"])'
+}
+check "selinux disable on 6.12: removed, in 6.4" \
+	same "$(kverdict --kernel 6.12 --entry /sys/fs/selinux/disable)" "removed|removed in kernel 6.4 (--kernel 6.12)"
+check "... on 6.1: still there, so judged: ready" \
+	same "$(kverdict --kernel 6.1 --entry /sys/fs/selinux/disable)" "ready|no use since 2024-12-16T00:00:00Z"
+check "selinux checkreqprot on 6.12: removed, in 6.4" \
+	same "$(kverdict --kernel 6.12 --entry /sys/fs/selinux/checkreqprot)" "removed|removed in kernel 6.4 (--kernel 6.12)"
+check "... on 6.1: ready" \
+	same "$(kverdict --kernel 6.1 --entry /sys/fs/selinux/checkreqprot)" "ready|no use since 2024-12-16T00:00:00Z"
+check "efivars on 6.12: removed, in 6.0" \
+	same "$(kverdict --kernel 6.12 --entry /sys/firmware/efi/vars)" "removed|removed in kernel 6.0 (--kernel 6.12)"
+check "... on 6.1 too: 6.1's code has none of it (its stable/ text lagged)" \
+	same "$(kverdict --kernel 6.1 --entry /sys/firmware/efi/vars)" "removed|removed in kernel 6.0 (--kernel 6.1)"
+check "... on 5.19: ready" \
+	same "$(kverdict --kernel 5.19 --entry /sys/firmware/efi/vars)" "ready|no use since 2024-12-16T00:00:00Z"
+check "the series of Removed: is removed (6.4), the one before not (6.3.9)" \
+	same "$(kverdict --kernel 6.4 --entry /sys/fs/selinux/disable | cut -d'|' -f1) $(kverdict --kernel 6.3.9 --entry /sys/fs/selinux/disable | cut -d'|' -f1)" "removed ready"
+check "... v6.4.2 and 7.0 are removed too" \
+	same "$(kverdict --kernel v6.4.2 --entry /sys/fs/selinux/disable | cut -d'|' -f1) $(kverdict --kernel 7.0 --entry /sys/fs/selinux/disable | cut -d'|' -f1)" "removed removed"
+check "without --kernel: ready, as any Status: removed entry" \
+	same "$(kverdict --entry /sys/fs/selinux/disable)" "ready|no use since 2024-12-16T00:00:00Z"
+check "a Removed: date alone decides nothing on a kernel (test tables, 2010): no-data as before" \
+	same "$(verdict --now 2024-05-20 --entry /sys/kernel/gone --kernel 7.0 | cut -d'|' -f1)" "no-data"
+check "removed only: exit 0" test "$(status kk --kernel 6.12 --entry /sys/fs/selinux/)" = 0
+cat >"$T/want" <<X
+ENTRY                         REPLACED-BY  DEPRECATED  REMOVE-AFTER  VERDICT  BLOCKERS
+/sys/fs/selinux/checkreqprot  none         2005-04     removed 6.4   removed  -
+/sys/fs/selinux/disable       none         2005-04     removed 6.4   removed  -
+
+/sys/fs/selinux/disable (removed): removed in kernel 6.4 (--kernel 6.12), yet used by 1 program since 2024-12-16T00:00:00Z
+  used by /usr/sbin/load_policy (package -, uid 0, host h1): 2 uses (write), 2 failed, last 2025-01-14T00:00:00Z
+
+2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 0 no-data, 2 removed (in kernel 6.12)
+usage DB $T/k-used.db: 1 row, uses from 2025-01-14T00:00:00Z to 2025-01-14T00:00:00Z, host h1
+sessions: 1 on 1 host, the tracer ran through the quiet window on each
+X
+check "used, yet removed in 6.12: exit 0" test "$(status kk --db "$T/k-used.db" --kernel 6.12 --entry /sys/fs/selinux/)" = 0
+check "... who still uses it, and the count of removed in the summary" diff -u "$T/want" "$T/out"
+check "... the same use on 6.1 blocks: exit 1" test "$(status kk --db "$T/k-used.db" --kernel 6.1 --entry /sys/fs/selinux/disable)" = 1
+check "-j on 6.12: verdict removed, due, its users kept, counted in the summary" sh -c "'$A' check -j --tables migration-tables --db '$T/k-used.db' --now 2025-01-15 --kernel 6.12 --entry /sys/fs/selinux/ | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"kernel\"] == \"6.12\" and d[\"summary\"] == {\"ready\": 0, \"blocked\": 0, \"not-due\": 0, \"no-data\": 0, \"removed\": 2}, d
+e = {e[\"what\"][0]: e for e in d[\"entries\"]}[\"/sys/fs/selinux/disable\"]
+assert e[\"status\"] == \"removed\" and e[\"removed\"] == \"6.4\" and e[\"due\"] is True, e
+assert e[\"verdict\"] == \"removed\" and [b[\"exe\"] for b in e[\"blockers\"]] == [\"/usr/sbin/load_policy\"], e
+'"
+check "without --kernel the summary line is as it was" \
+	sh -c "'$A' check --tables migration-tables --db '$T/k.db' --now 2025-01-15 --entry /sys/fs/selinux/ | grep -qx '2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 2 ready, 0 blocked, 0 not-due, 0 no-data'"
 
 section "check: bad input"
 check "a missing DB: exit 2" test "$(status ck --db "$T/none.db")" = 2

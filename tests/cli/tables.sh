@@ -1,6 +1,7 @@
 #!/bin/sh
-# CLI tests of `abidep tables`: exit codes, messages, JSON, exports, and the
-# whole Documentation/ABI tree of linux-source-6.1.
+# CLI tests of `abidep tables`: exit codes, messages, JSON, exports, the
+# whole Documentation/ABI trees of linux-source-6.1 and 6.12, and the tables'
+# per-kernel facts.
 # Ends with "cli: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -8,7 +9,11 @@ cd "$(dirname "$0")/../.."
 A=build/abidep
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ABI=$(scripts/linux-source.sh)/Documentation/ABI
+# Both trees are unpacked by 'make deps'; a missing one is a failure below.
+SRC61=$(scripts/linux-source.sh 6.1 2>/dev/null)
+SRC612=$(scripts/linux-source.sh 6.12 2>/dev/null)
+ABI=$SRC61/Documentation/ABI
+ABI612=$SRC612/Documentation/ABI
 
 # Exit status of a command, its output kept in $T/out and $T/err.
 status() {
@@ -56,6 +61,7 @@ check "--strict wants migration entries" test "$(status $A tables validate --str
 check "JSON diagnostics" sh -c "$A tables validate -j '$T/bad' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"errors\"] >= 6 and d[\"diagnostics\"][0][\"line\"] == 3'"
 
 section "the whole Documentation/ABI tree of linux-source-6.1"
+check "linux-source-6.1 is unpacked (run 'make deps')" test -d "$SRC61/Documentation/ABI"
 check "read without a crash (exit 1: the kernel's own errors)" \
 	test "$(status $A tables validate "$ABI")" = 1
 check "all 5200+ What lines read" sh -c "grep -Eq '^56[0-9] files, 40[0-9]{2} entries, 5[0-9]{3} What lines' '$T/out'"
@@ -67,6 +73,57 @@ check "a README is skipped, a prose file is reported" sh -c "
 	mkdir '$T/tree' && printf 'What:\t/sys/a\nDescription:\tx\n' > '$T/tree/f' &&
 	echo 'just prose' > '$T/tree/prose' && echo x > '$T/tree/README' &&
 	$A tables validate '$T/tree' | grep -qx 'not an ABI file (no What: line): $T/tree/prose'"
+
+section "the whole Documentation/ABI tree of linux-source-6.12"
+check "linux-source-6.12 is unpacked (run 'make deps')" test -d "$SRC612/Documentation/ABI"
+check "read without a crash (exit 1: the kernel's own errors)" \
+	test "$(status $A tables validate -q "$ABI612")" = 1
+check "... every file an ABI file, 5700+ What lines" \
+	sh -c "grep -Eq '^6[0-9]{2} files, 4[0-9]{3} entries, 5[0-9]{3} What lines' '$T/out' && ! grep -q '^not an ABI file' '$T/out'"
+n_what=$(grep -rh '^What:' "$ABI612" 2>/dev/null | wc -l)
+check "at least as many What lines as grep finds ($n_what)" \
+	test "$(sed -n 's/.* entries, \([0-9]*\) What lines.*/\1/p' "$T/out")" -ge "$n_what"
+# The kernel's own reader, scripts/get_abi.pl, prints each entry it reads.
+for src in "$SRC61" "$SRC612"; do
+	n=$(cd "$src" && perl scripts/get_abi.pl --dir Documentation/ABI --debug 1 validate 2>&1 | grep -c '^	what: ')
+	check "as many entries as $(basename "$src")'s get_abi.pl reads ($n)" \
+		sh -c "test $n -gt 0 && $A tables validate -q '$src/Documentation/ABI' | grep -q ' files, $n entries, '"
+done
+# The kinds of error, the names and numbers in them left out.
+kinds() {
+	$A tables validate "$1" 2>&1 >/dev/null | grep ': error: ' |
+		sed "s/.*: error: //; s/'[^']*'/X/g; s/ (first at .*//; s/line [0-9]*/line N/" | sort -u
+}
+kinds "$ABI" >"$T/kinds61"
+kinds "$ABI612" >"$T/kinds612"
+check "no kind of error on 6.12 that 6.1 has not (no new syntax refused)" \
+	sh -c "test -s '$T/kinds61' && comm -13 '$T/kinds61' '$T/kinds612' | { ! grep .; }"
+
+section "per-kernel facts: every obsolete and removed entry of both trees"
+for abi in "$ABI" "$ABI612"; do
+	grep -h '^What:' "$abi/obsolete/"* "$abi/removed/"* 2>/dev/null | sed 's/^What:[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$T/kw"
+	grep -h '^What:' migration-tables/* | sed 's/^What:[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$T/tw"
+	check "$(basename "$(dirname "$(dirname "$abi")")"): all $(wc -l <"$T/kw") What lines of obsolete/ and removed/ are in migration-tables/" \
+		sh -c "test -s '$T/kw' && comm -23 '$T/kw' '$T/tw' | { ! grep .; }"
+done
+check "every What of removed/ in 6.12 is Status: removed in migration-tables/" sh -c "$A tables list -j | python3 -c '
+import glob, json, re, sys
+st = {w: x[\"status\"] for x in json.load(sys.stdin) for w in x[\"what\"]}
+whats = [m.strip() for f in glob.glob(\"$ABI612/removed/*\") for m in re.findall(r\"^What:(.*)$\", open(f).read(), re.M)]
+bad = [w for w in whats if st.get(w) != \"removed\"]
+assert whats and not bad, bad
+'"
+check "selinux checkreqprot and disable: removed in 6.4" sh -c "$A tables list -j | python3 -c '
+import json, sys
+e = {w: x for x in json.load(sys.stdin) for w in x[\"what\"]}
+for w in (\"/sys/fs/selinux/checkreqprot\", \"/sys/fs/selinux/disable\"):
+    assert e[w][\"status\"] == \"removed\" and e[w][\"removed\"] == \"6.4\", e[w]
+assert e[\"/sys/firmware/efi/vars\"][\"removed\"] == \"6.0\", e[\"/sys/firmware/efi/vars\"]
+'"
+check "... their Source names both trees" sh -c "
+	for w in /sys/fs/selinux/checkreqprot /sys/fs/selinux/disable /sys/firmware/efi/vars; do
+		$A tables show \$w | grep -q '(linux-source-6.1)' && $A tables show \$w | grep -q '(linux-source-6.12)' || exit 1
+	done"
 
 section "list, show, resolve"
 check "list has the rc rename" sh -c "$A tables list | grep -q '^deprecated  2010-04-08  2012-04-08        /sys/class/rc/rcN/current_protocol -> /sys/class/rc/rcN/protocols$'"

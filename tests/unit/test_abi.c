@@ -323,6 +323,12 @@ static void test_patterns(void)
 	n = abi_pattern_globs("/sys/class/gpio/", &g);
 	CHECK(n == 1 && g[0].dir && g[0].ncomp == 3);
 	abi_globs_free(g, n);
+
+	/* A placeholder whose text holds '/' is one component (6.12's qat). */
+	CHECK(!abi_pattern_check("/sys/kernel/debug/qat_<device>_<BDF>/telemetry/rp_<A/B/C/D>_data"));
+	n = abi_pattern_globs("/sys/kernel/debug/qat_<device>_<BDF>/telemetry/rp_<A/B/C/D>_data", &g);
+	CHECK(n == 1 && g[0].ncomp == 6 && !strcmp(g[0].comp[5], "rp_*_data"));
+	abi_globs_free(g, n);
 }
 
 static int collect(const char *path, void *arg)
