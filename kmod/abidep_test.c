@@ -622,9 +622,16 @@ static struct abidep_entry abidep_class_entries[] = {
 	  .remove_after = "2012-04-08" },
 };
 
+/* A second table on the same class: it waits until the first has gone. */
+static struct abidep_entry abidep_class_entries2[] = {
+	{ .class_name = "abidep_kunit", .old_name = "kother",
+	  .new_name = "kval", .deprecated = "2010-04-08",
+	  .remove_after = "2012-04-08" },
+};
+
 static struct abidep_class_ctx {
-	struct abidep_table table;
-	bool loaded;
+	struct abidep_table table, table2;
+	bool loaded, loaded2;
 	struct device *a, *b;
 } abidep_class_ctx;
 
@@ -635,6 +642,8 @@ static int abidep_class_test_init(struct kunit *test)
 	memset(c, 0, sizeof(*c));
 	c->table.entries = abidep_class_entries;
 	c->table.nr = ARRAY_SIZE(abidep_class_entries);
+	c->table2.entries = abidep_class_entries2;
+	c->table2.nr = ARRAY_SIZE(abidep_class_entries2);
 	return class_register(&abidep_test_class);
 }
 
@@ -645,6 +654,8 @@ static void abidep_class_test_exit(struct kunit *test)
 
 	if (c->loaded)
 		abidep_table_unload(&c->table);
+	if (c->loaded2)
+		abidep_table_unload(&c->table2);
 	if (!IS_ERR_OR_NULL(c->a))
 		device_unregister(c->a);
 	if (!IS_ERR_OR_NULL(c->b))
@@ -686,11 +697,30 @@ static void abidep_class_test(struct kunit *test)
 	abidep_class_scan();	/* harmless when everything is bound */
 	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table), 1U);
 
+	/*
+	 * A class has one abidep interface, found by the class in the
+	 * callbacks (6.4 and later do not pass the interface): a second
+	 * table on it is not bound, and the first is undisturbed.
+	 */
+	KUNIT_ASSERT_EQ(test, abidep_table_load(&c->table2), 0);
+	c->loaded2 = true;
+	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table2), 0U);
+	KUNIT_EXPECT_FALSE(test, abidep_test_file(c->b, "kother", NULL));
+	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table), 1U);
+
 	abidep_table_unload(&c->table);
 	c->loaded = false;
 	KUNIT_EXPECT_FALSE(test, abidep_test_file(c->b, "kold", NULL));
 	KUNIT_EXPECT_TRUE(test, abidep_test_file(c->b, "kval", NULL));
 	KUNIT_EXPECT_NULL(test, e[0].state);
+
+	/* Once the first has gone, a scan binds the second. */
+	abidep_class_scan();
+	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table2), 1U);
+	KUNIT_EXPECT_TRUE(test, abidep_test_file(c->b, "kother", NULL));
+	abidep_table_unload(&c->table2);
+	c->loaded2 = false;
+	KUNIT_EXPECT_FALSE(test, abidep_test_file(c->b, "kother", NULL));
 }
 
 static struct kunit_case abidep_class_test_cases[] = {
