@@ -9,6 +9,7 @@ KMOD=$ABIDEP_REPO/build/kmod/$KVER
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { echo "\$ $*"; "$@"; }
 
+step "Debian's $(uname -r) kernel (make demo KVER=6.12 for the other one)"
 step "Load abidep, then the rc-loopback driver (an unmodified rc-core driver)"
 run insmod "$KMOD/abidep.ko"
 run modprobe rc-loopback
