@@ -114,14 +114,18 @@ printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
 ck() {
 	"$A" check --tables "$T/tables" --db "$T/u.db" --root "$T/root" "$@"
 }
-# The verdict of one entry at one date, from JSON: "verdict|reason".
-verdict() {
-	ck -j "$@" | python3 -c '
+# The one entry of check -j's JSON on stdin: "verdict|reason".
+one_verdict() {
+	python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert len(d["entries"]) == 1, d
 e = d["entries"][0]
 print(e["verdict"] + "|" + e["reason"])'
+}
+# The verdict of one entry at one date.
+verdict() {
+	ck -j "$@" | one_verdict
 }
 
 section "check: every verdict"
@@ -260,12 +264,7 @@ kk() {
 	"$A" check --tables migration-tables --db "$T/k.db" --now 2025-01-15 "$@"
 }
 kverdict() {
-	kk -j "$@" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-assert len(d["entries"]) == 1, d
-e = d["entries"][0]
-print(e["verdict"] + "|" + e["reason"])'
+	kk -j "$@" | one_verdict
 }
 check "selinux disable on 6.12: removed, in 6.4" \
 	same "$(kverdict --kernel 6.12 --entry /sys/fs/selinux/disable)" "removed|removed in kernel 6.4 (--kernel 6.12)"
