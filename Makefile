@@ -57,6 +57,7 @@ unit:
 cli: tools
 	$(Q)tests/cli/tables.sh
 	$(Q)tests/cli/report.sh
+	$(Q)tests/cli/kernels.sh
 
 fuzz:
 	$(Q)tests/fuzz/run $${FUZZ_SECONDS:-600}

@@ -44,6 +44,7 @@ run_suite report st tests/cli/report.sh
 run_suite check st tests/cli/check.sh
 run_suite scan st tests/cli/scan.sh
 run_suite survey st tests/cli/survey.sh
+run_suite kernels st tests/cli/kernels.sh
 run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
 # KUnit from every supported kernel's source tree; the KASAN and lockdep
 # build (and its self-test) from the default kernel's only.
