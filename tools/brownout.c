@@ -494,8 +494,7 @@ int cmd_brownout(int argc, char **argv)
 		brownout_usage(stdout);
 		return EX_OK;
 	}
-	/* 0, not 1: reinitialise getopt, which main() left in "+" (in order) mode. */
-	optind = 0;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case O_FOR: dur = optarg; break;

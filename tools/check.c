@@ -413,7 +413,7 @@ int cmd_check(int argc, char **argv)
 		check_usage(stdout);
 		return 0;
 	}
-	optind = 1;
+	getopt_restart();
 	while ((ch = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd': db = optarg; break;

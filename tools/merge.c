@@ -236,8 +236,7 @@ int cmd_merge(int argc, char **argv)
 		merge_usage(stdout);
 		return 0;
 	}
-	/* 0: start afresh, permuting (main() stopped at the object, "+"). */
-	optind = 0;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "o:jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;

@@ -452,7 +452,7 @@ int cmd_report(int argc, char **argv)
 		report_usage(stdout);
 		return 0;
 	}
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "o:jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;

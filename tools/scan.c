@@ -206,7 +206,7 @@ int cmd_scan(int argc, char **argv)
 	const char *root = "/";
 	long v;
 
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "t:ljph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't':

@@ -781,7 +781,7 @@ int cmd_survey(int argc, char **argv)
 		survey_usage(stdout);
 		return 0;
 	}
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't':

@@ -575,7 +575,7 @@ int cmd_tables(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name)) {
-			optind = 1;
+			getopt_restart();
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "abidep: unknown command 'tables %s' (see abidep tables --help)\n",

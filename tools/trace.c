@@ -1228,7 +1228,7 @@ int cmd_trace(int argc, char **argv)
 	int ntpaths = 0, mode = 0, c, ret, i;
 	char *end;
 
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, "d:i:t:qjph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'P': case 'S': case 'Y': case 's':

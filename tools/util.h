@@ -3,6 +3,7 @@
 #ifndef ABIDEP_UTIL_H
 #define ABIDEP_UTIL_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,5 +25,15 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* All of @fp, NUL-terminated; NULL with errno set (EFBIG past @max). */
 char *read_all(FILE *fp, size_t max, size_t *len);
 char *path_join(const char *dir, const char *name);
+
+/*
+ * Start a command's getopt_long() afresh. 0, not 1: glibc initialises
+ * again, so the command's options are taken in any position (it permutes)
+ * instead of stopping at the first operand as main()'s "+" does.
+ */
+static inline void getopt_restart(void)
+{
+	optind = 0;
+}
 
 #endif

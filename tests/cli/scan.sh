@@ -144,6 +144,9 @@ check "... each once, sorted" test "$(tr '\n' ' ' <"$T/out")" = \
 	"/etc/ir.conf /usr/bin/legacy-irctl /usr/lib/systemd/system/cpuidle-gov.service /usr/lib/udev/rules.d/60-ir.rules /usr/sbin/ir-setup /var/secret/ir.conf "
 
 check "-j" test "$(status $A -j scan "$F")" = 1
+cp "$T/out" "$T/j-before"
+check "-j after ROOT: the same (options in any position)" \
+	sh -c "test \"\$($A scan '$F' -j 2>&1; echo \$?)\" = \"\$(cat '$T/j-before'; echo 1)\""
 check "... every field of the binary's hit, and the counts" python3 - "$T/out" "$off" "$F" "$nfiles" <<'X'
 import json, sys
 d = json.load(open(sys.argv[1]))

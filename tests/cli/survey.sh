@@ -133,6 +133,8 @@ check "nothing in the tree changed (contents, modes, times)" cmp -s "$T/before" 
 section "census, JSON"
 check "-j exits 0" test "$(status "$A" survey -j "$S")" = 0
 cp "$T/out" "$T/j"
+check "-j after DIR: the same (options in any position)" \
+	sh -c "$A survey '$S' -j >'$T/j2' && cmp -s '$T/j' '$T/j2'"
 check "is JSON" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/j"
 check "the totals" test "$(jv '[d[k] for k in ("files","empty","one_word","multi_word","unreadable","write_only","timeouts")]')" = "[49, 4, 15, 27, 0, 3, 0]"
 check "they add up" test "$(jv 'd["files"] == sum(d[k] for k in ("empty","one_word","multi_word","unreadable","write_only","timeouts"))')" = True

@@ -131,6 +131,7 @@ check "list -j is JSON with every entry" sh -c "$A tables list -j | python3 -c '
 check "list --status removed" sh -c "$A tables list --status removed | tail -n +2 | awk '{print \$1}' | sort -u | grep -qx removed"
 check "list --status bad is a usage error" test "$(status $A tables list --status gone)" = 2
 check "show finds the entry of a concrete file" sh -c "$A tables show /sys/class/rc/rc0/current_protocol | grep -q '^Remove-after:	2012-04-08'"
+check "show WHAT -p: options after the operand too" sh -c "test \"\$($A tables show current_governor_ro -p)\" = \"\$($A tables show -p current_governor_ro)\""
 check "show -p" sh -c "$A tables show -p current_governor_ro | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0][\"replaced_by\"] == [\"/sys/devices/system/cpu/cpuidle/current_governor\"]'"
 check "show of nothing exits 1" test "$(status $A tables show /sys/no/such)" = 1
 check "... and says so" grep -qx "abidep: no entry matches '/sys/no/such'" "$T/err"
