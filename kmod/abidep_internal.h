@@ -15,22 +15,13 @@
 
 #include "abidep.h"
 #include "compat.h"
+#include "when.h"
 
 /* Distinct users remembered per entry; the least recently seen is evicted. */
 #define ABIDEP_MAX_USERS	16
 /* Executable paths longer than this keep their tail, marked by a leading "...". */
 #define ABIDEP_EXE_LEN		128
 
-/* A calendar date, as written in tables: "YYYY-MM-DD". */
-struct abidep_date {
-	u16 year;
-	u8 month;
-	u8 day;
-};
-
-int abidep_parse_date(const char *s, struct abidep_date *d);
-int abidep_parse_kver(const char *s, u32 *kver);
-int abidep_date_cmp(const struct abidep_date *a, const struct abidep_date *b);
 void abidep_date_from_time(time64_t t, struct abidep_date *d);
 
 /* Who made an access: identity key and what the log line and state file show. */
@@ -97,9 +88,7 @@ struct abidep_state {
 	struct abidep_entry *entry;
 	struct module *owner;
 	struct abidep_date deprecated;
-	bool remove_is_date;
-	struct abidep_date remove_date;
-	u32 remove_kver;		/* KERNEL_VERSION() when !remove_is_date */
+	struct abidep_when remove_after;
 	atomic_t aliases;
 	atomic64_t reads;
 	atomic64_t writes;

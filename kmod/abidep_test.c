@@ -10,106 +10,109 @@
 #include <linux/kstrtox.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/version.h>
 
 #include "abidep_internal.h"
+#include "when_vectors.h"
 
-/* ---- dates and versions ---- */
+/*
+ * ---- dates and versions: when.c, on the vectors tests/unit runs too ----
+ */
 
-struct abidep_date_case {
-	const char *in;
-	int ret;
-	u16 y;
-	u8 m, d;
-};
-
-static const struct abidep_date_case abidep_date_cases[] = {
-	{ "2010-04-08", 0, 2010, 4, 8 },
-	{ "1970-01-01", 0, 1970, 1, 1 },
-	{ "2000-02-29", 0, 2000, 2, 29 },
-	{ "2024-02-29", 0, 2024, 2, 29 },
-	{ "9999-12-31", 0, 9999, 12, 31 },
-	{ "2010-06", 0, 2010, 6, 0 },
-	{ "2016", 0, 2016, 0, 0 },
-	{ "2010-6", -EINVAL },
-	{ "2010-13", -EINVAL },
-	{ "2010-00", -EINVAL },
-	{ "2010-06-", -EINVAL },
-	{ "1969", -EINVAL },
-	{ "2023-02-29", -EINVAL },
-	{ "1900-02-28", -EINVAL },
-	{ "2010-02-30", -EINVAL },
-	{ "2010-04-31", -EINVAL },
-	{ "2010-13-01", -EINVAL },
-	{ "2010-00-10", -EINVAL },
-	{ "2010-04-00", -EINVAL },
-	{ "2010-4-08", -EINVAL },
-	{ "2010-04-08x", -EINVAL },
-	{ " 2010-04-0", -EINVAL },
-	{ "2010/04/08", -EINVAL },
-	{ "+010-04-08", -EINVAL },
-	{ "20100408", -EINVAL },
-	{ "", -EINVAL },
-	{ NULL, -EINVAL },
-};
-
-static void abidep_date_desc(const struct abidep_date_case *c, char *desc)
+static void abidep_date_vec_desc(const struct abidep_date_vector *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", c->in ? c->in : "NULL");
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", v->in ? v->in : "NULL");
 }
 
-KUNIT_ARRAY_PARAM(abidep_date, abidep_date_cases, abidep_date_desc);
+KUNIT_ARRAY_PARAM(abidep_date_vec, abidep_date_vectors, abidep_date_vec_desc);
 
 static void abidep_date_test(struct kunit *test)
 {
-	const struct abidep_date_case *c = test->param_value;
+	const struct abidep_date_vector *v = test->param_value;
 	struct abidep_date d = { };
 
-	KUNIT_ASSERT_EQ(test, abidep_parse_date(c->in, &d), c->ret);
-	if (c->ret)
+	KUNIT_ASSERT_EQ(test, abidep_parse_date(v->in, &d), v->ret);
+	if (v->ret)
 		return;
-	KUNIT_EXPECT_EQ(test, d.year, c->y);
-	KUNIT_EXPECT_EQ(test, d.month, c->m);
-	KUNIT_EXPECT_EQ(test, d.day, c->d);
+	KUNIT_EXPECT_EQ(test, d.year, v->y);
+	KUNIT_EXPECT_EQ(test, d.month, v->m);
+	KUNIT_EXPECT_EQ(test, d.day, v->d);
 }
 
-struct abidep_kver_case {
-	const char *in;
-	int ret;
-	u32 kver;
-};
-
-static const struct abidep_kver_case abidep_kver_cases[] = {
-	{ "6.12", 0, KERNEL_VERSION(6, 12, 0) },
-	{ "2.6.35", 0, KERNEL_VERSION(2, 6, 35) },
-	{ "5.10.255", 0, KERNEL_VERSION(5, 10, 255) },
-	{ "6", -EINVAL },
-	{ "6.", -EINVAL },
-	{ ".6", -EINVAL },
-	{ "6..1", -EINVAL },
-	{ "6.1.2.3", -EINVAL },
-	{ "v6.1", -EINVAL },
-	{ "6.256", -EINVAL },
-	{ "6.1a", -EINVAL },
-	{ "2012-04-08", -EINVAL },
-	{ "", -EINVAL },
-};
-
-static void abidep_kver_desc(const struct abidep_kver_case *c, char *desc)
+static void abidep_kver_vec_desc(const struct abidep_kver_vector *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", c->in);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", v->in);
 }
 
-KUNIT_ARRAY_PARAM(abidep_kver, abidep_kver_cases, abidep_kver_desc);
+KUNIT_ARRAY_PARAM(abidep_kver_vec, abidep_kver_vectors, abidep_kver_vec_desc);
 
 static void abidep_kver_test(struct kunit *test)
 {
-	const struct abidep_kver_case *c = test->param_value;
-	u32 kver = 0;
+	const struct abidep_kver_vector *v = test->param_value;
+	struct abidep_kver k;
+	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, abidep_parse_kver(c->in, &kver), c->ret);
-	if (!c->ret)
-		KUNIT_EXPECT_EQ(test, kver, c->kver);
+	KUNIT_EXPECT_EQ(test, abidep_parse_kver(v->in, &k), v->ret);
+	KUNIT_ASSERT_EQ(test, abidep_parse_uname(v->in, &k), v->uname_ret);
+	if (v->uname_ret)
+		return;
+	KUNIT_EXPECT_EQ(test, k.nr, v->nr);
+	for (i = 0; i < ABIDEP_KVER_PARTS; i++)
+		KUNIT_EXPECT_EQ(test, k.part[i], v->part[i]);
+	KUNIT_EXPECT_EQ(test, k.rc, v->rc);
+}
+
+static void abidep_when_vec_desc(const struct abidep_when_vector *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", v->in);
+}
+
+KUNIT_ARRAY_PARAM(abidep_when_vec, abidep_when_vectors, abidep_when_vec_desc);
+
+static void abidep_when_test(struct kunit *test)
+{
+	const struct abidep_when_vector *v = test->param_value;
+	struct abidep_when w;
+
+	KUNIT_ASSERT_EQ(test, abidep_parse_when(v->in, &w), v->ret);
+	if (v->ret)
+		return;
+	KUNIT_EXPECT_EQ(test, w.has_date, v->has_date);
+	KUNIT_EXPECT_EQ(test, w.has_kver, v->has_kver);
+}
+
+static void abidep_due_vec_desc(const struct abidep_due_vector *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s on %s", v->remove_after, v->today);
+}
+
+KUNIT_ARRAY_PARAM(abidep_due_vec, abidep_due_vectors, abidep_due_vec_desc);
+
+static void abidep_due_test(struct kunit *test)
+{
+	const struct abidep_due_vector *v = test->param_value;
+	struct abidep_date d, today;
+
+	KUNIT_ASSERT_EQ(test, abidep_parse_date(v->remove_after, &d), 0);
+	KUNIT_ASSERT_EQ(test, abidep_parse_date(v->today, &today), 0);
+	KUNIT_EXPECT_EQ(test, abidep_date_due(&d, &today), v->due);
+}
+
+static void abidep_kdue_vec_desc(const struct abidep_kdue_vector *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s vs %s", v->kernel, v->ref);
+}
+
+KUNIT_ARRAY_PARAM(abidep_kdue_vec, abidep_kdue_vectors, abidep_kdue_vec_desc);
+
+static void abidep_kdue_test(struct kunit *test)
+{
+	const struct abidep_kdue_vector *v = test->param_value;
+	struct abidep_kver k, ref;
+
+	KUNIT_ASSERT_EQ(test, abidep_parse_uname(v->kernel, &k), 0);
+	KUNIT_ASSERT_EQ(test, abidep_parse_kver(v->ref, &ref), 0);
+	KUNIT_EXPECT_EQ(test, abidep_kver_cmp(&k, &ref), v->cmp);
+	KUNIT_EXPECT_EQ(test, abidep_kver_due(&k, &ref), v->due);
 }
 
 static void abidep_date_order_test(struct kunit *test)
@@ -145,11 +148,19 @@ static void abidep_entry_check_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), 0);
-	KUNIT_EXPECT_TRUE(test, st->remove_is_date);
+	KUNIT_EXPECT_TRUE(test, st->remove_after.has_date);
+	KUNIT_EXPECT_FALSE(test, st->remove_after.has_kver);
 
+	/* Whatever the tables accept (when.c parses both). */
 	e.remove_after = "2.6.39";
 	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), 0);
-	KUNIT_EXPECT_EQ(test, st->remove_kver, KERNEL_VERSION(2, 6, 39));
+	KUNIT_EXPECT_TRUE(test, st->remove_after.has_kver);
+	KUNIT_EXPECT_EQ(test, st->remove_after.kver.part[2], 39);
+	e.remove_after = "2.6.34-rc1";
+	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), 0);
+	e.remove_after = "2012-04-08, 3.5";
+	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), 0);
+	KUNIT_EXPECT_TRUE(test, st->remove_after.has_date && st->remove_after.has_kver);
 
 	e.remove_after = "2010-04-07";	/* before deprecation */
 	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), -EINVAL);
@@ -170,8 +181,11 @@ static void abidep_entry_check_test(struct kunit *test)
 }
 
 static struct kunit_case abidep_date_test_cases[] = {
-	KUNIT_CASE_PARAM(abidep_date_test, abidep_date_gen_params),
-	KUNIT_CASE_PARAM(abidep_kver_test, abidep_kver_gen_params),
+	KUNIT_CASE_PARAM(abidep_date_test, abidep_date_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_kver_test, abidep_kver_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_when_test, abidep_when_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_due_test, abidep_due_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_kdue_test, abidep_kdue_vec_gen_params),
 	KUNIT_CASE(abidep_date_order_test),
 	KUNIT_CASE(abidep_entry_check_test),
 	{}

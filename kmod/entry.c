@@ -1,130 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Entries: date and version parsing, checks, and the registry the state file
- * lists.
+ * Entries: their checks (dates and versions are when.c's), and the registry
+ * the state file lists.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time.h>
-#include <linux/version.h>
 
 #include "abidep_internal.h"
 
 /* Protects abidep_registry and each entry's ->state pointer. */
 DEFINE_MUTEX(abidep_lock);
 LIST_HEAD(abidep_registry);
-
-static bool abidep_leap(unsigned int y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static unsigned int abidep_days_in_month(unsigned int y, unsigned int m)
-{
-	static const u8 days[12] = { 31, 28, 31, 30, 31, 30,
-				     31, 31, 30, 31, 30, 31 };
-
-	return days[m - 1] + (m == 2 && abidep_leap(y));
-}
-
-/* Parse exactly @n decimal digits; no sign, no spaces. */
-static int abidep_digits(const char *s, unsigned int n, unsigned int *val)
-{
-	unsigned int i, v = 0;
-
-	for (i = 0; i < n; i++) {
-		if (!isdigit(s[i]))
-			return -EINVAL;
-		v = v * 10 + (s[i] - '0');
-	}
-	*val = v;
-	return 0;
-}
-
-/**
- * abidep_parse_date() - parse a table date
- * @s: "YYYY-MM-DD", or "YYYY-MM" or "YYYY" when the sources give no more;
- *	nothing before or after; years 1970 to 9999
- * @d: the date, on success; an unknown month or day is 0 (the earliest)
- *
- * Return: 0, or -EINVAL for anything else, including 2010-02-30.
- */
-int abidep_parse_date(const char *s, struct abidep_date *d)
-{
-	unsigned int y, m = 0, day = 0;
-	size_t len = s ? strlen(s) : 0;
-
-	if (len != 4 && len != 7 && len != 10)
-		return -EINVAL;
-	if (abidep_digits(s, 4, &y) || y < 1970)
-		return -EINVAL;
-	if (len >= 7 && (s[4] != '-' || abidep_digits(s + 5, 2, &m) ||
-			 m < 1 || m > 12))
-		return -EINVAL;
-	if (len == 10 && (s[7] != '-' || abidep_digits(s + 8, 2, &day) ||
-			  day < 1 || day > abidep_days_in_month(y, m)))
-		return -EINVAL;
-	d->year = y;
-	d->month = m;
-	d->day = day;
-	return 0;
-}
-
-/**
- * abidep_parse_kver() - parse a kernel version for remove_after
- * @s: "MAJOR.MINOR" or "MAJOR.MINOR.PATCH", each part 0 to 255
- * @kver: KERNEL_VERSION() of it, on success
- *
- * Return: 0, or -EINVAL.
- */
-int abidep_parse_kver(const char *s, u32 *kver)
-{
-	unsigned int part[3] = { 0, 0, 0 };
-	unsigned int n = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (;;) {
-		unsigned int v = 0, len = 0;
-
-		while (isdigit(*s) && len < 4) {
-			v = v * 10 + (*s++ - '0');
-			len++;
-		}
-		if (!len || v > 255 || n == 3)
-			return -EINVAL;
-		part[n++] = v;
-		if (!*s)
-			break;
-		if (*s++ != '.')
-			return -EINVAL;
-	}
-	if (n < 2)
-		return -EINVAL;
-	*kver = KERNEL_VERSION(part[0], part[1], part[2]);
-	return 0;
-}
-
-/**
- * abidep_date_cmp() - order two dates
- * @a: a date
- * @b: another date
- *
- * Return: <0, 0 or >0 as @a is before, on, or after @b.
- */
-int abidep_date_cmp(const struct abidep_date *a, const struct abidep_date *b)
-{
-	if (a->year != b->year)
-		return a->year < b->year ? -1 : 1;
-	if (a->month != b->month)
-		return a->month < b->month ? -1 : 1;
-	if (a->day != b->day)
-		return a->day < b->day ? -1 : 1;
-	return 0;
-}
 
 /**
  * abidep_date_from_time() - the UTC date of a time
@@ -168,16 +57,15 @@ int abidep_entry_check(const struct abidep_entry *e, struct abidep_state *st)
 		       name, e->deprecated ? e->deprecated : "");
 		return -EINVAL;
 	}
-	if (!abidep_parse_date(e->remove_after, &st->remove_date)) {
-		st->remove_is_date = true;
-		if (abidep_date_cmp(&st->remove_date, &st->deprecated) < 0) {
-			pr_err("entry %s: removal date %s is before deprecation date %s\n",
-			       name, e->remove_after, e->deprecated);
-			return -EINVAL;
-		}
-	} else if (abidep_parse_kver(e->remove_after, &st->remove_kver)) {
-		pr_err("entry %s: remove_after '%s' is neither YYYY-MM-DD nor a kernel version\n",
+	if (abidep_parse_when(e->remove_after, &st->remove_after)) {
+		pr_err("entry %s: remove_after '%s' is not a date, a kernel version or both\n",
 		       name, e->remove_after ? e->remove_after : "");
+		return -EINVAL;
+	}
+	if (st->remove_after.has_date &&
+	    abidep_date_cmp(&st->remove_after.date, &st->deprecated) < 0) {
+		pr_err("entry %s: removal date %s is before deprecation date %s\n",
+		       name, e->remove_after, e->deprecated);
 		return -EINVAL;
 	}
 	return 0;

@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
+#include <linux/utsname.h>
 
 #include "abidep_internal.h"
 
@@ -44,14 +45,21 @@ static void abidep_field(struct seq_file *m, const char *key, const char *val)
 	seq_escape(m, val && *val ? val : "-", ABIDEP_ESC);
 }
 
+/*
+ * Due as abidep check decides it (when.c): the whole period of the removal
+ * date has passed, or this kernel is of a later series than its version.
+ */
 static bool abidep_overdue(const struct abidep_state *st)
 {
+	const struct abidep_when *w = &st->remove_after;
 	struct abidep_date today;
+	struct abidep_kver kernel;
 
-	if (!st->remove_is_date)
-		return false;
 	abidep_date_from_time(ktime_get_real_seconds(), &today);
-	return abidep_date_cmp(&today, &st->remove_date) > 0;
+	if (w->has_date && abidep_date_due(&w->date, &today))
+		return true;
+	return w->has_kver && !abidep_parse_uname(init_utsname()->release, &kernel) &&
+	       abidep_kver_due(&kernel, &w->kver);
 }
 
 static void abidep_state_users(struct seq_file *m, struct abidep_users *u)

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "when.h"
+
 /* The fields an entry may have; Documentation/ABI's first, then ours. */
 enum abi_field {
 	ABI_WHAT,
@@ -32,15 +34,14 @@ extern const char *const abi_field_names[ABI_NFIELDS];
 
 enum abi_status { ABI_ST_NONE, ABI_ST_DEPRECATED, ABI_ST_REMOVED };
 
-/* A date as precise as the source gives it: month and day may be 0. */
-struct abi_date {
-	int year, month, day;
-};
-
-/* "2012-04-08, 3.5": a date, a kernel version, or both. */
+/*
+ * "2012-04-08, 3.5": a date, a kernel version, or both, as the module
+ * parses it (../kmod/when.c); kver is the version as text, for messages.
+ */
 struct abi_when {
 	bool has_date, has_kver;
-	struct abi_date date;
+	struct abidep_date date;
+	struct abidep_kver k;
 	char kver[32];
 };
 
@@ -61,7 +62,7 @@ struct abi_entry {
 	int nreplaced;
 	/* Parsed by abi_check(): */
 	enum abi_status status;
-	struct abi_date deprecated;
+	struct abidep_date deprecated;
 	struct abi_when remove_after, removed;
 };
 
@@ -120,9 +121,7 @@ void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 bool abi_is_migration(const struct abi_entry *e);
-int abi_parse_date(const char *s, struct abi_date *d);
 int abi_parse_when(const char *s, struct abi_when *w);
-int abi_date_cmp(const struct abi_date *a, const struct abi_date *b);
 const char *abi_status_name(enum abi_status st);
 
 #endif

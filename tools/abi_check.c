@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,117 +14,32 @@
 #include "pattern.h"
 #include "util.h"
 
-static bool abi_leap(int y)
+/* @k as text: "6.12", "2.6.34-rc1". */
+static void abi_kver_text(const struct abidep_kver *k, char *buf, size_t size)
 {
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < k->nr; i++)
+		n += snprintf(buf + n, size - n, "%s%u", i ? "." : "", k->part[i]);
+	if (k->rc)
+		snprintf(buf + n, size - n, "-rc%u", k->rc);
 }
 
-static int abi_digits(const char *s, int n)
-{
-	int v = 0, i;
-
-	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return -1;
-		v = v * 10 + s[i] - '0';
-	}
-	return v;
-}
-
-/* "YYYY-MM-DD", "YYYY-MM" or "YYYY"; a real date from 1970 on. */
-int abi_parse_date(const char *s, struct abi_date *d)
-{
-	static const int mdays[12] = { 31, 28, 31, 30, 31, 30,
-				       31, 31, 30, 31, 30, 31 };
-	size_t len = strlen(s);
-
-	memset(d, 0, sizeof(*d));
-	if (len != 4 && len != 7 && len != 10)
-		return -1;
-	d->year = abi_digits(s, 4);
-	if (d->year < 1970)
-		return -1;
-	if (len >= 7) {
-		d->month = s[4] == '-' ? abi_digits(s + 5, 2) : -1;
-		if (d->month < 1 || d->month > 12)
-			return -1;
-	}
-	if (len == 10) {
-		d->day = s[7] == '-' ? abi_digits(s + 8, 2) : -1;
-		if (d->day < 1 || d->day > mdays[d->month - 1] +
-		    (d->month == 2 && abi_leap(d->year)))
-			return -1;
-	}
-	return 0;
-}
-
-/* "6.12", "v2.6.35", "2.6.34-rc1": two to four numbers, maybe an -rc. */
-static int abi_parse_kver(const char *s, char *out, size_t size)
-{
-	const char *p = s + (*s == 'v');
-	int parts = 0;
-
-	for (;;) {
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		while (isdigit((unsigned char)*p))
-			p++;
-		parts++;
-		if (!*p)
-			break;
-		if (!strncmp(p, "-rc", 3) && isdigit((unsigned char)p[3])) {
-			for (p += 3; isdigit((unsigned char)*p); p++)
-				;
-			if (*p)
-				return -1;
-			break;
-		}
-		if (*p++ != '.')
-			return -1;
-	}
-	if (parts < 2 || parts > 4 || strlen(s) >= size)
-		return -1;
-	strcpy(out, s + (*s == 'v'));
-	return 0;
-}
-
+/* The module's grammar (../kmod/when.c), with the version as text. */
 int abi_parse_when(const char *s, struct abi_when *w)
 {
-	char *copy = xstrdup(s), *tok, *save = NULL;
-	int ret = 0;
+	struct abidep_when when;
 
 	memset(w, 0, sizeof(*w));
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *t = tok;
-		size_t len;
-
-		while (isspace((unsigned char)*t))
-			t++;
-		len = strlen(t);
-		while (len && isspace((unsigned char)t[len - 1]))
-			t[--len] = '\0';
-		if (!w->has_date && !abi_parse_date(t, &w->date))
-			w->has_date = true;
-		else if (!w->has_kver && !abi_parse_kver(t, w->kver, sizeof(w->kver)))
-			w->has_kver = true;
-		else
-			ret = -1;
-	}
-	free(copy);
-	if (!w->has_date && !w->has_kver)
-		ret = -1;
-	return ret;
-}
-
-/* Unknown parts (month 0, day 0) count as the earliest. */
-int abi_date_cmp(const struct abi_date *a, const struct abi_date *b)
-{
-	if (a->year != b->year)
-		return a->year < b->year ? -1 : 1;
-	if (a->month != b->month)
-		return a->month < b->month ? -1 : 1;
-	if (a->day != b->day)
-		return a->day < b->day ? -1 : 1;
+	if (abidep_parse_when(s, &when))
+		return -1;
+	w->has_date = when.has_date;
+	w->has_kver = when.has_kver;
+	w->date = when.date;
+	w->k = when.kver;
+	if (w->has_kver)
+		abi_kver_text(&w->k, w->kver, sizeof(w->kver));
 	return 0;
 }
 
@@ -193,7 +109,7 @@ static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 		ERR(e, ABI_STATUS, "bad Status: '%s' (deprecated or removed)", st);
 
 	if (e->field[ABI_DEPRECATED]) {
-		if (abi_parse_date(e->field[ABI_DEPRECATED], &e->deprecated))
+		if (abidep_parse_date(e->field[ABI_DEPRECATED], &e->deprecated))
 			ERR(e, ABI_DEPRECATED, "bad date in Deprecated: '%s' (YYYY-MM-DD, YYYY-MM or YYYY)",
 			    e->field[ABI_DEPRECATED]);
 	} else if (e->status == ABI_ST_DEPRECATED) {
@@ -202,7 +118,7 @@ static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 	abi_check_when(set, e, ABI_REMOVE_AFTER, &e->remove_after);
 	abi_check_when(set, e, ABI_REMOVED, &e->removed);
 	if (e->deprecated.year && e->remove_after.has_date &&
-	    abi_date_cmp(&e->remove_after.date, &e->deprecated) < 0)
+	    abidep_date_cmp(&e->remove_after.date, &e->deprecated) < 0)
 		ERR(e, ABI_REMOVE_AFTER, "removal (%s) before deprecation (%s)",
 		    e->field[ABI_REMOVE_AFTER], e->field[ABI_DEPRECATED]);
 	if (e->field[ABI_REMOVED] && e->status != ABI_ST_REMOVED)

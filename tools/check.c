@@ -406,7 +406,6 @@ int cmd_check(int argc, char **argv)
 	struct abi_set set;
 	char **tables = NULL, err[1024], *end;
 	int ntables = 0, ch, ret = 2;
-	int dummy;
 	long v;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
@@ -440,7 +439,7 @@ int cmd_check(int argc, char **argv)
 			c.quiet_days = v;
 			break;
 		case 'k':
-			if (kver_cmp(optarg, "0", &dummy)) {
+			if (!kver_valid(optarg)) {
 				fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
 					optarg);
 				goto usage_err;

@@ -410,58 +410,28 @@ int check_scan(struct check *c, const char *root, const struct abi_set *set,
 
 /* ---- the verdicts ---- */
 
-/* The first second after the day, month or year @d names (UTC). */
-static long long period_end(const struct abi_date *d)
+/* The UTC date of @t. */
+static void date_of(time_t t, struct abidep_date *d)
 {
-	struct tm tm = { .tm_year = d->year - 1900, .tm_mday = 1 };
+	struct tm tm;
 
-	if (!d->month)
-		tm.tm_year++;
-	else if (!d->day)
-		tm.tm_mon = d->month;		/* the next month, 0-based */
-	else {
-		tm.tm_mon = d->month - 1;
-		tm.tm_mday = d->day + 1;	/* timegm() carries over */
-	}
-	return timegm(&tm);
+	gmtime_r(&t, &tm);
+	d->year = tm.tm_year + 1900;
+	d->month = tm.tm_mon + 1;
+	d->day = tm.tm_mday;
 }
 
-/* Up to 4 numbers of "v6.1.12-rc3": 6, 1, 12; how many, 0 if none. */
-static int kver_parse(const char *s, long v[4])
+bool kver_valid(const char *kernel)
 {
-	int n = 0;
-	char *end;
+	struct abidep_kver k;
 
-	if (*s == 'v')
-		s++;
-	while (n < 4 && *s >= '0' && *s <= '9') {
-		errno = 0;
-		v[n++] = strtol(s, &end, 10);
-		if (errno)
-			return 0;
-		s = end;
-		if (*s != '.')
-			break;
-		s++;
-	}
-	return n;
+	return !abidep_parse_uname(kernel, &k);
 }
 
-int kver_cmp(const char *kernel, const char *ref, int *cmp)
+/* The kernel --kernel names, if it was given. */
+static bool kernel_of(const struct check *c, struct abidep_kver *k)
 {
-	long k[4] = { 0 }, r[4] = { 0 };
-	int nk = kver_parse(kernel, k), nr = kver_parse(ref, r), i;
-
-	if (!nk || !nr)
-		return -1;
-	/* Over @ref's numbers only: 6.12.5 is 6.12, "after 6.12" is 6.13. */
-	for (i = 0; i < nr; i++)
-		if (k[i] != r[i]) {
-			*cmp = k[i] > r[i] ? 1 : -1;
-			return 0;
-		}
-	*cmp = 0;
-	return 0;
+	return c->kernel && !abidep_parse_uname(c->kernel, k);
 }
 
 /*
@@ -471,17 +441,18 @@ int kver_cmp(const char *kernel, const char *ref, int *cmp)
  */
 static bool removed_in_kernel(const struct check *c, const struct abi_entry *e)
 {
-	int cmp;
+	struct abidep_kver k;
 
-	return e->status == ABI_ST_REMOVED && e->removed.has_kver && c->kernel &&
-	       !kver_cmp(c->kernel, e->removed.kver, &cmp) && cmp >= 0;
+	return e->status == ABI_ST_REMOVED && e->removed.has_kver && kernel_of(c, &k) &&
+	       abidep_kver_cmp(&k, &e->removed.k) >= 0;
 }
 
 static void judge_due(struct check *c, struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
 	const struct abi_when *w = &e->remove_after;
-	int cmp;
+	struct abidep_date today;
+	struct abidep_kver k;
 	char t[64];
 
 	if (e->status == ABI_ST_REMOVED) {
@@ -492,20 +463,20 @@ static void judge_due(struct check *c, struct check_entry *ce)
 		ce->reason = xstrdup("no removal scheduled (no Remove-after)");
 		return;
 	}
-	if (w->has_date && c->now >= period_end(&w->date)) {
+	date_of(c->now, &today);
+	if (w->has_date && abidep_date_due(&w->date, &today)) {
 		ce->due = true;
 		return;
 	}
-	if (w->has_kver && c->kernel && !kver_cmp(c->kernel, w->kver, &cmp) && cmp > 0) {
+	if (w->has_kver && kernel_of(c, &k) && abidep_kver_due(&k, &w->k)) {
 		ce->due = true;
 		return;
 	}
 	if (w->has_date) {
-		time_t end = period_end(&w->date);
-		struct tm tm;
+		struct abidep_date first;
 
-		gmtime_r(&end, &tm);
-		strftime(t, sizeof(t), "%Y-%m-%d", &tm);
+		abidep_date_due_from(&w->date, &first);
+		snprintf(t, sizeof(t), "%04u-%02u-%02u", first.year, first.month, first.day);
 		ce->reason = xasprintf("due on %s%s%s%s", t,
 				       w->has_kver ? " or after kernel " : "",
 				       w->has_kver ? w->kver : "",

@@ -127,10 +127,9 @@ void check_judge(struct check *c);
 void check_free(struct check *c);
 
 /*
- * Compare @kernel ("v6.13.2") with @ref ("6.12") over @ref's numbers, so
- * that 6.12.5 is still 6.12: -1, 0 or 1 in *@cmp. 0, or -1 if either has
- * no version number.
+ * Does @kernel ("6.12", "v6.12.3", or uname -r's "6.12.118+deb12-amd64")
+ * name a kernel version, as ../kmod/when.c reads one?
  */
-int kver_cmp(const char *kernel, const char *ref, int *cmp);
+bool kver_valid(const char *kernel);
 
 #endif

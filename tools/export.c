@@ -177,15 +177,9 @@ int export_c(FILE *f, const struct abi_set *set)
 		if (e->status != ABI_ST_DEPRECATED || e->nreplaced != 1 ||
 		    !e->field[ABI_DEPRECATED] || !e->field[ABI_REMOVE_AFTER])
 			continue;
-		if (e->remove_after.has_date || e->remove_after.has_kver) {
-			char *copy = xstrdup(e->field[ABI_REMOVE_AFTER]);
-
-			/* The module takes one: the date if there is one. */
-			when = e->remove_after.has_date ? strtok(copy, ", ") :
-				e->remove_after.kver;
-			when = xstrdup(when);
-			free(copy);
-		}
+		/* As written: the module parses it as validate did (when.c). */
+		if (e->remove_after.has_date || e->remove_after.has_kver)
+			when = xstrdup(e->field[ABI_REMOVE_AFTER]);
 		for (k = 0; k < e->nwhat; k++) {
 			char cls[64], dir[512], ncls[64], ndir[512];
 			const char *old, *new;

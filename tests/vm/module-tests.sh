@@ -105,6 +105,28 @@ check "failed accesses counted ($rc_errors)" test "$(state_field current_protoco
 check "dates and overdue flag" grep -q 'class=rc owner=abidep deprecated=2010-04-08 remove_after=2012-04-08 overdue=1 ' "$STATE"
 check "the users are listed" grep -q 'user=[0-9]*,0,ir-keytable,/tmp/ir-keytable,3,0,' "$STATE"
 
+section "due: the state file's overdue and abidep check agree, date by date"
+# One meaning (kmod/when.c in both): the guest's clock set to each date, the
+# module's overdue for each of its entries against check's due for the
+# table entry of the same name. 2012-06 is the month-precision case.
+A=$ABIDEP_REPO/build/abidep
+"$A" trace --pin --db /tmp/due.db >/dev/null 2>&1 && "$A" trace --stop --db /tmp/due.db >/dev/null 2>&1
+now=$(date +%s)
+for d in 2012-04-08 2012-04-09 2012-06-01 2012-06-30 2012-07-01 2026-12-03; do
+	date -u -s "$d 12:00:00" >/dev/null
+	mod=$(tr ' ' '\n' <"$STATE" | sed -n 's/^old=//p; s/^overdue=//p' | paste -d ' ' - - | sort)
+	tools=$("$A" check -j --db /tmp/due.db --now "${d}T12:00:00Z" \
+		--tables "$ABIDEP_REPO/migration-tables" 2>/dev/null | python3 -c '
+import json, os, sys
+names = set(sys.argv[1].split())
+for e in json.load(sys.stdin)["entries"]:
+    for w in e["what"]:
+        if w.startswith("/sys/class/rc/") and os.path.basename(w) in names:
+            print(os.path.basename(w), int(e["due"]))' "$(echo "$mod" | cut -d ' ' -f 1)" | sort -u)
+	check "on $d: overdue = check's due ($(echo "$mod" | tr '\n' ',' | sed 's/,$//'))" same "$mod" "$tools"
+done
+date -u -s "@$now" >/dev/null
+
 section "the tracepoint"
 T=/sys/kernel/tracing
 echo 1 >$T/events/abidep/abidep_access/enable
