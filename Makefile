@@ -51,16 +51,15 @@ tables: tools
 	$(Q)build/abidep tables validate
 	$(Q)build/abidep tables export --c -o kmod/table_gen.h
 
+# The narrower targets run groups of tests/suites, the list make test runs.
 unit:
-	$(Q)tests/unit/run
+	$(Q)scripts/run-tests.sh unit
 
 cli: tools
-	$(Q)tests/cli/tables.sh
-	$(Q)tests/cli/report.sh
-	$(Q)tests/cli/kernels.sh
+	$(Q)scripts/run-tests.sh cli
 
 fuzz:
-	$(Q)tests/fuzz/run $${FUZZ_SECONDS:-600}
+	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} scripts/run-tests.sh fuzz
 
 bench: deps tools
 	$(Q)scripts/bench.sh
@@ -68,15 +67,14 @@ bench: deps tools
 checkpatch:
 	$(Q)scripts/checkpatch.sh
 
+# KVER=... for one kernel; every supported kernel by default.
 kunit:
-	$(Q)tests/kunit/run --series $(KVER)
+	$(Q)KERNELS=$(if $(KVER_ASKED),$(KVER)) scripts/run-tests.sh kunit
 
-check-vm: module tools
-	$(Q)tests/vm/run --timeout 600 tests/vm/module-tests.sh
-	$(Q)tests/vm/run --timeout 600 tests/vm/trace-tests.sh
-	$(Q)tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
-	$(Q)tests/vm/run --timeout 900 tests/vm/survey-tests.sh
-	$(Q)tests/vm/run --timeout 600 tests/vm/security-tests.sh
+check-vm: tools
+	$(Q)for k in $(if $(KVER_ASKED),$(KVER),$$(scripts/kver.sh --all)); do \
+		$(MAKE) --no-print-directory module KVER=$$k || exit 1; done
+	$(Q)KERNELS=$(if $(KVER_ASKED),$(KVER)) scripts/run-tests.sh guest
 
 # STRESS_SECONDS (default 300) of load and churn in the guest
 # (tests/vm/stress-tests.sh); `make test` runs a 40 s version.

@@ -1,21 +1,28 @@
 #!/bin/sh
-# make test: every suite in turn, each closing with "<name>: N passed, N
-# failed"; then the sum on one line. A suite that breaks before counting
-# counts as one failure. Exit 1 if anything failed.
+# make test: every suite of tests/suites in turn, each closing with "<name>:
+# N passed, N failed"; then the sum on one line. A suite that breaks before
+# counting counts as one failure. Exit 1 if anything failed.
+#
+#   scripts/run-tests.sh [GROUP...]    only these groups of tests/suites
+#
+# KERNELS (default: every supported kernel) limits the kernels KUnit, pkg
+# and the guest suites run on.
 set -u
+groups="$*"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 mkdir -p build
 total_pass=0 total_fail=0
 # The supported kernels (scripts/kernels), the default first.
-kernels=$(scripts/kver.sh --all) || exit 1
+kernels=${KERNELS:-$(scripts/kver.sh --all)} || exit 1
+KERNELS=$kernels
 
 run_suite() {
 	name=$1
 	shift
 	echo "=== $name${LANE:+ ($KVER)}"
 	log="${LANE:-build}/test-$name.log"
-	"$@" 2>&1 | tee "$log"
+	"$@" </dev/null 2>&1 | tee "$log"
 	rc=$(cat "${LANE:-build}/.rc" 2>/dev/null || echo 1)
 	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
@@ -36,56 +43,68 @@ st() {
 	echo $? >"${LANE:-build}/.rc"
 }
 
-run_suite build st scripts/build-check.sh
-run_suite checkpatch st scripts/checkpatch.sh
-run_suite unit st tests/unit/run
-run_suite cli st tests/cli/tables.sh
-run_suite report st tests/cli/report.sh
-run_suite check st tests/cli/check.sh
-run_suite scan st tests/cli/scan.sh
-run_suite survey st tests/cli/survey.sh
-run_suite kernels st tests/cli/kernels.sh
-run_suite fuzz st tests/fuzz/run "${FUZZ_SECONDS:-60}"
+# The suites of tests/suites in GROUP, a line each: NAME GROUP COMMAND...
+suites() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/suites | awk -v g="$1" '$2 == g'
+}
+
+# run_group GROUP [SUFFIX]: each suite of GROUP in turn, named NAME[-SUFFIX],
+# its command's $SERIES, $KERNELS and ${FUZZ_SECONDS:-60} expanded.
+run_group() {
+	list="${LANE:-build}/.group"
+	suites "$1" >"$list"
+	while read -r name _ cmd; do
+		eval "set -- $cmd"
+		run_suite "$name${2:+-$2}" st "$@"
+	done <"$list"
+}
+wanted() { [ -z "$groups" ] || echo " $groups " | grep -q " $1 "; }
+
+for g in $groups; do
+	suites "$g" | grep -q . || { echo "run-tests: no group '$g' in tests/suites" >&2; exit 2; }
+done
+
+for g in build unit cli fuzz; do
+	wanted $g && run_group $g
+done
 # KUnit from every supported kernel's source tree; the KASAN and lockdep
 # build (and its self-test) from the default kernel's only.
-for kver in $kernels; do
-	series=$(scripts/kver.sh --series "$kver")
-	run_suite "kunit-$series" st tests/kunit/run --series "$series"
+if wanted kunit; then
+	for kver in $kernels; do
+		SERIES=$(scripts/kver.sh --series "$kver")
+		run_group kunit "$SERIES"
+	done
+fi
+for g in kunit-debug pkg; do
+	wanted $g && run_group $g
 done
-run_suite kunit-debug st tests/kunit/run-debug
-run_suite kunit-debug-selftest st tests/kunit/run-debug --selftest
-run_suite pkg st tests/pkg/run $kernels
 
 # The guest suites, once per kernel: a lane each, side by side (a guest is
 # one TCG thread, so two lanes keep both cores busy), each lane's suites in
-# turn. The lanes' output is shown and counted once both are done.
+# turn. The lanes' output is shown and counted once all are done.
 guest_lane() {
-	kver=$1
-	export KVER=$kver
+	export KVER=$1
 	total_pass=0 total_fail=0
-	run_suite guest st tests/vm/run --timeout 900 tests/vm/module-tests.sh
-	run_suite trace st tests/vm/run --timeout 900 tests/vm/trace-tests.sh
-	run_suite brownout st tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
-	run_suite survey-guest st tests/vm/run --timeout 900 tests/vm/survey-tests.sh
-	run_suite stress st tests/vm/run --timeout 900 tests/vm/stress-tests.sh 40
-	run_suite fault st tests/vm/run --timeout 900 tests/vm/fault-tests.sh
-	run_suite security st tests/vm/run --timeout 600 tests/vm/security-tests.sh
-	echo "$total_pass $total_fail" >"build/lane-$kver.sum"
+	run_group guest
+	echo "$total_pass $total_fail" >"$LANE.sum"
 }
-for kver in $kernels; do
-	mkdir -p "build/lane-$kver"
-	rm -f "build/lane-$kver.sum"
-	(LANE=build/lane-$kver guest_lane "$kver" >"build/lane-$kver.log" 2>&1) &
-done
-wait
-for kver in $kernels; do
-	echo "=== guest suites on $kver"
-	cat "build/lane-$kver.log"
-	read -r p f <"build/lane-$kver.sum" 2>/dev/null || { p=0 f=1; echo "lane $kver: no summary: counted as one failure"; }
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-done
+if wanted guest; then
+	for kver in $kernels; do
+		mkdir -p "build/lane-$kver"
+		rm -f "build/lane-$kver.sum"
+		(LANE=build/lane-$kver guest_lane "$kver" >"build/lane-$kver.log" 2>&1) &
+	done
+	wait
+	for kver in $kernels; do
+		echo "=== guest suites on $kver"
+		cat "build/lane-$kver.log"
+		read -r p f <"build/lane-$kver.sum" 2>/dev/null ||
+			{ p=0 f=1; echo "lane $kver: no summary: counted as one failure"; }
+		total_pass=$((total_pass + p))
+		total_fail=$((total_fail + f))
+	done
+fi
 
-rm -f build/.rc
+rm -f build/.rc build/.group
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
