@@ -7,11 +7,11 @@
 _abidep_tables_opts() {
 	local common="-t --tables -j --json -p --pretty -h --help"
 	case $1 in
-	validate) echo "--strict --no-strict -q -j --json -p --pretty -h --help" ;;
+	validate) echo "$common --strict --no-strict -q --quiet" ;;
 	list) echo "$common --status" ;;
 	show) echo "$common" ;;
 	resolve) echo "$common --sysfs" ;;
-	export) echo "$common --abi --c -o" ;;
+	export) echo "$common --abi --c -o --output" ;;
 	esac
 }
 
@@ -40,7 +40,7 @@ _abidep() {
 
 	# Option arguments.
 	case $prev in
-	--db | -o | --output | -t | --tables)
+	-d | --db | -o | --output | -t | --tables)
 		_abidep_reply -f
 		return ;;
 	--sysfs | --root | --scan | --save)
@@ -57,7 +57,7 @@ _abidep() {
 	--mode)
 		_abidep_reply -W "fail hide"
 		return ;;
-	--interval | --duration | --entry | --since | --now | --quiet-days | --for | \
+	-i | --interval | --duration | --entry | --since | --now | --quiet-days | --for | \
 	--kernel | --threads | --timeout-ms | --top | --max-entries | --slots)
 		return ;;
 	esac
@@ -71,18 +71,19 @@ _abidep() {
 		fi ;;
 	tables)
 		if [[ -z $sub ]]; then
-			_abidep_reply -W "validate list show resolve export -h --help"
+			_abidep_reply -W "validate list show resolve export -j --json -p --pretty
+				-h --help"
 		elif [[ $cur == -* ]]; then
 			_abidep_reply -W "$(_abidep_tables_opts "$sub")"
 		elif [[ $sub == validate ]]; then
 			_abidep_reply -f
 		fi ;;
 	trace)
-		_abidep_reply -W "--pin --sync --status --stop --db --interval
+		_abidep_reply -W "--pin --sync --status --stop -d --db -i --interval
 			--duration -t --tables -q --quiet --max-entries --slots --kprobe -j --json -p --pretty
 			-h --help" ;;
 	report)
-		_abidep_reply -W "--db --root --entry --since --format -o --output
+		_abidep_reply -W "-d --db --root --entry --since --format -o --output
 			-j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then
@@ -99,11 +100,11 @@ _abidep() {
 			_abidep_reply -d
 		fi ;;
 	check)
-		_abidep_reply -W "--db --tables --entry --now --quiet-days --kernel
+		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
 			--scan --root -j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then
-			_abidep_reply -W "-o --output -j --json -p --pretty -h --help"
+			_abidep_reply -W "-d --db -o --output -j --json -p --pretty -h --help"
 		else
 			_abidep_reply -f
 		fi ;;

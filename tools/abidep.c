@@ -67,6 +67,86 @@ const char *abidep_default_tables(void)
 	return found;
 }
 
+/* abidep(8)'s words for each status, short enough for a --help line. */
+static const char *const exit_text[EX_NR] = {
+	[EX_OK] = "done",
+	[EX_FAIL] = "failed",
+	[EX_USAGE] = "bad usage or input",
+	[EX_PERM] = "not privileged",
+	[EX_NOBTF] = "no BTF in the kernel",
+	[EX_NOBPFFS] = "no BPF file system on /sys/fs/bpf",
+	[EX_DB] = "the usage DB cannot be opened, read or written",
+	[EX_LOAD] = "BPF load or attach failed",
+	[EX_PINNED] = "a tracer is pinned already, or none is",
+	[EX_NOMOD] = "the abidep module is not loaded",
+	[EX_ENTRY] = "unknown or ambiguous entry",
+	[EX_BUSY] = "the entry is in a brownout already",
+	[EX_NODATA] = "none blocked, but a due entry has no data",
+};
+
+#define HELP_WIDTH 78
+
+/* Is the word @s, @n bytes long, a number? */
+static bool is_number(const char *s, size_t n)
+{
+	return n && strspn(s, "0123456789") == n;
+}
+
+/*
+ * The words of @s, after *@col columns of the line, broken before
+ * HELP_WIDTH; a number stays on the line of the word after it.
+ */
+static void put_words(FILE *f, const char *s, int *col)
+{
+	size_t n, need;
+
+	for (; *s; s += n) {
+		while (*s == ' ')
+			s++;
+		n = strcspn(s, " ");
+		if (!n)
+			break;
+		need = n;
+		if (is_number(s, n) && s[n] == ' ')
+			need += 1 + strcspn(s + n + 1, " ");
+		/* Room for a space before and a semicolon or full stop after. */
+		if (*col && *col + 1 + (int)need + 1 > HELP_WIDTH) {
+			fputc('\n', f);
+			*col = 0;
+		} else if (*col) {
+			fputc(' ', f);
+			(*col)++;
+		}
+		fwrite(s, 1, n, f);
+		*col += n;
+	}
+}
+
+void abidep_exit_help(FILE *f, const char *answers, unsigned int codes)
+{
+	char item[96];
+	int code, col = 0;
+
+	put_words(f, "Exit status:", &col);
+	if (answers) {
+		put_words(f, answers, &col);
+	} else {
+		snprintf(item, sizeof(item), "%d %s; %d %s", EX_OK, exit_text[EX_OK],
+			 EX_FAIL, exit_text[EX_FAIL]);
+		put_words(f, item, &col);
+	}
+	for (code = EX_USAGE; code < EX_NR; code++) {
+		if (!(codes & EXB(code)))
+			continue;
+		fputc(';', f);
+		col++;
+		snprintf(item, sizeof(item), "%d %s", code, exit_text[code]);
+		put_words(f, item, &col);
+	}
+	put_words(f, "(see abidep(8)).", &col);
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -91,8 +171,12 @@ static void usage(FILE *f)
 		"  -V, --version   print the version\n"
 		"  -h, --help      this help; 'abidep OBJECT help' for an object's\n"
 		"\n"
-		"Environment: ABIDEP_TABLES, the tables to use (now: %s).\n",
+		"Environment: ABIDEP_TABLES, the tables to use (now: %s).\n"
+		"\n",
 		abidep_default_tables());
+	/* All of them: the commands' shares are in their --help. */
+	abidep_exit_help(f, "0 done; 1 failed, or the command's answer is no (errors, hits, blocked)",
+			 EXB(EX_NR) - 1);
 }
 
 int main(int argc, char **argv)
@@ -110,16 +194,16 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return EX_OK;
+		case 'h': usage(stdout); return EX_OK;
+		default: usage(stderr); return EX_USAGE;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (!argc) {
 		usage(stderr);
-		return 2;
+		return EX_USAGE;
 	}
 	if (!strcmp(argv[0], "tables"))
 		return cmd_tables(argc, argv);
@@ -139,8 +223,8 @@ int main(int argc, char **argv)
 		return cmd_survey(argc, argv);
 	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
-		return 0;
+		return EX_OK;
 	}
 	fprintf(stderr, "abidep: unknown object '%s' (see abidep --help)\n", argv[0]);
-	return 2;
+	return EX_USAGE;
 }

@@ -31,12 +31,6 @@
 #define STATE "/sys/kernel/debug/abidep/state"
 #define MAX_SECONDS 86400	/* the module's limit: a day */
 
-/* Exit codes (see --help). */
-enum {
-	EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_PERM = 3, EX_NOMOD = 4,
-	EX_ENTRY = 5, EX_BUSY = 6,
-};
-
 /* One line of the state file, the fields this command uses. */
 struct bentry {
 	char *old, *new, *class, *owner, *mode;
@@ -82,12 +76,12 @@ static void brownout_usage(FILE *f)
 		"                   failed; ^C ends the window early\n"
 		"  --off            end the entry's window now\n"
 		"  --status         every entry and its window (needs debugfs)\n"
+		"  -j, --json, -p, --pretty  --status in JSON; -h, --help\n"
 		"\n"
 		"Without --wait the command returns at once: the module ends the window.\n"
-		"\n"
-		"Exit status: 0 fine, 1 failure, 2 bad usage or duration, 3 not root,\n"
-		"4 abidep module not loaded, 5 unknown or ambiguous entry, 6 the entry is\n"
-		"already in a window.\n");
+		"\n");
+	abidep_exit_help(f, NULL, EXB(EX_USAGE) | EXB(EX_PERM) | EXB(EX_NOMOD) |
+			 EXB(EX_ENTRY) | EXB(EX_BUSY));
 }
 
 /* ---- the state file ---- */

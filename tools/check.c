@@ -31,7 +31,7 @@
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep check [-j|-p] [--db PATH] [--tables PATH]... [--entry PATTERN]\n"
+		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
 		"                    [--scan ROOT] [--root DIR]\n"
 		"\n"
@@ -51,8 +51,8 @@ static void check_usage(FILE *f)
 		"           version: already removed from that kernel (uses still listed)\n"
 		"Status: removed entries are always due.\n"
 		"\n"
-		"  --db PATH          the usage DB (default %s), read-only\n"
-		"  --tables PATH      the migration tables (default %s)\n"
+		"  -d, --db PATH      the usage DB (default %s), read-only\n"
+		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
 		"                     or that a concrete sysfs path PATTERN matches\n"
 		"  --now DATE         judge as of DATE (UTC: YYYY-MM-DD,\n"
@@ -64,11 +64,11 @@ static void check_usage(FILE *f)
 		"  --root DIR         name executables' packages from DIR's dpkg database\n"
 		"                     (default /)\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
-		"\n"
-		"Exit status: 0 every due entry is ready or removed (or none is due), 1 some\n"
-		"entry is blocked, 3 none is blocked but some due entry has no data, 2 bad\n"
-		"usage or an input that cannot be read.\n",
+		"  -h, --help         this help\n"
+		"\n",
 		STORE_DEFAULT_PATH, abidep_default_tables(), DEFAULT_QUIET_DAYS);
+	abidep_exit_help(f, "0 every due entry is ready or removed (or none is due); 1 some entry is blocked",
+			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA));
 }
 
 /* ---- text ---- */
@@ -405,15 +405,15 @@ int cmd_check(int argc, char **argv)
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set;
 	char **tables = NULL, err[1024], *end;
-	int ntables = 0, ch, ret = 2;
+	int ntables = 0, ch, ret = EX_USAGE;
 	long v;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		check_usage(stdout);
-		return 0;
+		return EX_OK;
 	}
 	getopt_restart();
-	while ((ch = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "d:t:jph", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd': db = optarg; break;
 		case 't':
@@ -450,7 +450,7 @@ int cmd_check(int argc, char **argv)
 		case 'r': root = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': check_usage(stdout); free(tables); return 0;
+		case 'h': check_usage(stdout); free(tables); return EX_OK;
 		default: check_usage(stderr); goto usage_err;
 		}
 	}
@@ -471,16 +471,19 @@ int cmd_check(int argc, char **argv)
 	if (abidep_load_tables(&set, tables, ntables, true))
 		goto out;
 	if (check_select(&c, &set, entry)) {
-		if (entry)
+		if (entry) {
 			fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
 				entry);
-		else
+			ret = EX_ENTRY;
+		} else {
 			fprintf(stderr, "abidep: the tables %s have no migration entry (Status: deprecated or removed)\n",
 				ntables ? tables[0] : abidep_default_tables());
+		}
 		goto out;
 	}
 	if (check_read_db(&c, db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
+		ret = EX_DB;
 		goto out;
 	}
 	if (scan_root && check_scan(&c, scan_root, &set, err, sizeof(err))) {
@@ -494,9 +497,9 @@ int cmd_check(int argc, char **argv)
 		print_text(&c, db);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
-		ret = 2;
+		ret = EX_USAGE;
 	} else {
-		ret = c.counts[V_BLOCKED] ? 1 : c.counts[V_NO_DATA] ? 3 : 0;
+		ret = c.counts[V_BLOCKED] ? EX_FAIL : c.counts[V_NO_DATA] ? EX_NODATA : EX_OK;
 	}
 out:
 	check_free(&c);
@@ -506,5 +509,5 @@ out:
 	return ret;
 usage_err:
 	free(tables);
-	return 2;
+	return EX_USAGE;
 }

@@ -36,7 +36,7 @@
 static void merge_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep merge [-j|-p] DB... -o OUT\n"
+		"Usage: abidep merge [-j|-p] [-d DB]... DB... -o OUT\n"
 		"\n"
 		"Merge usage DBs written by 'abidep trace' on several hosts into OUT, for\n"
 		"'abidep report' and 'abidep check' over a fleet. Rows keep their host and\n"
@@ -46,11 +46,13 @@ static void merge_usage(FILE *f)
 		"atomically (a temporary file in its directory, renamed): an interrupted\n"
 		"merge leaves it as it was. OUT may not be one of the inputs.\n"
 		"\n"
+		"  -d, --db DB       an input DB, as a DB operand\n"
 		"  -o, --output OUT  the merged DB (required)\n"
 		"  -j, --json        JSON summary; -p, --pretty: pretty-printed\n"
-		"\n"
-		"Exit status: 0 merged, 2 bad usage, or an input or OUT that cannot be\n"
-		"read or written (OUT is then unchanged).\n");
+		"  -h, --help        this help\n"
+		"\n");
+	abidep_exit_help(f, "0 merged (on any other status OUT is unchanged)",
+			 EXB(EX_USAGE) | EXB(EX_DB));
 }
 
 /* The temporary file, for the signal handler to remove. */
@@ -217,6 +219,7 @@ static int sync_path(const char *path, int flags)
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option lopts[] = {
+		{ "db", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
@@ -227,49 +230,58 @@ int cmd_merge(int argc, char **argv)
 	struct merge m = { 0 };
 	struct stat out_st, st;
 	unsigned long long *rows = NULL;
-	char err[1024], *dir = NULL, *base, *wal = NULL, **in;
+	char err[1024], *dir = NULL, *base, *wal = NULL, **in = NULL;
 	bool out_exists;
 	long long total = -1;
-	int c, i, nin, fd, ret = 2;
+	int c, i, nin = 0, fd, ret = EX_USAGE;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		merge_usage(stdout);
-		return 0;
+		return EX_OK;
 	}
 	getopt_restart();
-	while ((c = getopt_long(argc, argv, "o:jph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
 		switch (c) {
+		/* -d as every command takes a DB: one more input. */
+		case 'd':
+			in = xrealloc(in, (nin + 1) * sizeof(*in));
+			in[nin++] = optarg;
+			break;
 		case 'o': out = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': merge_usage(stdout); return 0;
-		default: merge_usage(stderr); return 2;
+		case 'h': merge_usage(stdout); ret = EX_OK; goto out;
+		default: merge_usage(stderr); goto out;
 		}
 	}
-	in = argv + optind;
-	nin = argc - optind;
+	in = xrealloc(in, (nin + argc - optind + 1) * sizeof(*in));
+	for (i = optind; i < argc; i++)
+		in[nin++] = argv[i];
 	if (!out || !nin) {
 		fprintf(stderr, "abidep: merge needs %s (abidep merge A.db B.db ... -o OUT.db; see abidep merge --help)\n",
 			!out ? "the output, -o OUT.db" : "at least one input DB");
-		return 2;
+		goto out;
 	}
 	out_exists = !stat(out, &out_st);
 	if (!out_exists && errno != ENOENT) {
 		fprintf(stderr, "abidep: merge: cannot use the output %s: %s\n", out, strerror(errno));
-		return 2;
+		ret = EX_DB;
+		goto out;
 	}
 	if (out_exists && !S_ISREG(out_st.st_mode)) {
 		fprintf(stderr, "abidep: merge: the output %s is not a regular file; name a DB file with -o\n", out);
-		return 2;
+		goto out;
 	}
 	for (i = 0; i < nin; i++) {
 		/* A missing input is store_open()'s to report, in order. */
 		if (out_exists && !stat(in[i], &st) && same_file(&st, &out_st)) {
 			fprintf(stderr, "abidep: merge: refusing to merge into one of the inputs (%s is the output %s): name another output with -o\n",
 				in[i], out);
-			return 2;
+			goto out;
 		}
 	}
+	/* From here on, what fails is reading or writing a DB. */
+	ret = EX_DB;
 
 	/* The temporary file: in OUT's directory, so that rename() is atomic. */
 	dir = xstrdup(out);
@@ -351,7 +363,7 @@ int cmd_merge(int argc, char **argv)
 	tmp_path = NULL;
 	sync_path(dir, O_RDONLY | O_DIRECTORY);	/* the rename; best effort */
 	print_summary(&m, out, in, nin, rows, total);
-	ret = 0;
+	ret = EX_OK;
 	goto out;
 fail:
 	if (m.out)
@@ -369,5 +381,6 @@ out:
 	free(rows);
 	free(wal);
 	free(dir);
+	free(in);
 	return ret;
 }

@@ -60,7 +60,7 @@ struct report {
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep report [-j|-p] [--db PATH] [--root DIR] [--entry PATTERN]\n"
+		"Usage: abidep report [-j|-p] [-d PATH] [--root DIR] [--entry PATTERN]\n"
 		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
 		"\n"
 		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
@@ -68,7 +68,7 @@ static void report_usage(FILE *f)
 		"operation the number of uses and of errors, first and last use (UTC), and\n"
 		"the hosts, summed over the tracer's sessions (reboots, restarts).\n"
 		"\n"
-		"  --db PATH        the usage DB (default %s); opened read-only\n"
+		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  --root DIR       name executables' packages from DIR's dpkg database\n"
 		"                   (default /; '-' for a file no package owns)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
@@ -82,10 +82,10 @@ static void report_usage(FILE *f)
 		"                   package, uid, host and op (cgroups summed)\n"
 		"  -o, --output FILE  with --format prometheus: write FILE atomically\n"
 		"                   (a temporary file renamed), not standard output\n"
-		"\n"
-		"Exit status: 0 fine (an empty report included), 2 bad usage, the DB\n"
-		"missing or unreadable, or FILE not written.\n",
+		"  -h, --help       this help\n"
+		"\n",
 		STORE_DEFAULT_PATH);
+	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
 }
 
 /* ---- collecting ---- */
@@ -397,7 +397,7 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 {
 	struct prom_ctx c = { .p = prom_new(), .dpkg = dpkg };
 	char err[1024];
-	int ret = 0;
+	int ret = EX_OK;
 
 	/* Families declared first: an empty DB still gives HELP and TYPE. */
 	prom_family(c.p, "abidep_deprecated_access_total", "counter",
@@ -409,15 +409,15 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) || store_commit(s)) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
 		store_rollback(s);
-		ret = 2;
+		ret = EX_DB;
 	} else if (out) {
 		if (prom_write_file(c.p, out, err, sizeof(err))) {
 			fprintf(stderr, "abidep: %s\n", err);
-			ret = 2;
+			ret = EX_USAGE;
 		}
 	} else if (prom_write(c.p, stdout)) {
 		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
-		ret = 2;
+		ret = EX_USAGE;
 	}
 	prom_free(c.p);
 	return ret;
@@ -446,14 +446,14 @@ int cmd_report(int argc, char **argv)
 	struct store *s;
 	char err[1024];
 	long long rows;
-	int c, ret = 0;
+	int c, ret = EX_OK;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		report_usage(stdout);
-		return 0;
+		return EX_OK;
 	}
 	getopt_restart();
-	while ((c = getopt_long(argc, argv, "o:jph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'r': root = optarg; break;
@@ -462,7 +462,7 @@ int cmd_report(int argc, char **argv)
 			if (parse_utc_time(optarg, &f.since)) {
 				fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
 					optarg);
-				return 2;
+				return EX_USAGE;
 			}
 			since = optarg;
 			break;
@@ -476,24 +476,24 @@ int cmd_report(int argc, char **argv)
 			} else {
 				fprintf(stderr, "abidep: --format takes text, json or prometheus, not '%s'\n",
 					optarg);
-				return 2;
+				return EX_USAGE;
 			}
 			break;
 		case 'o': out = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': report_usage(stdout); return 0;
-		default: report_usage(stderr); return 2;
+		case 'h': report_usage(stdout); return EX_OK;
+		default: report_usage(stderr); return EX_USAGE;
 		}
 	}
 	if (out && !prometheus) {
 		fprintf(stderr, "abidep: report -o FILE is for --format prometheus (text and JSON go to standard output)\n");
-		return 2;
+		return EX_USAGE;
 	}
 	if (optind != argc) {
 		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
 			argv[optind]);
-		return 2;
+		return EX_USAGE;
 	}
 	r.dpkg = dpkg_new(root);
 	/* A root named on purpose must have a dpkg database; / need not. */
@@ -501,13 +501,13 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
 			root, root, strerror(errno));
 		dpkg_free(r.dpkg);
-		return 2;
+		return EX_USAGE;
 	}
 	s = store_open(db, true, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "abidep: %s\n", err);
 		dpkg_free(r.dpkg);
-		return 2;
+		return EX_DB;
 	}
 	if (prometheus) {
 		ret = report_prometheus(s, &f, r.dpkg, db, out);
@@ -518,7 +518,7 @@ int cmd_report(int argc, char **argv)
 	rows = store_rows(s);
 	if (rows < 0 || (rows && collect(s, &f, &r))) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
-		ret = 2;
+		ret = EX_DB;
 	} else if (cfg.json) {
 		print_json(&r);
 	} else if (!rows) {

@@ -42,9 +42,9 @@ static void scan_usage(FILE *f)
 		"      --threads N     read files with N threads (default: one per CPU)\n"
 		"      --print-patterns  the names searched for, one a line (for grep -wF -f)\n"
 		"  -j, --json, -p, --pretty, -h, --help\n"
-		"\n"
-		"Exit status: 0 no hit, 1 hits found, 2 bad usage, tables or ROOT.\n",
+		"\n",
 		abidep_default_tables());
+	abidep_exit_help(f, "0 no hit; 1 hits found", EXB(EX_USAGE));
 }
 
 static int load(struct abi_set *set, char **paths, int npaths)
@@ -180,7 +180,7 @@ static int print_patterns(const struct abi_set *set)
 		fprintf(stderr, "abidep scan: not searched (no literal attribute name): %s\n",
 			ns.skipped[i]);
 	scan_needles_free(&ns);
-	return 0;
+	return EX_OK;
 }
 
 int cmd_scan(int argc, char **argv)
@@ -222,7 +222,7 @@ int cmd_scan(int argc, char **argv)
 				fprintf(stderr, "abidep scan: --threads takes a number from 1 to 64, not '%s'\n",
 					optarg);
 				free(paths);
-				return 2;
+				return EX_USAGE;
 			}
 			opts.threads = v;
 			break;
@@ -230,22 +230,22 @@ int cmd_scan(int argc, char **argv)
 		case 'A': opts.all_bytes = true; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': scan_usage(stdout); free(paths); return 0;
-		default: scan_usage(stderr); free(paths); return 2;
+		case 'h': scan_usage(stdout); free(paths); return EX_OK;
+		default: scan_usage(stderr); free(paths); return EX_USAGE;
 		}
 	}
 	if (argc - optind > 1 || (patterns && argc - optind)) {
 		fprintf(stderr, "abidep scan: %s (see abidep scan --help)\n",
 			patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
 		free(paths);
-		return 2;
+		return EX_USAGE;
 	}
 	if (optind < argc)
 		root = argv[optind];
 	if (load(&set, paths, npaths)) {
 		abi_set_free(&set);
 		free(paths);
-		return 2;
+		return EX_USAGE;
 	}
 	free(paths);
 	if (patterns) {
@@ -256,13 +256,13 @@ int cmd_scan(int argc, char **argv)
 	if (scan_tree_opts(root, &set, &opts, &res, err, sizeof(err))) {
 		fprintf(stderr, "abidep scan: %s\n", err);
 		abi_set_free(&set);
-		return 2;
+		return EX_USAGE;
 	}
 	if (cfg.json)
 		print_json(&res, files_only);
 	else
 		print_text(&res, files_only);
-	ret = res.nhits ? 1 : 0;
+	ret = res.nhits ? EX_FAIL : EX_OK;
 	scan_result_free(&res);
 	abi_set_free(&set);
 	return ret;

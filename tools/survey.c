@@ -108,11 +108,11 @@ static void survey_usage(FILE *f)
 		"  --save DIR       copy each value read into DIR (new or empty, outside\n"
 		"                   the surveyed tree), to check the counts with wc\n"
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
-		"\n"
-		"Exit status: 0 the census was taken (unreadable files are counted, not\n"
-		"errors); 2 bad usage, DIR missing, not a directory, on debugfs or tracefs,\n"
-		"or --save DIR unusable.\n",
+		"  -h, --help       this help\n"
+		"\n",
 		PAGE_BYTES, DEFAULT_TIMEOUT_MS);
+	abidep_exit_help(f, "0 the census was taken (unreadable files are counted, not errors)",
+			 EXB(EX_USAGE));
 }
 
 /* ---- helpers ---- */
@@ -779,7 +779,7 @@ int cmd_survey(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		survey_usage(stdout);
-		return 0;
+		return EX_OK;
 	}
 	getopt_restart();
 	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
@@ -788,27 +788,27 @@ int cmd_survey(int argc, char **argv)
 			if (parse_uint(optarg, 600000, &timeout_ms) || !timeout_ms) {
 				fprintf(stderr, "abidep: --timeout-ms takes 1 to 600000 (milliseconds), not '%s'\n",
 					optarg);
-				return 2;
+				return EX_USAGE;
 			}
 			break;
 		case 'n':
 			if (parse_uint(optarg, INT_MAX, &top)) {
 				fprintf(stderr, "abidep: --top takes a count (0: all), not '%s'\n", optarg);
-				return 2;
+				return EX_USAGE;
 			}
 			top_set = true;
 			break;
 		case 's': s.save = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': survey_usage(stdout); return 0;
-		default: survey_usage(stderr); return 2;
+		case 'h': survey_usage(stdout); return EX_OK;
+		default: survey_usage(stderr); return EX_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "abidep: survey takes one DIR, not also '%s' (see abidep survey --help)\n",
 			argv[optind + 1]);
-		return 2;
+		return EX_USAGE;
 	}
 	/* JSON is for programs: every group unless --top says otherwise. */
 	if (cfg.json && !top_set)
@@ -823,22 +823,22 @@ int cmd_survey(int argc, char **argv)
 				s.root);
 		else
 			fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(e));
-		return 2;
+		return EX_USAGE;
 	}
 	if (is_special_fs(fd)) {
 		fprintf(stderr, "abidep: %s is on debugfs or tracefs, which survey never reads (reads there can have effects); name a sysfs directory\n",
 			s.root);
 		close(fd);
-		return 2;
+		return EX_USAGE;
 	}
 	if (fstat(fd, &st)) {
 		fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(errno));
 		close(fd);
-		return 2;
+		return EX_USAGE;
 	}
 	if (s.save && check_save(s.save, s.root)) {
 		close(fd);
-		return 2;
+		return EX_USAGE;
 	}
 	s.dev = st.st_dev;
 	s.stack[0] = st.st_ino;
@@ -854,7 +854,7 @@ int cmd_survey(int argc, char **argv)
 	if (!s.rd) {
 		fprintf(stderr, "abidep: cannot start a reading thread: %s\n", strerror(errno));
 		close(fd);
-		return 2;
+		return EX_USAGE;
 	}
 	s.buf = xmalloc(PAGE_BYTES + 1);
 	pcap = strlen(s.root) + 256;
@@ -888,7 +888,7 @@ int cmd_survey(int argc, char **argv)
 	free(s.save_dir);
 	if (s.save_errors) {
 		fprintf(stderr, "abidep: --save: %lu values not saved (see above)\n", s.save_errors);
-		return 2;
+		return EX_USAGE;
 	}
-	return 0;
+	return EX_OK;
 }

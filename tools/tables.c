@@ -22,7 +22,7 @@
 static void tables_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep tables validate [--strict | --no-strict] [-q] [PATH...]\n"
+		"Usage: abidep tables validate [--strict|--no-strict] [-q] [-t PATH]... [PATH...]\n"
 		"       abidep tables list [-t PATH]... [--status deprecated|removed]\n"
 		"       abidep tables show [-t PATH]... PATTERN\n"
 		"       abidep tables resolve [-t PATH]... [--sysfs DIR]\n"
@@ -35,9 +35,15 @@ static void tables_usage(FILE *f)
 		"(/sys/class/rc/rc0/current_protocol finds the rcN entry).\n"
 		"resolve expands What paths against DIR (default /sys) standing for /sys.\n"
 		"export --abi -o DIR writes one Documentation/ABI file per table.\n"
-		"Options: -j/--json, -p/--pretty (JSON), -h/--help.\n"
-		"Exit status: 0 fine, 1 errors found or nothing matched, 2 bad usage or input.\n",
+		"\n"
+		"  -t, --tables PATH   the tables to use; validate: as a PATH operand\n"
+		"  -q, --quiet         validate: the summary only, not each diagnostic\n"
+		"  -o, --output FILE   export: write FILE (or DIR) instead of standard output\n"
+		"  -j, --json, -p, --pretty, -h, --help\n"
+		"\n",
 		abidep_default_tables());
+	abidep_exit_help(f, "0 done; 1 validate found errors, or show matched nothing",
+			 EXB(EX_USAGE));
 }
 
 /* Diagnostics in file order, then line. */
@@ -112,33 +118,43 @@ static int do_validate(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "no-strict", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "tables", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ 0 }
 	};
-	int strict = -1, quiet = 0, c, i, ret = 0;
+	int strict = -1, quiet = 0, ntables = 0, c, i, ret = 0;
+	char **tables = NULL;
 	struct abi_set set;
 
-	while ((c = getopt_long(argc, argv, "qhjp", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qt:hjp", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's': strict = 1; break;
 		case 'n': strict = 0; break;
 		case 'q': quiet = 1; break;
+		/* -t as every command takes it: one more PATH. */
+		case 't':
+			tables = xrealloc(tables, (ntables + 1) * sizeof(char *));
+			tables[ntables++] = optarg;
+			break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return 0;
-		default: tables_usage(stderr); return 2;
+		case 'h': tables_usage(stdout); free(tables); return EX_OK;
+		default: tables_usage(stderr); free(tables); return EX_USAGE;
 		}
 	}
 	if (strict < 0)
-		strict = optind == argc;
+		strict = optind == argc && !ntables;
 	abi_set_init(&set);
 	set.skip_text = true;
-	if (optind == argc)
+	if (optind == argc && !ntables)
 		ret |= abi_load_path(&set, abidep_default_tables());
+	for (i = 0; i < ntables; i++)
+		ret |= abi_load_path(&set, tables[i]);
 	for (i = optind; i < argc; i++)
 		ret |= abi_load_path(&set, argv[i]);
+	free(tables);
 	abi_check(&set, strict);
 
 	if (cfg.json) {
@@ -175,7 +191,7 @@ static int do_validate(int argc, char **argv)
 		for (i = 0; i < set.nunparsed; i++)
 			printf("not an ABI file (no What: line): %s\n", set.unparsed[i]);
 	}
-	ret = set.errors ? 1 : 0;
+	ret = set.errors ? EX_FAIL : EX_OK;
 	abi_set_free(&set);
 	return ret;
 }
@@ -219,6 +235,7 @@ struct table_args {
 	int format;		/* 'a' (--abi) or 'c' (--c) */
 };
 
+/* -1 to go on, or the exit status (after --help, or a usage error). */
 static int parse_table_args(int argc, char **argv, struct table_args *a)
 {
 	static const struct option lopts[] = {
@@ -246,7 +263,7 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 			if (strcmp(optarg, "deprecated") && strcmp(optarg, "removed")) {
 				fprintf(stderr, "abidep: --status takes deprecated or removed, not '%s'\n",
 					optarg);
-				return 2;
+				return EX_USAGE;
 			}
 			a->status = optarg;
 			break;
@@ -256,11 +273,11 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 		case 'c': a->format = 'c'; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return 1;
-		default: tables_usage(stderr); return 2;
+		case 'h': tables_usage(stdout); return EX_OK;
+		default: tables_usage(stderr); return EX_USAGE;
 		}
 	}
-	return 0;
+	return -1;
 }
 
 /*
@@ -273,19 +290,17 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 {
 	int ret = parse_table_args(argc, argv, a);
 
-	if (!ret && argc - optind != nargs) {
+	if (ret < 0 && argc - optind != nargs) {
 		fprintf(stderr, "abidep: %s (see abidep tables --help)\n", usage);
-		ret = 2;
+		ret = EX_USAGE;
 	}
-	if (!ret && abidep_load_tables(set, a->paths, a->npaths, false)) {
+	if (ret < 0 && abidep_load_tables(set, a->paths, a->npaths, false)) {
 		abi_set_free(set);
-		ret = 2;
+		ret = EX_USAGE;
 	}
-	if (ret) {
+	if (ret >= 0)
 		free(a->paths);
-		return ret == 1 ? 0 : ret;
-	}
-	return -1;
+	return ret;
 }
 
 static int do_list(int argc, char **argv)
@@ -332,7 +347,7 @@ static int do_list(int argc, char **argv)
 	}
 	abi_set_free(&set);
 	free(a.paths);
-	return 0;
+	return EX_OK;
 }
 
 /* Does the concrete path @path match What @what (component by component)? */
@@ -416,7 +431,7 @@ static int do_show(int argc, char **argv)
 		fprintf(stderr, "abidep: no entry matches '%s'\n", argv[optind]);
 	abi_set_free(&set);
 	free(a.paths);
-	return found ? 0 : 1;
+	return found ? EX_OK : EX_FAIL;
 }
 
 struct resolve_ctx {
@@ -452,7 +467,7 @@ static int do_resolve(int argc, char **argv)
 		fprintf(stderr, "abidep: cannot read the sysfs directory '%s'\n", a.sysfs);
 		abi_set_free(&set);
 		free(a.paths);
-		return 2;
+		return EX_USAGE;
 	}
 	if (cfg.json) {
 		json_init(&j, stdout, cfg.pretty);
@@ -507,7 +522,7 @@ static int do_resolve(int argc, char **argv)
 	}
 	abi_set_free(&set);
 	free(a.paths);
-	return 0;
+	return EX_OK;
 }
 
 static bool is_dir(const char *p)
@@ -527,18 +542,18 @@ static int do_export(int argc, char **argv)
 	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
 	if (ret >= 0)
 		return ret;
-	ret = 0;
+	ret = EX_OK;
 	if (!a.format) {
 		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
 		abi_set_free(&set);
 		free(a.paths);
-		return 2;
+		return EX_USAGE;
 	}
 	if (a.output && a.format == 'a' && is_dir(a.output)) {
-		ret = export_abi_dir(a.output, &set) ? 2 : 0;
+		ret = export_abi_dir(a.output, &set) ? EX_USAGE : EX_OK;
 	} else if (a.output && !(out = fopen(a.output, "w"))) {
 		perror(a.output);
-		ret = 2;
+		ret = EX_USAGE;
 	} else {
 		if (a.format == 'a')
 			export_abi(out, &set);
@@ -546,7 +561,7 @@ static int do_export(int argc, char **argv)
 			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
 		if (out != stdout && fclose(out)) {
 			perror(a.output);
-			ret = 2;
+			ret = EX_USAGE;
 		}
 	}
 	abi_set_free(&set);
@@ -566,12 +581,30 @@ int cmd_tables(int argc, char **argv)
 		{ "resolve", do_resolve },
 		{ "export", do_export },
 	};
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
 	size_t i;
+	int c;
 
-	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "-h")) {
+	/* -j, -p and -h before the command too ("+": stop at the command). */
+	getopt_restart();
+	while ((c = getopt_long(argc, argv, "+jph", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': cfg.json = true; break;
+		case 'p': cfg.json = cfg.pretty = true; break;
+		case 'h': tables_usage(stdout); return EX_OK;
+		default: tables_usage(stderr); return EX_USAGE;
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc < 2 || !strcmp(argv[1], "help")) {
 		tables_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return argc < 2 ? EX_USAGE : EX_OK;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name)) {
@@ -580,5 +613,5 @@ int cmd_tables(int argc, char **argv)
 		}
 	fprintf(stderr, "abidep: unknown command 'tables %s' (see abidep tables --help)\n",
 		argv[1]);
-	return 2;
+	return EX_USAGE;
 }

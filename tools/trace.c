@@ -49,12 +49,6 @@
 #define PIN_DIR "/sys/fs/bpf/abidep"
 #define DEFAULT_DB "/var/lib/abidep/usage.db"
 
-/* Exit codes, one per kind of trouble (see --help). */
-enum {
-	EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_PERM = 3, EX_NOBTF = 4,
-	EX_NOBPFFS = 5, EX_DB = 6, EX_LOAD = 7, EX_PINNED = 8,
-};
-
 static const char *const map_names[] = { "watched", "usage", "files", "stats", "events", "slots" };
 static const char *const op_names[ABIDEP_NR_OPS] = { "open", "read", "write" };
 
@@ -103,31 +97,37 @@ static void on_signal(int sig)
 static void trace_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep trace [--db PATH] [--interval S] [--duration S] [-t TABLES] [-q]\n"
-		"       abidep trace --pin [--db PATH] [-t TABLES]\n"
-		"       abidep trace --sync | --stop [--db PATH] [-t TABLES]\n"
-		"       abidep trace --status [-j]\n"
+		"Usage: abidep trace [-d PATH] [-t PATH]... [-i S] [--duration S] [-q]\n"
+		"       abidep trace --pin [-d PATH] [-t PATH]...\n"
+		"       abidep trace --sync | --stop [-d PATH] [-t PATH]...\n"
+		"       abidep trace --status [-j|-p]\n"
 		"\n"
 		"Traces opens, reads and writes of every sysfs file the migration tables\n"
 		"resolve to (module aliases included), by file, executable, uid and cgroup,\n"
-		"and keeps the history in an SQLite DB (default %s).\n"
+		"and keeps the history in an SQLite DB.\n"
 		"Without --pin it runs in the foreground: one line per new user of a file,\n"
-		"the DB written every --interval seconds (default 5) and on exit; the\n"
-		"watched set follows devices as they come and go (uevents).\n"
-		"--pin loads and pins programs, links and maps under %s and exits:\n"
-		"counting goes on with no daemon. --sync writes the pinned counts to the DB\n"
-		"and refreshes the watched files; --stop syncs and unpins.\n"
+		"the DB written every --interval seconds and on exit; the watched set\n"
+		"follows devices as they come and go (uevents).\n"
+		"--pin loads and pins programs, links and maps under %s\n"
+		"and exits: counting goes on with no daemon. --sync writes the pinned\n"
+		"counts to the DB and refreshes the watched files; --stop syncs and unpins.\n"
 		"\n"
-		"--max-entries N sizes the usage map (default %d keys; for testing).\n"
-		"--slots N sizes the watched files' index (a power of two, default %d; for\n"
-		"testing: files that share a slot are found in the watched hash).\n"
-		"--kprobe uses kprobes even where fexit works (the fallback where it does\n"
-		"not; for testing).\n"
-		"\n"
-		"Exit status: 0 fine, 1 failure, 2 bad usage, 3 not privileged (needs root\n"
-		"or CAP_BPF+CAP_PERFMON), 4 kernel without BTF, 5 bpffs not mounted, 6 DB\n"
-		"not writable, 7 BPF load or attach failed, 8 already pinned / not pinned.\n",
-		DEFAULT_DB, PIN_DIR, ABIDEP_MAX_USAGE, ABIDEP_SLOTS);
+		"  -d, --db PATH        the usage DB (default %s)\n"
+		"  -t, --tables PATH    the tables to use (default: %s)\n"
+		"  -i, --interval S     foreground: write the DB every S seconds (default 5)\n"
+		"      --duration S     foreground: stop after S seconds (default: at ^C)\n"
+		"  -q, --quiet          foreground: no line per new user\n"
+		"      --max-entries N  the usage map's size (default %d keys; for testing)\n"
+		"      --slots N        the watched files' index size (a power of two,\n"
+		"                       default %d; for testing: files that share a slot\n"
+		"                       are found in the watched hash)\n"
+		"      --kprobe         kprobes even where fexit works (the fallback where\n"
+		"                       it does not; for testing)\n"
+		"  -j, --json, -p, --pretty  --status in JSON; -h, --help\n"
+		"\n",
+		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, ABIDEP_SLOTS);
+	abidep_exit_help(f, NULL, EXB(EX_USAGE) | EXB(EX_PERM) | EXB(EX_NOBTF) |
+			 EXB(EX_NOBPFFS) | EXB(EX_DB) | EXB(EX_LOAD) | EXB(EX_PINNED));
 }
 
 /* Whether this process may trace; if not, @lacks names what it misses. */
@@ -774,9 +774,10 @@ static int open_db(struct tracer *tr)
 	return EX_OK;
 }
 
+/* Tables that cannot be used are bad input, as in every command. */
 static int load_tables_for(struct tracer *tr, char **paths, int npaths)
 {
-	return abidep_load_tables(&tr->tables, paths, npaths, true) ? EX_FAIL : EX_OK;
+	return abidep_load_tables(&tr->tables, paths, npaths, true) ? EX_USAGE : EX_OK;
 }
 
 /*

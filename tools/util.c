@@ -5,12 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abidep.h"
 #include "util.h"
 
+/*
+ * EX_USAGE, not EX_FAIL: to the commands that answer a question (scan,
+ * check, tables validate) 1 is an answer, and this is none.
+ */
 void die_oom(void)
 {
 	fputs("abidep: out of memory\n", stderr);
-	exit(2);
+	exit(EX_USAGE);
 }
 
 void *xmalloc(size_t n)

@@ -147,6 +147,8 @@ X
 check "--now 2024-07-15: one entry blocked, exit 1" test "$(status ck --now 2024-07-15)" = 1
 check "... ready, blocked (by whom), not-due; the non-migration entry left out" diff -u "$T/want" "$T/out"
 check "... nothing on stderr" test ! -s "$T/err"
+check "-t and -d are --tables and --db, as in every command that takes them" \
+	sh -c "'$A' check -t '$T/tables' -d '$T/u.db' --root '$T/root' --now 2024-07-15 | diff -u '$T/want' -"
 cat >"$T/want" <<X
 ENTRY                                                REPLACED-BY                                       DEPRECATED  REMOVE-AFTER  VERDICT  BLOCKERS
 /sys/class/rc/rcN/current_protocol                   /sys/class/rc/rcN/protocols                       2010-04-08  2012-04-08    blocked  2
@@ -173,7 +175,7 @@ check "--now 2024-05-20: the DB starts inside the quiet window, exit 1" test "$(
 check "... blocked by every user in the window; no-data, and why" diff -u "$T/want" "$T/out"
 check "ready only: exit 0" test "$(status ck --now 2024-07-15 --entry cpuidle)" = 0
 check "... ready" test "$(verdict --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
-check "no-data only: exit 3" test "$(status ck --now 2024-05-20 --entry /sys/kernel/gone)" = 3
+check "no-data only: exit 12" test "$(status ck --now 2024-05-20 --entry /sys/kernel/gone)" = 12
 check "not-due only: exit 0" test "$(status ck --now 2024-07-15 --entry fooN)" = 0
 check "... not-due until the day after Remove-after" test "$(verdict --now 2024-07-15 --entry fooN)" = "not-due|due on 2030-01-02"
 check "Remove-after 2024-03: not due on 2024-03-31T23:59:59Z" \
@@ -215,7 +217,7 @@ if d != want:
 '"
 check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"summary\"] == {\"ready\": 2, \"blocked\": 1, \"not-due\": 2, \"no-data\": 0, \"removed\": 0}' && test \$('$A' -p check --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 | wc -l) -gt 50"
 : | fill "$T/empty.db"
-check "an empty DB: every due entry no-data, exit 3" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 3
+check "an empty DB: every due entry no-data, exit 12" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 12
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
 check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
 
@@ -316,21 +318,21 @@ check "without --kernel the summary line is as it was" \
 	sh -c "'$A' check --tables migration-tables --db '$T/k.db' --now 2025-01-15 --entry /sys/fs/selinux/ | grep -qx '2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 2 ready, 0 blocked, 0 not-due, 0 no-data'"
 
 section "check: bad input"
-check "a missing DB: exit 2" test "$(status ck --db "$T/none.db")" = 2
+check "a missing DB: exit 6" test "$(status ck --db "$T/none.db")" = 6
 check "... what, where, what to do" grep -qx "abidep: no usage DB at $T/none.db: nothing has been traced into it ('abidep trace' creates it); name another with --db" "$T/err"
 head -c 4096 /dev/urandom >"$T/junk.db"
-check "not an SQLite file: exit 2" test "$(status ck --db "$T/junk.db")" = 2
+check "not an SQLite file: exit 6" test "$(status ck --db "$T/junk.db")" = 6
 check "... named" grep -qx "abidep: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
 sql "$T/other.db" 'CREATE TABLE t (a)'
-check "somebody else's SQLite DB: exit 2" test "$(status ck --db "$T/other.db")" = 2
+check "somebody else's SQLite DB: exit 6" test "$(status ck --db "$T/other.db")" = 6
 check "... named" grep -q "^abidep: cannot use the usage DB $T/other.db: it is an SQLite database, but not an abidep usage DB" "$T/err"
 # A real DB with its table's pages overwritten: SQLite notices on reading.
 seq 1 3000 | sed "s/.*/h1|s&|\/sys\/kernel\/gone|\/sys\/kernel\/gone|t|removed|read|0|1|-|\/usr\/bin\/cat|cat|1|1|1|0|$t0|$t0/" | fill "$T/damaged.db"
 sql "$T/damaged.db" 'PRAGMA journal_mode=DELETE' >/dev/null
 tr '\0' '\377' </dev/zero | dd of="$T/damaged.db" bs=4096 seek=3 count=20 iflag=fullblock conv=notrunc 2>/dev/null
-check "a damaged abidep DB: exit 2" test "$(status ck --db "$T/damaged.db" --now 2024-07-15)" = 2
+check "a damaged abidep DB: exit 6" test "$(status ck --db "$T/damaged.db" --now 2024-07-15)" = 6
 check "... says so, and how to look" grep -qx "abidep: the usage DB $T/damaged.db: cannot read: database disk image is malformed; check it with 'sqlite3 $T/damaged.db \"PRAGMA integrity_check\"', and restore a copy or move it aside" "$T/err"
-check "an unknown entry: exit 2" test "$(status ck --entry /sys/no/such/thing)" = 2
+check "an unknown entry: exit 10" test "$(status ck --entry /sys/no/such/thing)" = 10
 check "... named" grep -qx "abidep: no migration entry matches --entry /sys/no/such/thing; 'abidep tables list' lists them" "$T/err"
 check "a bad --now: exit 2" test "$(status ck --now yesterday)" = 2
 check "... named" grep -qx "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM\[:SS\]\[Z\] or @SECONDS (UTC), not 'yesterday'" "$T/err"
@@ -342,6 +344,8 @@ check "... named" grep -qx "abidep: --kernel takes a kernel version (6.1, v6.12.
 printf 'What: /sys/x\nStatus: sometimes\n' >"$T/bad-tables"
 check "bad tables: exit 2" test "$(status "$A" check --tables "$T/bad-tables" --db "$T/u.db")" = 2
 check "... the errors, then what to do" grep -q "^abidep: cannot use the tables $T/bad-tables: .*'abidep tables validate $T/bad-tables' shows them$" "$T/err"
+check "... and with -t" sh -c "'$A' check -t '$T/bad-tables' -d '$T/u.db' 2>&1 >/dev/null | grep -q '^abidep: cannot use the tables $T/bad-tables: '"
+check "a missing DB with -d: exit 6, named" sh -c "'$A' check -t '$T/tables' -d '$T/none.db' 2>'$T/err'; test \$? = 6 && grep -q '$T/none.db' '$T/err'"
 check "an argument: exit 2" test "$(status ck extra)" = 2
 check "--help: exit 0" test "$(status "$A" check --help)" = 0
 check "... documents the exit statuses" grep -q "^Exit status: 0 every due entry is ready" "$T/out"
@@ -371,18 +375,20 @@ assert json.load(sys.stdin) == {\"output\": \"$T/fleet.db\", \"rows\": 6, \"host
 sum_before=$(md5sum <"$T/fleet.db")
 check "into one of its inputs: refused, exit 2" test "$(status "$A" merge "$T/h1.db" "$T/fleet.db" -o "$T/fleet.db")" = 2
 check "... named" grep -qx "abidep: merge: refusing to merge into one of the inputs ($T/fleet.db is the output $T/fleet.db): name another output with -o" "$T/err"
-check "a corrupt input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/junk.db" -o "$T/fleet.db")" = 2
+check "a corrupt input: exit 6" test "$(status "$A" merge "$T/h1.db" "$T/junk.db" -o "$T/fleet.db")" = 6
 check "... named" grep -qx "abidep: merge: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
-check "a damaged input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/damaged.db" -o "$T/fleet.db")" = 2
+check "a damaged input: exit 6" test "$(status "$A" merge "$T/h1.db" "$T/damaged.db" -o "$T/fleet.db")" = 6
 check "... named" grep -qx "abidep: merge: the usage DB $T/damaged.db: cannot read: database disk image is malformed; check it with 'sqlite3 $T/damaged.db \"PRAGMA integrity_check\"', and restore a copy or leave it out" "$T/err"
-check "a foreign SQLite input: exit 2" test "$(status "$A" merge "$T/other.db" -o "$T/fleet.db")" = 2
-check "a missing input: exit 2" test "$(status "$A" merge "$T/h1.db" "$T/none.db" -o "$T/fleet.db")" = 2
+check "a foreign SQLite input: exit 6" test "$(status "$A" merge "$T/other.db" -o "$T/fleet.db")" = 6
+check "a missing input: exit 6" test "$(status "$A" merge "$T/h1.db" "$T/none.db" -o "$T/fleet.db")" = 6
 check "... named" grep -q "^abidep: merge: no usage DB at $T/none.db" "$T/err"
 check "... after all these, the fleet DB is as it was" test "$(md5sum <"$T/fleet.db")" = "$sum_before"
 check "... and no temporary file is left" sh -c "! ls -a '$T' | grep -q merge-"
-check "an output that is not a usage DB: exit 2, left alone" sh -c "cp '$T/junk.db' '$T/junk2.db'; '$A' merge '$T/h1.db' -o '$T/junk2.db' 2>'$T/err'; test \$? = 2 && cmp -s '$T/junk.db' '$T/junk2.db' && grep -q 'the output is not a usable usage DB' '$T/err'"
-check "an output in a missing directory: exit 2" test "$(status "$A" merge "$T/h1.db" -o "$T/nodir/fleet.db")" = 2
+check "an output that is not a usage DB: exit 6, left alone" sh -c "cp '$T/junk.db' '$T/junk2.db'; '$A' merge '$T/h1.db' -o '$T/junk2.db' 2>'$T/err'; test \$? = 6 && cmp -s '$T/junk.db' '$T/junk2.db' && grep -q 'the output is not a usable usage DB' '$T/err'"
+check "an output in a missing directory: exit 6" test "$(status "$A" merge "$T/h1.db" -o "$T/nodir/fleet.db")" = 6
 check "... named" grep -q "^abidep: merge: cannot create a temporary file in $T/nodir for $T/nodir/fleet.db: No such file or directory" "$T/err"
+check "-d is an input, as a DB operand is" sh -c "'$A' merge -d '$T/h1.db' '$T/h2.db' -d '$T/h3.db' -o '$T/fleet-d.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/fleet-d.db' 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')\" = \"\$(sqlite3 '$T/fleet.db' 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')\""
 check "no -o: exit 2" test "$(status "$A" merge "$T/h1.db")" = 2
 check "no input: exit 2" test "$(status "$A" merge -o "$T/x.db")" = 2
 check "--help: exit 0" test "$(status "$A" merge --help)" = 0
@@ -415,8 +421,8 @@ check "... the rcN use of a host without sessions still blocks" \
 	test "$(verdict --db "$T/s-ok.db" --now 2024-07-15 --entry rcN | cut -d'|' -f1)" = blocked
 { cat "$T/rows"; echo "S|h1|b1:1|$t0|$(at 2024-06-20T00:00)"; echo "S|h1|b1:2|$(at 2024-06-22T00:00)|$((now - 3600))"; } |
 	fill "$T/s-gap.db"
-check "a 2-day gap in the window: no-data, exit 3" \
-	test "$(status ck --db "$T/s-gap.db" --now 2024-07-15 --entry cpuidle)" = 3
+check "a 2-day gap in the window: no-data, exit 12" \
+	test "$(status ck --db "$T/s-gap.db" --now 2024-07-15 --entry cpuidle)" = 12
 check "... covered until the gap" grep -qx "  host h1: last sync 2024-07-14T23:00:00Z, covered until 2024-06-20T00:00:00Z" "$T/out"
 check "... a window before the gap is covered" \
 	test "$(status ck --db "$T/s-gap.db" --now 2024-06-19 --quiet-days 10 --entry cpuidle)" = 0
@@ -424,8 +430,8 @@ check "... a window before the gap is covered" \
 # The flaw of the old rule: uses from before the window, a tracer stopped
 # 40 days before --now. By uses alone this is ready.
 { cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 40 * 86400))"; } | fill "$T/s-stop.db"
-check "a tracer stopped 40 days ago: no-data, exit 3" \
-	test "$(status ck --db "$T/s-stop.db" --now 2024-07-15 --entry cpuidle)" = 3
+check "a tracer stopped 40 days ago: no-data, exit 12" \
+	test "$(status ck --db "$T/s-stop.db" --now 2024-07-15 --entry cpuidle)" = 12
 cat >"$T/want" <<X
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer did not run through the quiet window (since 2024-06-15T00:00:00Z) on 1 of 1 host: h1
@@ -447,14 +453,14 @@ e = d[\"entries\"][0]
 assert e[\"verdict\"] == \"no-data\" and \"on 1 of 1 host: h1\" in e[\"reason\"], e
 '"
 check "--quiet-days 0: the tracer must still have run within a day of --now" \
-	test "$(status ck --db "$T/s-stop.db" --now 2024-06-07 --quiet-days 0 --entry cpuidle)" = 3
+	test "$(status ck --db "$T/s-stop.db" --now 2024-06-07 --quiet-days 0 --entry cpuidle)" = 12
 check "... and is then enough" \
 	test "$(status ck --db "$T/s-stop.db" --now 2024-06-05T12:00 --quiet-days 0 --entry cpuidle)" = 0
 
 { cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))"; echo "S|h2|b2:3|$t0|$((now - 40 * 86400))"
   echo "S|h3|b9:1|$(at 2024-07-01)|$((now - 60))"; } | fill "$T/s-two.db"
-check "one host covers, two do not: no-data, exit 3" \
-	test "$(status ck --db "$T/s-two.db" --now 2024-07-15 --entry cpuidle)" = 3
+check "one host covers, two do not: no-data, exit 12" \
+	test "$(status ck --db "$T/s-two.db" --now 2024-07-15 --entry cpuidle)" = 12
 check "... the stopped host and the late one named" sh -c "grep -qx '  host h2: last sync 2024-06-05T00:00:00Z, covered until 2024-06-05T00:00:00Z' '$T/out' &&
 	grep -qx '  host h3: last sync 2024-07-14T23:59:00Z, no session from the window'\"'\"'s start' '$T/out'"
 check "... the covering host not" sh -c "! grep -q '^  host h1' '$T/out'"
@@ -485,7 +491,7 @@ assert d[\"sessions\"] == 0 and d[\"coverage\"] == \"first-use\" and d[\"uncover
 check "... left as it was (schema 1, no sessions table)" \
 	test "$(sql "$T/v1.db" "PRAGMA user_version; SELECT count(*) FROM sqlite_master WHERE name = 'sessions'" | tr '\n' ' ')" = "1 0 "
 check "... no-data by the old rule when it starts in the window" \
-	test "$(status ck --db "$T/v1.db" --now 2024-05-20 --entry /sys/kernel/gone)" = 3
+	test "$(status ck --db "$T/v1.db" --now 2024-05-20 --entry /sys/kernel/gone)" = 12
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"

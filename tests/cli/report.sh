@@ -61,6 +61,8 @@ check "report, exit 0" test "$(status "$A" report --db "$T/u.db" --root "$T/root
 check "... per entry, summed over sessions and hosts, with packages" diff -u "$T/want" "$T/out"
 check "... nothing on stderr" test ! -s "$T/err"
 check "abidep -j report (the global option)" sh -c "$A -j report --db '$T/u.db' --root '$T/root' | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 2'"
+check "-d is --db, as in every command that takes a DB" \
+	sh -c "'$A' report -d '$T/u.db' --root '$T/root' | diff -u '$T/want' -"
 
 section "JSON"
 check "report -j, exit 0" test "$(status "$A" report -j --db "$T/u.db" --root "$T/root")" = 0
@@ -108,16 +110,17 @@ section "empty, missing, corrupt, unwritable"
 check "an empty DB: exit 0" test "$(status "$A" report --db "$T/empty.db")" = 0
 check "... says so" grep -qx "The usage DB $T/empty.db is empty: nothing traced yet." "$T/out"
 check "... -j: []" sh -c "test \"\$($A report -j --db '$T/empty.db')\" = '[]'"
-check "a missing DB: exit 2" test "$(status "$A" report --db "$T/none/usage.db")" = 2
+check "a missing DB: exit 6" test "$(status "$A" report --db "$T/none/usage.db")" = 6
 check "... what, where, what to do" grep -qx "abidep: no usage DB at $T/none/usage.db: nothing has been traced into it ('abidep trace' creates it); name another with --db" "$T/err"
 check "... and none is created" test ! -e "$T/none"
+check "... and with -d" test "$(status "$A" report -d "$T/none/usage.db")" = 6
 head -c 4096 /dev/urandom >"$T/junk.db"
-check "a corrupt DB (not a database): exit 2" test "$(status "$A" report --db "$T/junk.db")" = 2
+check "a corrupt DB (not a database): exit 6" test "$(status "$A" report --db "$T/junk.db")" = 6
 check "... named" grep -qx "abidep: cannot use the usage DB $T/junk.db: file is not a database; name the usage DB with --db, or move this file aside" "$T/err"
 sqlite3 "$T/other.db" 'CREATE TABLE t (a)'
-check "somebody else's SQLite DB: exit 2" test "$(status "$A" report --db "$T/other.db")" = 2
+check "somebody else's SQLite DB: exit 6" test "$(status "$A" report --db "$T/other.db")" = 6
 check "... named" grep -q "^abidep: cannot use the usage DB $T/other.db: it is an SQLite database, but not an abidep usage DB" "$T/err"
-check "a directory: exit 2" test "$(status "$A" report --db "$T")" = 2
+check "a directory: exit 6" test "$(status "$A" report --db "$T")" = 6
 check "... named" grep -q "^abidep: the usage DB $T is not a regular file" "$T/err"
 check "the writer cannot create a DB under a file" test "$(echo | status fill "$T/junk.db/usage.db")" = 6
 check "... and says where and why" grep -q "^fill: cannot create the directory $T/junk.db for the usage DB $T/junk.db/usage.db: Not a directory; run as root" "$T/err"
@@ -129,7 +132,7 @@ as_user=
 [ "$(id -u)" = 0 ] && as_user="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 mkdir "$T/ro" && cp "$T/u.db" "$T/ro/u.db" && chmod 000 "$T/ro/u.db" &&
 	chmod 555 "$T/ro" && chmod 755 "$T"
-check "an unreadable DB: exit 2" test "$(status $as_user "$A" report --db "$T/ro/u.db")" = 2
+check "an unreadable DB: exit 6" test "$(status $as_user "$A" report --db "$T/ro/u.db")" = 6
 check "... says so" grep -qx "abidep: cannot read the usage DB $T/ro/u.db: Permission denied; run as root, or name another with --db" "$T/err"
 chmod 444 "$T/ro/u.db"
 check "a read-only DB in a read-only directory (no -shm): reported" \

@@ -256,9 +256,10 @@ check "... with its errors and what to do" sh -c "grep -q '^$T/badtable:2: error
 check "two ROOTs exit 2" test "$(status $A scan "$F" "$F")" = 2
 check "--threads 0 exits 2" test "$(status $A scan --threads 0 "$F")" = 2
 check "an unknown option exits 2" test "$(status $A scan --frob "$F")" = 2
-check "--help exits 0 and documents the exit status" sh -c "$A scan --help | grep -q '^Exit status: 0 no hit, 1 hits found, 2'"
+check "--help exits 0 and documents the exit status" sh -c "$A scan --help | grep -q '^Exit status: 0 no hit; 1 hits found; 2 bad usage or input'"
 printf 'What:\t/sys/class/x/xN/foo\nDescription:\tplain ABI\n' >"$T/plaintable"
 check "tables with no deprecated entry: no hit, exit 0" test "$(status $A scan -t "$T/plaintable" "$F")" = 0
 check "... and it says there is nothing to search for" grep -q '^0 hits in 0 files' "$T/out"
+check "--tables is -t" sh -c "$A scan --tables '$T/plaintable' '$F' | grep -q '^0 hits in 0 files'"
 
 finish scan

@@ -1,7 +1,8 @@
 #!/bin/sh
 # CLI tests of `abidep tables`: exit codes, messages, JSON, exports, the
 # whole Documentation/ABI trees of linux-source-6.1 and 6.12, and the tables'
-# per-kernel facts.
+# per-kernel facts. Then what every object shares: the short options, the
+# exit statuses of abidep(8), and their man pages and completion.
 # Ends with "cli: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -160,5 +161,99 @@ check "an unknown object" test "$(status $A frobnicate)" = 2
 check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep --help)" "$T/err"
 check "an unknown command" test "$(status $A tables frob)" = 2
 check "ABIDEP_TABLES chooses the tables" sh -c "ABIDEP_TABLES='$T/plain' $A tables list | grep -q '/sys/a'"
+check "tables -j list: -j before the command too" \
+	sh -c "test \"\$($A tables -j list)\" = \"\$($A tables list -j)\""
+
+section "every object: one letter for one thing, one number for one thing"
+objects="tables trace report scan check merge brownout survey"
+for o in $objects; do
+	# Usage errors are found before anything is done (no tracer, no brownout).
+	check "$o --frob: exit 2" test "$(status $A $o --frob)" = 2
+	check "$o -h: exit 0, its exit statuses, pointing to abidep(8)" \
+		sh -c "$A $o -h | tr '\n' ' ' | grep -q 'Exit status: .* (see abidep(8))\. \$'"
+done
+check "tables list --frob: exit 2" test "$(status $A tables list --frob)" = 2
+# Every --help's "Exit status:" paragraph: "N meaning" separated by "; ".
+exit_statuses() {
+	$A "$@" --help | tr '\n' ' ' | sed 's/.*Exit status: //; s/ (see abidep(8))\. *$//' |
+		sed 's/; /\n/g'
+}
+exit_statuses >"$T/ex-all"
+check "abidep --help lists every status, 0 to 12" \
+	same "$(cut -d' ' -f1 "$T/ex-all" | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 "
+for o in $objects; do
+	# 0 and 1 are each object's answer; from 2 on, abidep's list.
+	exit_statuses $o | awk '$1 >= 2' >"$T/ex-$o"
+	check "$o --help: each status from 2 on as abidep --help says it" \
+		sh -c "test -s '$T/ex-$o' && ! grep -vxF -f '$T/ex-all' '$T/ex-$o'"
+done
+check "abidep(8) documents each status once, and no other" \
+	same "$(sed -n 's/^\*\*\([0-9]*\)\*\*$/\1/p' Documentation/man/abidep.rst | tr '\n' ' ')" \
+	"$(cut -d' ' -f1 "$T/ex-all" | tr '\n' ' ')"
+
+# -t, --tables: the tables, wherever an object takes them.
+check "tables list -t" sh -c "$A tables list -t '$T/plain' | grep -q ' /sys/a\$'"
+check "tables show -t" test "$(status $A tables show -t "$T/plain" /sys/a)" = 0
+check "tables resolve -t" sh -c "$A tables resolve -t '$T/plain' --sysfs '$T/sys' | grep -qx /sys/a"
+check "tables export -t" sh -c "$A tables export --abi -t '$T/plain' | grep -q '^What:.*/sys/a\$'"
+check "tables validate -t: as a PATH operand" test "$(status $A tables validate -t "$T/bad")" = 1
+check "... its errors named" grep -q "^$T/bad:3: error: " "$T/err"
+check "scan -t" sh -c "$A scan -t '$T/none' '$T/sys' 2>&1 >/dev/null | grep -q '^$T/none: error: cannot read'"
+check "check -t" sh -c "$A check -t '$T/none' 2>&1 >/dev/null | grep -q '^$T/none: error: cannot read'"
+# -d, --db: the usage DB, wherever an object takes one.
+check "report -d: a missing DB, exit 6" test "$(status $A report -d "$T/none.db")" = 6
+check "... named" grep -q "$T/none.db" "$T/err"
+check "check -d: a missing DB, exit 6" test "$(status $A check -d "$T/none.db")" = 6
+check "... named" grep -q "$T/none.db" "$T/err"
+check "merge -d: a missing input, exit 6" test "$(status $A merge -d "$T/none.db" -o "$T/out.db")" = 6
+check "... named" grep -q "$T/none.db" "$T/err"
+# The tracer's -t and -d only as far as parsing: past it, trace loads BPF
+# into this kernel. Each takes its argument: the extra one is refused.
+check "trace -t PATH -d PATH: both taken, with their arguments" \
+	test "$(status $A trace -t "$T/none" -d "$T/none.db" extra)" = 2
+check "... only the extra argument refused" grep -q "^abidep: trace takes no argument 'extra'" "$T/err"
+if [ "$(id -u)" = 0 ]; then
+	# Refused before the tables are read, which would fail next anyway.
+	check "trace as nobody: exit 3" \
+		test "$(status setpriv --reuid=nobody --regid=nogroup --clear-groups $A trace -t "$T/none")" = 3
+fi
+check "trace --interval -1: exit 2" test "$(status $A trace --interval -1)" = 2
+# The host has no abidep module: brownout says so, and writes nothing.
+if [ -e /sys/kernel/abidep ]; then
+	echo "# the abidep module is loaded on this host: its brownout statuses are not checked"
+else
+	check "brownout --status without the module: exit 9" test "$(status $A brownout --status)" = 9
+	check "... says to load it" grep -q "modprobe abidep" "$T/err"
+	check "brownout ENTRY --for without the module: exit 9" \
+		test "$(status $A brownout current_protocol --for 5s)" = 9
+fi
+check "brownout: a bad duration, exit 2" test "$(status $A brownout current_protocol --for 5x)" = 2
+
+# What each --help shows, its man page documents and bash completes.
+comp_words() {	# comp_words WORD...: what the completion offers
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1));
+		 _abidep; printf "%s\n" "${COMPREPLY[@]}"' sh completion/abidep.bash "$@"
+}
+for o in $objects; do
+	$A $o --help >"$T/help"
+	opts=$(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u)
+	# Short options as the help writes them: "-t," "[-t" "-j|-p" "-h".
+	shorts=$(grep -oE -- '(^|[ [|])-[a-zA-Z]([],| ]|$)' "$T/help" | grep -oE -- '-[a-zA-Z]' | sort -u)
+	if [ "$o" = tables ]; then
+		offered=$(for c in validate list show resolve export; do
+			comp_words abidep tables "$c" -; done | sort -u)
+	else
+		offered=$(comp_words abidep "$o" - | sort -u)
+	fi
+	missing_man="" missing_comp=""
+	for x in $opts $shorts; do
+		grep -q -- "\*\*$x\*\*" "Documentation/man/abidep-$o.rst" || missing_man="$missing_man $x"
+		echo "$offered" | grep -qx -- "$x" || missing_comp="$missing_comp $x"
+	done
+	check "abidep-$o(8) documents every option of '$o --help'${missing_man:+ (missing:$missing_man)}" \
+		test -n "$shorts" -a -z "$missing_man"
+	check "completion offers every option of '$o --help'${missing_comp:+ (missing:$missing_comp)}" \
+		test -n "$opts" -a -z "$missing_comp"
+done
 
 finish cli

@@ -120,7 +120,7 @@ for bad in 0 0s 25h 86401 -5s '' 1.5m; do
 done
 check "no duration: exit 2" test "$(tool brownout current_protocol)" = 2
 check "bad mode: exit 2" test "$(tool brownout current_protocol --for 5s --mode off)" = 2
-check "unknown entry: exit 5" test "$(tool brownout no_such_name --for 5s)" = 5
+check "unknown entry: exit 10" test "$(tool brownout no_such_name --for 5s)" = 10
 # Every entry, as CLASS/OLD, from the state file, in its order.
 known=$(grep -v '^#' "$STATE" | sed 's/^old=\([^ ]*\) new=[^ ]* class=\([^ ]*\) .*/\2\/\1/' | paste -sd, | sed 's/,/, /g')
 check "... listing the known ones ($known)" \
@@ -203,7 +203,7 @@ check "... and the count printed" \
 	sh -c "tail -n 1 /tmp/wait.out | grep -qxF 'brownout of rc/current_protocol over: 0 accesses failed'"
 dmesg -C
 check "a 60 s window" test "$(tool brownout current_protocol --for 1m)" = 0
-check "another one meanwhile: exit 6" test "$(tool brownout current_protocol --for 5s)" = 6
+check "another one meanwhile: exit 11" test "$(tool brownout current_protocol --for 5s)" = 11
 check "... saying how to end the first" grep -q "abidep brownout current_protocol --off' first" /tmp/out
 check "the control says EBUSY" test "$(ctl 'current_protocol 5')" = "Device or resource busy"
 check "--status -j" sh -c "$A brownout --status -j >/tmp/st.json"
@@ -259,8 +259,8 @@ check "the kernel log ends the window" \
 	dmesg_has "abidep: brownout of rc/current_protocol ended (entry unregistered): "
 check "nothing left: alias, control, state" \
 	sh -c "test ! -e $ALIAS -a ! -e /sys/kernel/abidep -a ! -e /sys/kernel/debug/abidep"
-check "the tool says the module is not loaded: exit 4" \
-	test "$(tool brownout current_protocol --for 5s)" = 4
+check "the tool says the module is not loaded: exit 9" \
+	test "$(tool brownout current_protocol --for 5s)" = 9
 check "... and how to load it" grep -q "run 'modprobe abidep' first" /tmp/out
 check "insmod abidep again" insmod "$KMOD/abidep.ko"
 check "the alias is back and reads" same "$(cat "$ALIAS")" "$(cat "$RC/protocols")"
@@ -277,7 +277,7 @@ EX=/sys/devices/platform/abidep-ir-example
 check "the example loads" insmod "$KMOD/examples/abidep_ir_example.ko"
 check "'current_protocol' alone is ambiguous: ENOTUNIQ" \
 	test "$(ctl 'current_protocol 5')" = "Name not unique on network"
-check "the tool: exit 5" test "$(tool brownout current_protocol --for 5s)" = 5
+check "the tool: exit 10" test "$(tool brownout current_protocol --for 5s)" = 10
 check "... listing both" \
 	grep -qxF "abidep: 'current_protocol' names several entries; use one of: rc/current_protocol, abidep_ir_example/current_protocol" /tmp/out
 check "hide the example's for 60 s" \

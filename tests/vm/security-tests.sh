@@ -114,7 +114,7 @@ check "the DB directory is 0700, the DB 0600, even with umask 000" \
 check "WAL and shm files too, if any" sh -c "for f in $DB-wal $DB-shm; do [ ! -e \$f ] || test \$(stat -c %a \$f) = 600 || exit 1; done"
 check "root's report names the program" sh -c "$A report | grep -q /tmp/secret-prog"
 check "a user cannot read the DB" user_fails cat $DB
-check "... nor report from it (exit 2)" sh -c "setpriv --reuid=$U --regid=$U --clear-groups $A report 2>/dev/null; test \$? = 2"
+check "... nor report from it (exit 6)" sh -c "setpriv --reuid=$U --regid=$U --clear-groups $A report 2>/dev/null; test \$? = 6"
 check "trace --stop" "$A" trace --stop
 check "nothing left pinned" test ! -e $PIN
 
