@@ -52,10 +52,11 @@ suites() {
 # its command's $SERIES, $KERNELS and ${FUZZ_SECONDS:-60} expanded.
 run_group() {
 	list="${LANE:-build}/.group"
+	suffix=${2:-}
 	suites "$1" >"$list"
 	while read -r name _ cmd; do
-		eval "set -- $cmd"
-		run_suite "$name${2:+-$2}" st "$@"
+		eval "set -- $cmd"	# (the group and suffix are read before)
+		run_suite "$name${suffix:+-$suffix}" st "$@"
 	done <"$list"
 }
 wanted() { [ -z "$groups" ] || echo " $groups " | grep -q " $1 "; }
