@@ -115,6 +115,19 @@ static void abidep_kdue_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, abidep_kver_due(&k, &ref), v->due);
 }
 
+static void abidep_days_test(struct kunit *test)
+{
+	struct abidep_date got, want;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(abidep_days_vectors); i++) {
+		abidep_date_from_days(abidep_days_vectors[i].days, &got);
+		KUNIT_ASSERT_EQ(test, abidep_parse_date(abidep_days_vectors[i].date, &want), 0);
+		KUNIT_EXPECT_EQ_MSG(test, abidep_date_cmp(&got, &want), 0, "day %u",
+				    abidep_days_vectors[i].days);
+	}
+}
+
 static void abidep_date_order_test(struct kunit *test)
 {
 	struct abidep_date a, b;
@@ -186,6 +199,7 @@ static struct kunit_case abidep_date_test_cases[] = {
 	KUNIT_CASE_PARAM(abidep_when_test, abidep_when_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_due_test, abidep_due_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_kdue_test, abidep_kdue_vec_gen_params),
+	KUNIT_CASE(abidep_days_test),
 	KUNIT_CASE(abidep_date_order_test),
 	KUNIT_CASE(abidep_entry_check_test),
 	{}

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time.h>
@@ -16,18 +17,13 @@ DEFINE_MUTEX(abidep_lock);
 LIST_HEAD(abidep_registry);
 
 /**
- * abidep_date_from_time() - the UTC date of a time
- * @t: seconds since the epoch
+ * abidep_date_from_time() - the UTC date of a time, as the tools take it
+ * @t: seconds since the epoch (a clock before 1970 counts as 1970-01-01)
  * @d: its date
  */
 void abidep_date_from_time(time64_t t, struct abidep_date *d)
 {
-	struct tm tm;
-
-	time64_to_tm(t, 0, &tm);
-	d->year = tm.tm_year + 1900;
-	d->month = tm.tm_mon + 1;
-	d->day = tm.tm_mday;
+	abidep_date_from_days(t > 0 ? div_u64(t, 86400) : 0, d);
 }
 
 static bool abidep_name_ok(const char *name)

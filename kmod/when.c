@@ -200,6 +200,26 @@ int abidep_parse_when(const char *s, struct abidep_when *w)
 }
 
 /**
+ * abidep_date_from_days() - the date @days after 1970-01-01
+ * @days: days since the epoch (a UTC time divided by 86400)
+ * @d: its date
+ *
+ * The civil-from-days conversion of the proleptic Gregorian calendar, so
+ * that the module and the tools call the same day "today".
+ */
+void abidep_date_from_days(unsigned int days, struct abidep_date *d)
+{
+	unsigned int z = days + 719468, era = z / 146097, doe = z - era * 146097;
+	unsigned int yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned int mp = (5 * doy + 2) / 153;
+
+	d->day = doy - (153 * mp + 2) / 5 + 1;
+	d->month = mp < 10 ? mp + 3 : mp - 9;
+	d->year = yoe + era * 400 + (d->month <= 2);
+}
+
+/**
  * abidep_date_cmp() - order two dates
  * @a: a date
  * @b: another date

@@ -45,6 +45,7 @@ int abidep_parse_date(const char *s, struct abidep_date *d);
 int abidep_parse_kver(const char *s, struct abidep_kver *k);
 int abidep_parse_uname(const char *s, struct abidep_kver *k);
 int abidep_parse_when(const char *s, struct abidep_when *w);
+void abidep_date_from_days(unsigned int days, struct abidep_date *d);
 int abidep_date_cmp(const struct abidep_date *a, const struct abidep_date *b);
 int abidep_kver_cmp(const struct abidep_kver *k, const struct abidep_kver *ref);
 void abidep_date_due_from(const struct abidep_date *d, struct abidep_date *first);

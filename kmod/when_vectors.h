@@ -98,6 +98,23 @@ static const struct abidep_when_vector abidep_when_vectors[] = {
 	{ "", -EINVAL },
 };
 
+/* A UTC time, in days since the epoch, as a date. */
+struct abidep_days_vector {
+	unsigned int days;
+	const char *date;
+};
+
+static const struct abidep_days_vector abidep_days_vectors[] = {
+	{ 0, "1970-01-01" },
+	{ 59, "1970-03-01" },
+	{ 10957, "2000-01-01" },
+	{ 11016, "2000-02-29" },
+	{ 14707, "2010-04-08" },
+	{ 19782, "2024-02-29" },
+	{ 20790, "2026-12-03" },
+	{ 2932896, "9999-12-31" },
+};
+
 /* Due: once the whole period of the Remove-after: date has passed. */
 struct abidep_due_vector {
 	const char *remove_after, *today;

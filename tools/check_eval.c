@@ -410,15 +410,10 @@ int check_scan(struct check *c, const char *root, const struct abi_set *set,
 
 /* ---- the verdicts ---- */
 
-/* The UTC date of @t. */
+/* The UTC date of @t, as the module takes it (../kmod/when.c). */
 static void date_of(time_t t, struct abidep_date *d)
 {
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	d->year = tm.tm_year + 1900;
-	d->month = tm.tm_mon + 1;
-	d->day = tm.tm_mday;
+	abidep_date_from_days(t > 0 ? t / 86400 : 0, d);
 }
 
 bool kver_valid(const char *kernel)

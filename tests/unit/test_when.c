@@ -92,8 +92,22 @@ static void test_due_vectors(void)
 	}
 }
 
+static void test_days_vectors(void)
+{
+	struct abidep_date got, want;
+	unsigned int i;
+
+	current = "days since the epoch";
+	for (i = 0; i < N(abidep_days_vectors); i++) {
+		abidep_date_from_days(abidep_days_vectors[i].days, &got);
+		CHECK(!abidep_parse_date(abidep_days_vectors[i].date, &want));
+		CHECK(!abidep_date_cmp(&got, &want));
+	}
+}
+
 int main(void)
 {
+	test_days_vectors();
 	test_date_vectors();
 	test_kver_vectors();
 	test_when_vectors();
