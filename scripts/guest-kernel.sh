@@ -17,7 +17,7 @@ tmp=$(mktemp -d "$cache/kernel/.unpack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"	# apt-get download drops to _apt, which must write here
 echo "deps: unpacking linux-image-$kver for the guest into $dest"
-(cd "$tmp" && apt-get download -qq "linux-image-$kver" >/dev/null)
+(cd "$tmp" && apt-get -o DPkg::Lock::Timeout=900 download -qq "linux-image-$kver" >/dev/null)
 dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
 depmod -b "$tmp/root" "$kver"
 mkdir -p "$tmp/root/boot"
