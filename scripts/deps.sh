@@ -7,12 +7,12 @@ set -eu
 here=$(dirname "$0")
 # Another apt (unattended-upgrades, a second make deps) may hold dpkg's lock:
 # wait for it rather than fail.
-apt() { apt-get -o DPkg::Lock::Timeout=900 "$@"; }
+apt_get() { apt-get -o DPkg::Lock::Timeout=900 "$@"; }
 
 # The supported kernels' packages: the newest headers apt offers for each
 # (the 6.12 headers pull in their image package: installed, never booted).
 kpkgs=$("$here/kver.sh" --packages 2>/dev/null) || {
-	[ "$(id -u)" = 0 ] && apt update -qq && kpkgs=$("$here/kver.sh" --packages)
+	[ "$(id -u)" = 0 ] && apt_get update -qq && kpkgs=$("$here/kver.sh" --packages)
 } || exit 1
 
 PKGS="$kpkgs make gcc libc6-dev kmod cpio xz-utils zstd
@@ -36,9 +36,9 @@ if [ -n "$missing" ]; then
 	fi
 	echo "deps: installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt update -qq
+	apt_get update -qq
 	# shellcheck disable=SC2086
-	apt install -y -qq --no-install-recommends $missing >/dev/null
+	apt_get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
 for kver in $("$here/kver.sh" --all); do
