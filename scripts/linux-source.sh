@@ -10,7 +10,9 @@ series=$("$here/kver.sh" --series "${1:-$("$here/kver.sh")}") || exit 1
 cache=${ABIDEP_CACHE:-/var/cache/abidep}
 src="$cache/linux-source-$series"
 tarball=/usr/src/linux-source-$series.tar.xz
-if [ ! -f "$src/Makefile" ]; then
+# Unpacked into a temporary directory and renamed: a tree that exists is whole
+# (a reader that came while tar was still writing would miss files).
+if [ ! -f "$src/.abidep-unpacked" ]; then
 	[ -f "$tarball" ] || {
 		echo "linux-source: $tarball is missing; run 'make deps'" >&2
 		exit 1
@@ -19,9 +21,14 @@ if [ ! -f "$src/Makefile" ]; then
 	# One unpack at a time (parallel suites may ask at once).
 	exec 9>"$cache/.linux-source-$series.lock"
 	flock 9
-	if [ ! -f "$src/Makefile" ]; then
+	if [ ! -f "$src/.abidep-unpacked" ]; then
 		echo "linux-source: unpacking $tarball into $cache" >&2
-		tar -xaf "$tarball" -C "$cache"
+		tmp=$(mktemp -d "$cache/.unpack-$series.XXXXXX")
+		tar -xaf "$tarball" -C "$tmp"
+		touch "$tmp/linux-source-$series/.abidep-unpacked"
+		rm -rf "$src"
+		mv "$tmp/linux-source-$series" "$src"
+		rmdir "$tmp"
 	fi
 fi
 echo "$src"
