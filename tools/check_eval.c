@@ -185,11 +185,6 @@ static struct check_entry *entry_of_row(struct check *c, const struct usage_row 
 	return c->last_path_ce;
 }
 
-static unsigned long long sat_add(unsigned long long a, unsigned long long b)
-{
-	return a + b < a ? ~0ULL : a + b;
-}
-
 static int op_bit(const char *op)
 {
 	int i;
@@ -236,16 +231,11 @@ static int add_row(const struct usage_row *r, void *arg)
 		u->package = dpkg_owner(c->dpkg, r->exe);
 		u->uid = r->uid;
 		u->host = xstrdup(r->host);
-		u->first_seen = r->first_seen;
-		u->last_seen = r->last_seen;
+		u->counts = r->counts;
+	} else {
+		usage_add(&u->counts, &r->counts);
 	}
 	u->ops |= 1u << op_bit(r->op);
-	u->count = sat_add(u->count, r->count);
-	u->errors = sat_add(u->errors, r->errors);
-	if (r->first_seen < u->first_seen)
-		u->first_seen = r->first_seen;
-	if (r->last_seen > u->last_seen)
-		u->last_seen = r->last_seen;
 	return 0;
 }
 
@@ -446,6 +436,10 @@ static void judge_due(struct check *c, struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
 	const struct abi_when *w = &e->remove_after;
+	const struct abidep_when aw = {
+		.has_date = w->has_date, .has_kver = w->has_kver,
+		.date = w->date, .kver = w->k,
+	};
 	struct abidep_date today;
 	struct abidep_kver k;
 	char t[64];
@@ -459,11 +453,7 @@ static void judge_due(struct check *c, struct check_entry *ce)
 		return;
 	}
 	date_of(c->now, &today);
-	if (w->has_date && abidep_date_due(&w->date, &today)) {
-		ce->due = true;
-		return;
-	}
-	if (w->has_kver && kernel_of(c, &k) && abidep_kver_due(&k, &w->k)) {
+	if (abidep_when_due(&aw, &today, kernel_of(c, &k) ? &k : NULL)) {
 		ce->due = true;
 		return;
 	}

@@ -12,6 +12,7 @@
 
 #include "abi.h"
 #include "scan.h"
+#include "store.h"
 
 struct dpkg;
 
@@ -25,8 +26,10 @@ struct check_use {
 	unsigned int uid;
 	char *host;
 	unsigned int ops;	/* 1 << OP_OPEN | ... */
-	unsigned long long count, errors;	/* summed over its sessions */
-	long long first_seen, last_seen;
+	union {			/* summed over its sessions: usage_add() */
+		struct { USAGE_COUNTS_MEMBERS; };
+		struct usage_counts counts;
+	};
 };
 
 enum { OP_OPEN, OP_READ, OP_WRITE, OP_OTHER, NOPS };

@@ -35,8 +35,10 @@ struct user {
 	unsigned int uid;
 	char *cgroup;		/* NULL: unknown */
 	char *op;
-	unsigned long long count, errors;
-	long long first_seen, last_seen;
+	union {			/* summed over hosts: usage_add() */
+		struct { USAGE_COUNTS_MEMBERS; };
+		struct usage_counts counts;
+	};
 	char **hosts;
 	int nhosts, hcap;
 };
@@ -132,11 +134,6 @@ static int add_file(const struct usage_file *f, void *arg)
 	return 0;
 }
 
-static unsigned long long sat_add(unsigned long long a, unsigned long long b)
-{
-	return a + b < a ? ~0ULL : a + b;
-}
-
 /* Sums come by (what, exe, uid, cgroup, op), then host: merge the hosts. */
 static int add_sum(const struct usage_sum *s, void *arg)
 {
@@ -153,15 +150,10 @@ static int add_sum(const struct usage_sum *s, void *arg)
 		u->uid = s->uid;
 		u->cgroup = dup_or_null(s->cgroup);
 		u->op = xstrdup(s->op);
-		u->first_seen = s->first_seen;
-		u->last_seen = s->last_seen;
+		u->counts = s->counts;
+	} else {
+		usage_add(&u->counts, &s->counts);
 	}
-	u->count = sat_add(u->count, s->count);
-	u->errors = sat_add(u->errors, s->errors);
-	if (s->first_seen < u->first_seen)
-		u->first_seen = s->first_seen;
-	if (s->last_seen > u->last_seen)
-		u->last_seen = s->last_seen;
 	*GROW(u->hosts, u->nhosts, u->hcap) = xstrdup(s->host);
 	return 0;
 }

@@ -638,6 +638,19 @@ static sqlite3_int64 clamp(unsigned long long v)
 	return v > LLONG_MAX ? LLONG_MAX : (sqlite3_int64)v;
 }
 
+/* The one addition of usage counts: trace, report and check call it. */
+void usage_add(struct usage_counts *to, const struct usage_counts *from)
+{
+	to->count = to->count + from->count < to->count ? ULLONG_MAX :
+		    to->count + from->count;
+	to->errors = to->errors + from->errors < to->errors ? ULLONG_MAX :
+		     to->errors + from->errors;
+	if (from->first_seen < to->first_seen)
+		to->first_seen = from->first_seen;
+	if (from->last_seen > to->last_seen)
+		to->last_seen = from->last_seen;
+}
+
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r);
 
 int store_upsert(struct store *s, const struct usage_row *r)

@@ -14,6 +14,27 @@
 
 struct store;
 
+/*
+ * What a row or a sum has counted, and usage_add() to add one such to
+ * another. The members are also those of struct usage_row and struct
+ * usage_sum, under the same names (r->count), through an anonymous union
+ * with a struct usage_counts (r->counts).
+ */
+#define USAGE_COUNTS_MEMBERS						\
+	unsigned long long count, errors;	/* accesses, those that failed */ \
+	long long first_seen, last_seen		/* unix seconds */
+
+struct usage_counts {
+	USAGE_COUNTS_MEMBERS;
+};
+
+/*
+ * Add @from's counts to @to's (saturating), first_seen the earlier,
+ * last_seen the later: two sessions' use summed, or two tracer keys that are
+ * one row of the store.
+ */
+void usage_add(struct usage_counts *to, const struct usage_counts *from);
+
 /* One row: what one tracer load (a session) has counted for one key. */
 struct usage_row {
 	const char *host;	/* hostname */
@@ -29,8 +50,10 @@ struct usage_row {
 	const char *exe;	/* executable path */
 	const char *comm;
 	int pid, ppid;		/* of the first access; negative: unknown */
-	unsigned long long count, errors;	/* cumulative within the session */
-	long long first_seen, last_seen;	/* unix seconds */
+	union {			/* cumulative within the session */
+		struct { USAGE_COUNTS_MEMBERS; };
+		struct usage_counts counts;
+	};
 };
 
 /*
@@ -100,8 +123,10 @@ struct usage_sum {
 	const char *cgroup;	/* NULL if unknown */
 	const char *op;
 	const char *host;
-	unsigned long long count, errors;	/* SUM */
-	long long first_seen, last_seen;	/* MIN, MAX */
+	union {			/* SUM, SUM, MIN, MAX */
+		struct { USAGE_COUNTS_MEMBERS; };
+		struct usage_counts counts;
+	};
 	const char *path;	/* store_path_sums() only; NULL otherwise */
 };
 

@@ -664,19 +664,12 @@ static int sync_db(struct tracer *tr)
 	for (i = 0; i < n; i++)
 		sync_row_fix(&rows[i]);
 	for (i = 1; i < n; i++) {
-		struct usage_row *a = &rows[out].r, *b = &rows[i].r;
-
 		if (sync_row_cmp(&rows[out], &rows[i])) {
 			rows[++out] = rows[i];
 			sync_row_fix(&rows[out]);
 			continue;
 		}
-		a->count += b->count;
-		a->errors += b->errors;
-		if (b->first_seen < a->first_seen)
-			a->first_seen = b->first_seen;
-		if (b->last_seen > a->last_seen)
-			a->last_seen = b->last_seen;
+		usage_add(&rows[out].r.counts, &rows[i].r.counts);
 	}
 	n = n ? out + 1 : 0;
 

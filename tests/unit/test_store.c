@@ -1006,6 +1006,23 @@ out:
 	free(v1);
 }
 
+/* usage_add(): counts saturate, first_seen the earlier, last_seen the later. */
+static void test_usage_add(void)
+{
+	struct usage_row r = { .count = 3, .errors = 1, .first_seen = 100, .last_seen = 200 };
+	struct usage_counts more = { .count = 4, .errors = 0, .first_seen = 50, .last_seen = 150 };
+	struct usage_counts big = { .count = ULLONG_MAX - 1, .errors = ULLONG_MAX,
+				    .first_seen = 300, .last_seen = 400 };
+
+	current = "usage_add";
+	usage_add(&r.counts, &more);
+	CHECK(r.count == 7 && r.errors == 1);
+	CHECK(r.first_seen == 50 && r.last_seen == 200);
+	usage_add(&r.counts, &big);
+	CHECK(r.count == ULLONG_MAX && r.errors == ULLONG_MAX);
+	CHECK(r.first_seen == 50 && r.last_seen == 400);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -1019,6 +1036,7 @@ int main(void)
 	test_readonly_dir();
 	test_merge();
 	test_sessions();
+	test_usage_add();
 	test_dpkg();
 	test_dpkg_speed();
 	if (rm_tree(tmp))
