@@ -49,23 +49,7 @@ extern struct abidep_opts cfg;
 /* The migration tables to use when none is named. */
 const char *abidep_default_tables(void);
 
-struct abi_set;
-struct abi_entry;
-struct json;
-/*
- * Load and check the tables at @paths (the default ones when @npaths is 0)
- * into @set, for a command that uses them; @skip_text: it needs no
- * Description. On an error, print the diagnostics and what to do on stderr
- * and return -1 (@set is still to be freed).
- */
-int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text);
-
-/*
- * An entry's migration fields as JSON members, as every command gives them:
- * what, status (null if it has none of our fields), deprecated,
- * remove_after, removed, replaced_by.
- */
-void abidep_json_migration(struct json *j, const struct abi_entry *e);
+/* Loading the tables, abidep_load_tables(): tables_load.h. */
 
 int cmd_tables(int argc, char **argv);
 int cmd_trace(int argc, char **argv);

@@ -24,6 +24,7 @@
 #include "dpkg.h"
 #include "json.h"
 #include "store.h"
+#include "tables_load.h"
 #include "util.h"
 
 #define DEFAULT_QUIET_DAYS 30

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "scan.h"
 #include "scan_int.h"
+#include "tables_load.h"
 #include "util.h"
 
 static void scan_usage(FILE *f)

@@ -17,6 +17,7 @@
 #include "export.h"
 #include "json.h"
 #include "pattern.h"
+#include "tables_load.h"
 #include "util.h"
 
 static void tables_usage(FILE *f)
@@ -46,43 +47,6 @@ static void tables_usage(FILE *f)
 			 EXB(EX_USAGE));
 }
 
-/* Diagnostics in file order, then line. */
-static int diag_cmp(const void *a, const void *b, void *arg)
-{
-	const struct abi_diag *x = a, *y = b;
-	const struct abi_set *set = arg;
-	int fx = -1, fy = -1, i;
-
-	for (i = 0; i < set->nfiles && (fx < 0 || fy < 0); i++) {
-		if (set->files[i].path == x->file)
-			fx = i;
-		if (set->files[i].path == y->file)
-			fy = i;
-	}
-	if (fx != fy)
-		return fx < fy ? -1 : 1;
-	if (x->file != y->file)
-		return strcmp(x->file, y->file);
-	return x->line - y->line;
-}
-
-static void print_diags(struct abi_set *set, FILE *f)
-{
-	int i;
-
-	qsort_r(set->diags, set->ndiags, sizeof(*set->diags), diag_cmp, set);
-	for (i = 0; i < set->ndiags; i++) {
-		const struct abi_diag *d = &set->diags[i];
-
-		if (d->line)
-			fprintf(f, "%s:%d: %s: %s\n", d->file, d->line,
-				d->error ? "error" : "warning", d->msg);
-		else
-			fprintf(f, "%s: %s: %s\n", d->file,
-				d->error ? "error" : "warning", d->msg);
-	}
-}
-
 static int count_what(const struct abi_set *set)
 {
 	int i, n = 0;
@@ -90,26 +54,6 @@ static int count_what(const struct abi_set *set)
 	for (i = 0; i < set->nentries; i++)
 		n += set->entries[i].nwhat;
 	return n;
-}
-
-int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text)
-{
-	const char *what = npaths ? paths[0] : abidep_default_tables();
-	int i, ret = 0;
-
-	abi_set_init(set);
-	set->skip_text = skip_text;
-	if (!npaths)
-		ret = abi_load_path(set, what);
-	for (i = 0; i < npaths; i++)
-		ret |= abi_load_path(set, paths[i]);
-	abi_check(set, false);
-	if (!ret && !set->errors)
-		return 0;
-	print_diags(set, stderr);
-	fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate %s' shows them\n",
-		what, set->errors, ret ? ", or unreadable" : "", what);
-	return -1;
 }
 
 static int do_validate(int argc, char **argv)
@@ -167,7 +111,7 @@ static int do_validate(int argc, char **argv)
 		json_kint(&j, "what", count_what(&set));
 		json_kint(&j, "errors", set.errors);
 		json_kint(&j, "warnings", set.warnings);
-		qsort_r(set.diags, set.ndiags, sizeof(*set.diags), diag_cmp, &set);
+		abidep_sort_diags(&set);
 		json_key(&j, "diagnostics");
 		json_arr_start(&j);
 		for (i = 0; i < set.ndiags; i++) {
@@ -184,7 +128,7 @@ static int do_validate(int argc, char **argv)
 		json_end(&j);
 	} else {
 		if (!quiet)
-			print_diags(&set, stderr);
+			abidep_print_diags(&set, stderr);
 		printf("%d files, %d entries, %d What lines: %d errors, %d warnings\n",
 		       set.nfiles, set.nentries, count_what(&set), set.errors,
 		       set.warnings);
@@ -199,16 +143,6 @@ static int do_validate(int argc, char **argv)
 static const char *when_text(const struct abi_entry *e, int f)
 {
 	return e->field[f] ? e->field[f] : "-";
-}
-
-void abidep_json_migration(struct json *j, const struct abi_entry *e)
-{
-	json_kstrs(j, "what", e->what, e->nwhat);
-	json_kstr(j, "status", abi_is_migration(e) ? abi_status_name(e->status) : NULL);
-	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
-	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
-	json_kstr(j, "removed", e->field[ABI_REMOVED]);
-	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
 }
 
 static void json_entry(struct json *j, const struct abi_entry *e)

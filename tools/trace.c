@@ -42,6 +42,7 @@
 #include "json.h"
 #include "pattern.h"
 #include "store.h"
+#include "tables_load.h"
 #include "uevent.h"
 #include "util.h"
 #include "../bpf/abidep.h"

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading the migration tables for a command (tables, check, scan, trace),
+ * and what every command shows of their entries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi.h"
+#include "abidep.h"
+#include "json.h"
+#include "tables_load.h"
+
+/* Diagnostics in file order, then line. */
+static int diag_cmp(const void *a, const void *b, void *arg)
+{
+	const struct abi_diag *x = a, *y = b;
+	const struct abi_set *set = arg;
+	int fx = -1, fy = -1, i;
+
+	for (i = 0; i < set->nfiles && (fx < 0 || fy < 0); i++) {
+		if (set->files[i].path == x->file)
+			fx = i;
+		if (set->files[i].path == y->file)
+			fy = i;
+	}
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	if (x->file != y->file)
+		return strcmp(x->file, y->file);
+	return x->line - y->line;
+}
+
+void abidep_sort_diags(struct abi_set *set)
+{
+	qsort_r(set->diags, set->ndiags, sizeof(*set->diags), diag_cmp, set);
+}
+
+void abidep_print_diags(struct abi_set *set, FILE *f)
+{
+	int i;
+
+	abidep_sort_diags(set);
+	for (i = 0; i < set->ndiags; i++) {
+		const struct abi_diag *d = &set->diags[i];
+
+		if (d->line)
+			fprintf(f, "%s:%d: %s: %s\n", d->file, d->line,
+				d->error ? "error" : "warning", d->msg);
+		else
+			fprintf(f, "%s: %s: %s\n", d->file,
+				d->error ? "error" : "warning", d->msg);
+	}
+}
+
+int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text)
+{
+	const char *what = npaths ? paths[0] : abidep_default_tables();
+	int i, ret = 0;
+
+	abi_set_init(set);
+	set->skip_text = skip_text;
+	if (!npaths)
+		ret = abi_load_path(set, what);
+	for (i = 0; i < npaths; i++)
+		ret |= abi_load_path(set, paths[i]);
+	abi_check(set, false);
+	if (!ret && !set->errors)
+		return 0;
+	abidep_print_diags(set, stderr);
+	fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate %s' shows them\n",
+		what, set->errors, ret ? ", or unreadable" : "", what);
+	return -1;
+}
+
+void abidep_json_migration(struct json *j, const struct abi_entry *e)
+{
+	json_kstrs(j, "what", e->what, e->nwhat);
+	json_kstr(j, "status", abi_is_migration(e) ? abi_status_name(e->status) : NULL);
+	json_kstr(j, "deprecated", e->field[ABI_DEPRECATED]);
+	json_kstr(j, "remove_after", e->field[ABI_REMOVE_AFTER]);
+	json_kstr(j, "removed", e->field[ABI_REMOVED]);
+	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
+}

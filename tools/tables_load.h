@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loading the migration tables (or a Documentation/ABI tree) for a command,
+ * and what every command shows of their entries.
+ */
+#ifndef ABIDEP_TABLES_LOAD_H
+#define ABIDEP_TABLES_LOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct abi_set;
+struct abi_entry;
+struct json;
+
+/*
+ * Load and check the tables at @paths (the default ones when @npaths is 0)
+ * into @set, for a command that uses them; @skip_text: it needs no
+ * Description. On an error, print the diagnostics and what to do on stderr
+ * and return -1 (@set is still to be freed).
+ */
+int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text);
+
+/* @set's diagnostics in file order, then line order. */
+void abidep_sort_diags(struct abi_set *set);
+/* Sorted, then each as file:line: error|warning: what. */
+void abidep_print_diags(struct abi_set *set, FILE *f);
+
+/*
+ * An entry's migration fields as JSON members, as every command gives them:
+ * what, status (null if it has none of our fields), deprecated,
+ * remove_after, removed, replaced_by.
+ */
+void abidep_json_migration(struct json *j, const struct abi_entry *e);
+
+#endif
