@@ -9,6 +9,7 @@
 #   make stress     STRESS_SECONDS (300) of load and churn in the guest
 #   make tables     regenerate kmod/table_gen.h from migration-tables/
 #   make install    [DESTDIR=...] [PREFIX=/usr/local]; make uninstall
+#   make htmldocs   Documentation/ as HTML in build/htmldocs (Sphinx, -W)
 #
 # V=1 shows the commands.
 
@@ -28,12 +29,12 @@ Q := @
 endif
 
 .PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
-	demo bench stress clean help man install uninstall
+	demo bench stress clean help man htmldocs install uninstall
 
 all: module tools
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
@@ -111,6 +112,9 @@ MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentatio
 UNITS := abidep-trace.service abidep-sync.service abidep-sync.timer
 # The module's sources without the KUnit tests and kbuild's generated files;
 # the example driver (kmod/examples/) is a demo and is not installed.
+# The documents' source tree, as laid out in Documentation/ (make htmldocs
+# renders it; install does not need Sphinx).
+DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/ABI/testing/*)
 KMOD_SRCS := $(filter-out %.mod.c %_test.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild
 
 # Man pages: one source, Documentation/man/*.rst, rendered with rst2man.
@@ -119,6 +123,15 @@ man: $(MANS)
 build/man/%.8: Documentation/man/%.rst
 	$(Q)mkdir -p build/man
 	$(Q)$(RST2MAN) --strict $< $@
+
+# Documentation/ with Sphinx, warnings as errors (every :doc: link resolves,
+# every kernel-doc comment is complete), every file read again (-E: a
+# cached one would not warn again); conf.py says where the kernel's
+# kernel-doc comes from.
+SPHINXBUILD ?= sphinx-build
+htmldocs:
+	$(Q)$(SPHINXBUILD) -E -W --keep-going -q -b html -d build/htmldocs-doctrees \
+		Documentation build/htmldocs
 
 install: man
 	$(Q)$(MAKE) --no-print-directory -C tools $(if $(filter 1,$(V)),V=1) \
@@ -129,7 +142,10 @@ install: man
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
-	$(Q)install -m 0644 README.md Documentation/*.rst $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	$(Q)for f in $(DOCS); do \
+		install -D -m 0644 $$f $(DESTDIR)$(DOCDIR)/$${f#Documentation/} || exit 1; \
+	done
 	$(Q)install -m 0644 completion/abidep.bash $(DESTDIR)$(BASHCOMPDIR)/abidep
 	$(Q)for u in $(UNITS); do \
 		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u$$(test -f systemd/$$u.in && echo .in) \
