@@ -45,21 +45,16 @@ static void abidep_field(struct seq_file *m, const char *key, const char *val)
 	seq_escape(m, val && *val ? val : "-", ABIDEP_ESC);
 }
 
-/*
- * Due as abidep check decides it (when.c): the whole period of the removal
- * date has passed, or this kernel is of a later series than its version.
- */
+/* Due as abidep check decides it: abidep_when_due(), on today's date. */
 static bool abidep_overdue(const struct abidep_state *st)
 {
-	const struct abidep_when *w = &st->remove_after;
 	struct abidep_date today;
 	struct abidep_kver kernel;
+	bool known;
 
 	abidep_date_from_time(ktime_get_real_seconds(), &today);
-	if (w->has_date && abidep_date_due(&w->date, &today))
-		return true;
-	return w->has_kver && !abidep_parse_uname(init_utsname()->release, &kernel) &&
-	       abidep_kver_due(&kernel, &w->kver);
+	known = !abidep_parse_uname(init_utsname()->release, &kernel);
+	return abidep_when_due(&st->remove_after, &today, known ? &kernel : NULL);
 }
 
 static void abidep_state_users(struct seq_file *m, struct abidep_users *u)

@@ -306,3 +306,23 @@ bool abidep_kver_due(const struct abidep_kver *kernel,
 {
 	return abidep_kver_cmp(kernel, remove_after) > 0;
 }
+
+/**
+ * abidep_when_due() - is an entry with this Remove-after: value due?
+ * @w: its Remove-after: value (neither a date nor a version: never due)
+ * @today: the date to judge on
+ * @kernel: the kernel to judge a version against, or NULL if none is known
+ *
+ * The one definition of due, used by the module's state file and by
+ * abidep check: the whole period of the date has passed, or @kernel is of a
+ * later series than the version, whichever comes first.
+ *
+ * Return: true if due.
+ */
+bool abidep_when_due(const struct abidep_when *w, const struct abidep_date *today,
+		     const struct abidep_kver *kernel)
+{
+	if (w->has_date && abidep_date_due(&w->date, today))
+		return true;
+	return w->has_kver && kernel && abidep_kver_due(kernel, &w->kver);
+}

@@ -52,5 +52,7 @@ void abidep_date_due_from(const struct abidep_date *d, struct abidep_date *first
 bool abidep_date_due(const struct abidep_date *d, const struct abidep_date *today);
 bool abidep_kver_due(const struct abidep_kver *kernel,
 		     const struct abidep_kver *remove_after);
+bool abidep_when_due(const struct abidep_when *w, const struct abidep_date *today,
+		     const struct abidep_kver *kernel);
 
 #endif /* _ABIDEP_WHEN_H */

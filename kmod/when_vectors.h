@@ -163,4 +163,28 @@ static const struct abidep_kdue_vector abidep_kdue_vectors[] = {
 	{ "6.1", "6.1.200", -1, false },
 };
 
+/*
+ * abidep_when_due(): a Remove-after: value on a date, with the kernel known
+ * or not (NULL); due when the date's period has passed or the kernel is past
+ * the version, whichever comes first.
+ */
+struct abidep_when_due_vector {
+	const char *remove_after, *today, *kernel;
+	bool due;
+};
+
+static const struct abidep_when_due_vector abidep_when_due_vectors[] = {
+	{ "2027", "2027-12-31", NULL, false },
+	{ "2027", "2028-01-01", NULL, true },
+	{ "6.12", "2000-01-01", NULL, false },
+	{ "6.12", "2000-01-01", "6.12.118+deb12-amd64", false },
+	{ "6.12", "2000-01-01", "6.13", true },
+	{ "2027-06, 6.12", "2027-07-01", "6.1.0-57-amd64", true },
+	{ "2027-06, 6.12", "2027-06-30", "6.13", true },
+	{ "2027-06, 6.12", "2027-06-30", "6.12", false },
+	{ "2027-06, 6.12", "2027-06-30", NULL, false },
+	{ "v2.6.34-rc1", "2030-01-01", "2.6.34", false },
+	{ "v2.6.34-rc1", "2030-01-01", "2.6.35-rc1", true },
+};
+
 #endif /* _ABIDEP_WHEN_VECTORS_H */

@@ -105,6 +105,24 @@ static void test_days_vectors(void)
 	}
 }
 
+static void test_when_due_vectors(void)
+{
+	struct abidep_date today;
+	struct abidep_when w;
+	struct abidep_kver k;
+	unsigned int i;
+
+	current = "due: a Remove-after value on a date and a kernel";
+	for (i = 0; i < N(abidep_when_due_vectors); i++) {
+		const struct abidep_when_due_vector *v = &abidep_when_due_vectors[i];
+
+		CHECK(!abidep_parse_when(v->remove_after, &w));
+		CHECK(!abidep_parse_date(v->today, &today));
+		CHECK(!v->kernel || !abidep_parse_uname(v->kernel, &k));
+		CHECK(abidep_when_due(&w, &today, v->kernel ? &k : NULL) == v->due);
+	}
+}
+
 int main(void)
 {
 	test_days_vectors();
@@ -112,6 +130,7 @@ int main(void)
 	test_kver_vectors();
 	test_when_vectors();
 	test_due_vectors();
+	test_when_due_vectors();
 	printf("when: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
