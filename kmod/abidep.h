@@ -17,7 +17,7 @@
  * to each device with devm_abidep_device_alias_add(). Reads and writes of the
  * old name go through the new attribute's own show() and store().
  *
- * See Documentation/maintainer-guide.rst for the whole story.
+ * See Documentation/driver-api/maintainer-guide.rst for the whole story.
  */
 #ifndef _ABIDEP_H
 #define _ABIDEP_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one place where abidep meets the differences between the kernels it
- * supports (scripts/kernels lists them; Documentation/kernels.rst says how
+ * supports (scripts/kernels lists them; Documentation/admin-guide/kernels.rst says how
  * to add one). Everything else in kmod/ is written once for all of them.
  */
 #ifndef _ABIDEP_COMPAT_H
@@ -18,7 +18,7 @@
 	 KERNEL_VERSION(major, minor, 0))
 
 #if !ABIDEP_KERNEL_AT_LEAST(6, 1) || ABIDEP_KERNEL_AT_LEAST(6, 13)
-#error "abidep supports Linux 6.1 to 6.12; see Documentation/kernels.rst"
+#error "abidep supports Linux 6.1 to 6.12; see Documentation/admin-guide/kernels.rst"
 #else
 
 /*

@@ -3,7 +3,7 @@
  * /sys/kernel/debug/abidep/state: every entry, one a line, root only.
  *
  * A seq_file, so the file has no page-size limit. Format (see
- * Documentation/state-file.rst): a "#" header line, then per entry
+ * Documentation/ABI/state-file.rst): a "#" header line, then per entry
  * space-separated key=value fields; "user=" repeats, once per known user,
  * as comma-separated tgid,uid,comm,exe,reads,writes,first_seen,last_seen.
  * Values escape space, tab, newline, backslash, comma and "=" as \ooo.

@@ -4,7 +4,7 @@
  * meaning, built into the module (kmod/entry.c, state.c) and into the
  * abidep command (tools/), so that the two cannot disagree. Pure text and
  * arithmetic: no allocation, no lock. The grammar is in
- * Documentation/table-format.rst; the test vectors both sides run are in
+ * Documentation/driver-api/table-format.rst; the test vectors both sides run are in
  * when_vectors.h.
  */
 #ifndef _ABIDEP_WHEN_H

@@ -9,7 +9,7 @@
 # reference. grep -rlwF has abidep's rule (whole words), so its file set
 # must equal that of abidep scan --weak -l --all-bytes (every hit, weak ones
 # included, every byte of ELF files). By default abidep reads only the ELF
-# sections that can hold strings (Documentation/scan.rst); the files it
+# sections that can hold strings (Documentation/admin-guide/scan.rst); the files it
 # then finds are listed against --all-bytes's too.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)

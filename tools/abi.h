@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Documentation/ABI files and abidep migration tables: the parsed form.
- * See Documentation/migration-tables.rst for the format.
+ * See Documentation/admin-guide/migration-tables.rst for the format.
  */
 #ifndef ABIDEP_ABI_H
 #define ABIDEP_ABI_H
@@ -70,6 +70,7 @@ struct abi_diag {
 	const char *file;
 	int line;
 	bool error;			/* else a warning */
+	bool tolerable;			/* an error abi_tolerate() may make a warning */
 	char *msg;
 };
 
@@ -119,6 +120,21 @@ void abi_check(struct abi_set *set, bool strict);
 
 void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * An error in Documentation/ABI's own format that the kernel's reader
+ * (scripts/get_abi.pl) reads through, and so can abidep: a field given twice
+ * (the first is kept), an unknown field or "Where:" (dropped; taken as
+ * What:), a What that is not a good pattern, no Description, a Date without
+ * a year, a What described twice.
+ */
+void abi_diag_tolerable(struct abi_set *set, const char *file, int line,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * After abi_check(): the tolerable errors become warnings, except in a file
+ * that holds a migration entry (abidep's tables are held to every rule).
+ * Returns how many did.
+ */
+int abi_tolerate(struct abi_set *set);
 
 bool abi_is_migration(const struct abi_entry *e);
 int abi_parse_when(const char *s, struct abi_when *w);

@@ -85,6 +85,9 @@ static bool abi_date_has_year(const char *s)
 
 #define ERR(e, f, ...) \
 	abi_diag_add(set, (e)->file, (e)->field_line[f] ?: (e)->line, true, __VA_ARGS__)
+/* An error get_abi.pl reads through (see abi_diag_tolerable()). */
+#define TOLERABLE(e, f, ...) \
+	abi_diag_tolerable(set, (e)->file, (e)->field_line[f] ?: (e)->line, __VA_ARGS__)
 
 static void abi_check_when(struct abi_set *set, struct abi_entry *e, int f,
 			   struct abi_when *w)
@@ -152,14 +155,14 @@ static void abi_check_entry(struct abi_set *set, struct abi_entry *e, bool stric
 			continue;	/* names an interface ("devfs"), not a file */
 		why = abi_pattern_check(e->what[i]);
 		if (why)
-			abi_diag_add(set, e->file, e->what_line[i], true,
-				     "bad pattern in What: '%s': %s", e->what[i], why);
+			abi_diag_tolerable(set, e->file, e->what_line[i],
+					   "bad pattern in What: '%s': %s", e->what[i], why);
 	}
 	if (!e->field[ABI_DESCRIPTION] || !*e->field[ABI_DESCRIPTION])
-		ERR(e, ABI_DESCRIPTION, "What '%s' has no Description:",
+		TOLERABLE(e, ABI_DESCRIPTION, "What '%s' has no Description:",
 		    e->nwhat ? e->what[0] : "");
 	if (e->field[ABI_DATE] && !abi_date_has_year(e->field[ABI_DATE]))
-		ERR(e, ABI_DATE, "bad date in Date: '%s' (no year)", e->field[ABI_DATE]);
+		TOLERABLE(e, ABI_DATE, "bad date in Date: '%s' (no year)", e->field[ABI_DATE]);
 	if (abi_is_migration(e))
 		abi_check_migration(set, e);
 	else if (strict)
@@ -193,6 +196,24 @@ struct abi_what_ref {
 	int idx;
 };
 
+/*
+ * What @j of @e was described first by What @k of @first. Between plain
+ * Documentation/ABI entries, as get_abi.pl lets it be; where either is a
+ * migration entry, which of them would the module alias?
+ */
+static void abi_diag_dup(struct abi_set *set, const struct abi_entry *e, int j,
+			 const struct abi_entry *first, int k)
+{
+#define DUP_FMT "duplicate What '%s' (first at %s:%d)"
+	if (abi_is_migration(e) || abi_is_migration(first))
+		abi_diag_add(set, e->file, e->what_line[j], true, DUP_FMT,
+			     e->what[j], first->file, first->what_line[k]);
+	else
+		abi_diag_tolerable(set, e->file, e->what_line[j], DUP_FMT,
+				   e->what[j], first->file, first->what_line[k]);
+#undef DUP_FMT
+}
+
 static void abi_check_duplicates(struct abi_set *set)
 {
 	struct abi_what_ref *tab;
@@ -211,6 +232,7 @@ static void abi_check_duplicates(struct abi_set *set)
 
 		for (j = 0; j < e->nwhat; j++) {
 			const char *what = e->what[j];
+			const struct abi_entry *first;
 			size_t h;
 
 			if (!*what)
@@ -223,10 +245,8 @@ static void abi_check_duplicates(struct abi_set *set)
 				tab[h] = (struct abi_what_ref){ i + 1, j };
 				continue;
 			}
-			abi_diag_add(set, e->file, e->what_line[j], true,
-				     "duplicate What '%s' (first at %s:%d)", what,
-				     set->entries[tab[h].entry - 1].file,
-				     set->entries[tab[h].entry - 1].what_line[tab[h].idx]);
+			first = &set->entries[tab[h].entry - 1];
+			abi_diag_dup(set, e, j, first, tab[h].idx);
 		}
 	}
 	free(tab);
@@ -239,4 +259,39 @@ void abi_check(struct abi_set *set, bool strict)
 	for (i = 0; i < set->nentries; i++)
 		abi_check_entry(set, &set->entries[i], strict);
 	abi_check_duplicates(set);
+}
+
+/* Is @file (a path the set owns) one with a migration entry? */
+static bool abi_file_is_table(const struct abi_set *set, const char *file)
+{
+	int i, k;
+
+	for (i = 0; i < set->nfiles; i++) {
+		const struct abi_file *f = &set->files[i];
+
+		if (f->path != file)
+			continue;
+		for (k = f->first; k < f->first + f->nentries; k++)
+			if (abi_is_migration(&set->entries[k]))
+				return true;
+		return false;
+	}
+	return false;
+}
+
+int abi_tolerate(struct abi_set *set)
+{
+	int i, n = 0;
+
+	for (i = 0; i < set->ndiags; i++) {
+		struct abi_diag *d = &set->diags[i];
+
+		if (!d->error || !d->tolerable || abi_file_is_table(set, d->file))
+			continue;
+		d->error = false;
+		set->errors--;
+		set->warnings++;
+		n++;
+	}
+	return n;
 }

@@ -155,24 +155,42 @@ void abi_set_free(struct abi_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
-		  const char *fmt, ...)
+static void abi_diag_vadd(struct abi_set *set, const char *file, int line,
+			  bool error, bool tolerable, const char *fmt, va_list ap)
 {
 	struct abi_diag *d;
-	va_list ap;
 
 	d = GROW(set->diags, set->ndiags, set->dcap);
 	d->file = file;
 	d->line = line;
 	d->error = error;
-	va_start(ap, fmt);
+	d->tolerable = tolerable;
 	if (vasprintf(&d->msg, fmt, ap) < 0)
 		die_oom();
-	va_end(ap);
 	if (error)
 		set->errors++;
 	else
 		set->warnings++;
+}
+
+void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	abi_diag_vadd(set, file, line, error, false, fmt, ap);
+	va_end(ap);
+}
+
+void abi_diag_tolerable(struct abi_set *set, const char *file, int line,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	abi_diag_vadd(set, file, line, true, true, fmt, ap);
+	va_end(ap);
 }
 
 /* The field named by the @len bytes at @name, or -1. */
@@ -350,9 +368,9 @@ static void abi_field_line(struct abi_parser *p, int field, const char *val,
 		return;
 	}
 	if (e->field[field]) {
-		abi_diag_add(set, p->path, p->line, true,
-			     "'%s:' given twice in the entry starting at line %d",
-			     abi_field_names[field], e->line);
+		abi_diag_tolerable(set, p->path, p->line,
+				   "'%s:' given twice in the entry starting at line %d",
+				   abi_field_names[field], e->line);
 		p->field = -1;	/* and its continuation lines are dropped */
 		return;
 	}
@@ -448,15 +466,15 @@ static void abi_line(struct abi_parser *p, const char *s, size_t len)
 	}
 	field = abi_field_lookup(s, name_len);
 	if (field < 0 && name_len == 5 && !strncasecmp(s, "Where", 5)) {
-		abi_diag_add(p->set, p->path, p->line, true,
-			     "'Where:' is not a field: 'What:' was meant");
+		abi_diag_tolerable(p->set, p->path, p->line,
+				   "'Where:' is not a field: 'What:' was meant");
 		field = ABI_WHAT;
 	}
 	if (field < 0) {
 		/* As get_abi.pl: an unknown tag is text in a description. */
 		if (abi_cur(p) && p->field != ABI_DESCRIPTION)
-			abi_diag_add(p->set, p->path, p->line, true,
-				     "unknown field '%.*s:'", (int)name_len, s);
+			abi_diag_tolerable(p->set, p->path, p->line,
+					   "unknown field '%.*s:'", (int)name_len, s);
 		else
 			abi_text_line(p, s, len, false);
 		return;

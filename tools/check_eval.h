@@ -2,7 +2,7 @@
 /*
  * abidep check's judgement: for each migration entry, is it due, who still
  * uses it (usage DB) or references it (scan), and the verdict. The rules
- * are in Documentation/check.rst; check.c parses options and prints.
+ * are in Documentation/admin-guide/check.rst; check.c parses options and prints.
  */
 #ifndef ABIDEP_CHECK_EVAL_H
 #define ABIDEP_CHECK_EVAL_H

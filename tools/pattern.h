@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What: paths as patterns and globs; see Documentation/migration-tables.rst. */
+/* What: paths as patterns and globs; see Documentation/admin-guide/migration-tables.rst. */
 #ifndef ABIDEP_PATTERN_H
 #define ABIDEP_PATTERN_H
 

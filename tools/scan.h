@@ -66,7 +66,7 @@ struct scan_opts {
  * @res, never fatal. Returns 0, or -1 with a message in @err (e.g. @root
  * does not exist). @res is overwritten (zeroed first), and is empty after
  * -1; free it with scan_result_free() either way. Hits are sorted by file,
- * then offset. See Documentation/scan.rst.
+ * then offset. See Documentation/admin-guide/scan.rst.
  */
 int scan_tree(const char *root, const struct abi_set *tables,
 	      struct scan_result *res, char *err, size_t errlen);

@@ -2,7 +2,7 @@
 /*
  * The usage store: who used which deprecated sysfs file, kept by the tracer
  * (abidep trace) in an SQLite DB and read by abidep report. The schema and
- * its guarantees are in store.c and Documentation/usage-store.rst.
+ * its guarantees are in store.c and Documentation/admin-guide/usage-store.rst.
  */
 #ifndef ABIDEP_STORE_H
 #define ABIDEP_STORE_H

@@ -50,7 +50,7 @@ char *attr_group_name(const char *base);
 /*
  * For a one-word value: "time" or "size" when @base names a duration or
  * an amount of storage without a unit and @value is a decimal number;
- * NULL otherwise. See Documentation/survey.rst for the word lists.
+ * NULL otherwise. See Documentation/admin-guide/survey.rst for the word lists.
  */
 const char *unitless_kind(const char *base, const char *value, size_t len);
 

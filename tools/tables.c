@@ -24,14 +24,18 @@ static void tables_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep tables validate [--strict|--no-strict] [-q] [-t PATH]... [PATH...]\n"
-		"       abidep tables list [-t PATH]... [--status deprecated|removed]\n"
-		"       abidep tables show [-t PATH]... PATTERN\n"
-		"       abidep tables resolve [-t PATH]... [--sysfs DIR]\n"
+		"       abidep tables list [-t PATH]... [--strict] [--status deprecated|removed]\n"
+		"       abidep tables show [-t PATH]... [--strict] PATTERN\n"
+		"       abidep tables resolve [-t PATH]... [--strict] [--sysfs DIR]\n"
 		"       abidep tables export [-t PATH]... (--abi | --c) [-o FILE|DIR]\n"
 		"\n"
 		"PATH is a table file or a directory of them (default: %s).\n"
 		"validate also reads plain Documentation/ABI files; --strict (the default\n"
 		"without PATH) requires every entry to be a migration entry.\n"
+		"list, show and resolve read a Documentation/ABI tree as the kernel's\n"
+		"get_abi.pl does: the errors it reads through (a field given twice, an\n"
+		"unknown field...) are warnings; --strict makes them errors. Files with\n"
+		"migration entries, and the default tables, are always read strictly.\n"
 		"PATTERN is a What path, part of one, a glob, or a concrete file\n"
 		"(/sys/class/rc/rc0/current_protocol finds the rcN entry).\n"
 		"resolve expands What paths against DIR (default /sys) standing for /sys.\n"
@@ -163,6 +167,7 @@ static void json_entry(struct json *j, const struct abi_entry *e)
 struct table_args {
 	char **paths;
 	int npaths;
+	bool strict;		/* --strict: every error is fatal */
 	const char *status;
 	const char *sysfs;
 	const char *output;
@@ -174,6 +179,7 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 {
 	static const struct option lopts[] = {
 		{ "tables", required_argument, NULL, 't' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "status", required_argument, NULL, 'S' },
 		{ "sysfs", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
@@ -201,6 +207,7 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 			}
 			a->status = optarg;
 			break;
+		case 's': a->strict = true; break;
 		case 'D': a->sysfs = optarg; break;
 		case 'o': a->output = optarg; break;
 		case 'a': a->format = 'a'; break;
@@ -216,19 +223,26 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 
 /*
  * The start of list, show, resolve and export: options, @nargs positional
- * arguments (@usage says which when they are wrong), then the tables.
- * Returns -1 to go on, or the exit status.
+ * arguments (@usage says which when they are wrong), then the tables, read
+ * as get_abi.pl reads them unless --strict (export: always strictly, as
+ * the module is built from them). Returns -1 to go on, or the exit status.
  */
 static int tables_start(int argc, char **argv, struct table_args *a,
 			struct abi_set *set, int nargs, const char *usage)
 {
+	bool export = !strcmp(argv[0], "export");
 	int ret = parse_table_args(argc, argv, a);
 
 	if (ret < 0 && argc - optind != nargs) {
 		fprintf(stderr, "abidep: %s (see abidep tables --help)\n", usage);
 		ret = EX_USAGE;
 	}
-	if (ret < 0 && abidep_load_tables(set, a->paths, a->npaths, false)) {
+	if (ret < 0 && export && a->strict) {
+		fprintf(stderr, "abidep: tables export reads the tables strictly always: no --strict\n");
+		ret = EX_USAGE;
+	}
+	if (ret < 0 && abidep_load_tables_flags(set, a->paths, a->npaths,
+						a->strict || export ? 0 : TABLES_TOLERANT)) {
 		abi_set_free(set);
 		ret = EX_USAGE;
 	}
@@ -385,12 +399,56 @@ static int resolve_one(const char *path, void *arg)
 	return 0;
 }
 
+/*
+ * Expand What @k of @e under @sysfs: the files it matches (or "(no match)"),
+ * in text or as a JSON object. A What that is not a good pattern is not
+ * expanded (it might climb out of @sysfs with ".."). Returns how many
+ * files match, or -1 if not expanded.
+ */
+static int resolve_what(const struct abi_entry *e, int k, const char *sysfs,
+			struct json *j)
+{
+	struct resolve_ctx r = { .j = j };
+	const char *why = abi_pattern_check(e->what[k]);
+	struct abi_glob *g;
+	int n, m;
+
+	if (j) {
+		json_obj_start(j);
+		json_kstr(j, "what", e->what[k]);
+		json_kstr(j, "file", e->file);
+		json_kint(j, "line", e->what_line[k]);
+		json_kstr(j, "status", abi_status_name(e->status));
+		if (why)
+			json_kstr(j, "not_expanded", why);
+		json_key(j, "files");
+		json_arr_start(j);
+	} else {
+		printf("%s\n", e->what[k]);
+	}
+	if (!why) {
+		n = abi_pattern_globs(e->what[k], &g);
+		for (m = 0; m < n; m++)
+			abi_glob_resolve(&g[m], sysfs, resolve_one, &r);
+		abi_globs_free(g, n);
+	}
+	if (j) {
+		json_arr_end(j);
+		json_obj_end(j);
+	} else if (why) {
+		printf("\t(not expanded: %s)\n", why);
+	} else if (!r.files) {
+		printf("\t(no match)\n");
+	}
+	return why ? -1 : r.files;
+}
+
 static int do_resolve(int argc, char **argv)
 {
 	struct table_args a;
 	struct abi_set set;
 	struct json j;
-	int i, k, ret, matched = 0, unmatched = 0, total = 0, nonsys = 0;
+	int i, k, n, ret, matched = 0, unmatched = 0, total = 0, nonsys = 0, bad = 0;
 
 	ret = tables_start(argc, argv, &a, &set, 0, "tables resolve takes no argument");
 	if (ret >= 0)
@@ -411,37 +469,15 @@ static int do_resolve(int argc, char **argv)
 		const struct abi_entry *e = &set.entries[i];
 
 		for (k = 0; k < e->nwhat; k++) {
-			struct resolve_ctx r = { .j = cfg.json ? &j : NULL };
-			struct abi_glob *g;
-			int n, m;
-
 			if (!abi_is_path(e->what[k]) || strncmp(e->what[k], "/sys/", 5)) {
 				nonsys++;
 				continue;
 			}
 			total++;
-			if (cfg.json) {
-				json_obj_start(&j);
-				json_kstr(&j, "what", e->what[k]);
-				json_kstr(&j, "file", e->file);
-				json_kint(&j, "line", e->what_line[k]);
-				json_kstr(&j, "status", abi_status_name(e->status));
-				json_key(&j, "files");
-				json_arr_start(&j);
-			} else {
-				printf("%s\n", e->what[k]);
-			}
-			n = abi_pattern_globs(e->what[k], &g);
-			for (m = 0; m < n; m++)
-				abi_glob_resolve(&g[m], a.sysfs, resolve_one, &r);
-			abi_globs_free(g, n);
-			if (cfg.json) {
-				json_arr_end(&j);
-				json_obj_end(&j);
-			} else if (!r.files) {
-				printf("\t(no match)\n");
-			}
-			if (r.files)
+			n = resolve_what(e, k, a.sysfs, cfg.json ? &j : NULL);
+			if (n < 0)
+				bad++;
+			else if (n)
 				matched++;
 			else
 				unmatched++;
@@ -451,8 +487,11 @@ static int do_resolve(int argc, char **argv)
 		json_arr_end(&j);
 		json_end(&j);
 	} else {
-		printf("%d What paths under /sys: %d match files in %s, %d match nothing; %d not under /sys\n",
+		printf("%d What paths under /sys: %d match files in %s, %d match nothing; %d not under /sys",
 		       total, matched, a.sysfs, unmatched, nonsys);
+		if (bad)
+			printf("; %d not expanded (bad patterns)", bad);
+		printf("\n");
 	}
 	abi_set_free(&set);
 	free(a.paths);

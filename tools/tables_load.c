@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading the migration tables for a command (tables, check, scan, trace),
- * and what every command shows of their entries.
+ * strictly or as the kernel's get_abi.pl reads Documentation/ABI, and what
+ * every command shows of their entries.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,24 +55,41 @@ void abidep_print_diags(struct abi_set *set, FILE *f)
 	}
 }
 
-int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text)
+int abidep_load_tables_flags(struct abi_set *set, char **paths, int npaths,
+			     unsigned int flags)
 {
 	const char *what = npaths ? paths[0] : abidep_default_tables();
-	int i, ret = 0;
+	/* Our own tables are held to every rule, however they are read. */
+	bool tolerant = (flags & TABLES_TOLERANT) && npaths;
+	int i, ret = 0, tolerated = 0;
 
 	abi_set_init(set);
-	set->skip_text = skip_text;
+	set->skip_text = flags & TABLES_SKIP_TEXT;
 	if (!npaths)
 		ret = abi_load_path(set, what);
 	for (i = 0; i < npaths; i++)
 		ret |= abi_load_path(set, paths[i]);
 	abi_check(set, false);
-	if (!ret && !set->errors)
+	if (tolerant)
+		tolerated = abi_tolerate(set);
+	if (!ret && !set->errors) {
+		if (flags & TABLES_TOLERANT)
+			abidep_print_diags(set, stderr);
+		if (tolerated)
+			fprintf(stderr, "abidep: %s: %d error(s) read as warnings, as the kernel's get_abi.pl reads them (--strict refuses them)\n",
+				what, tolerated);
 		return 0;
+	}
 	abidep_print_diags(set, stderr);
 	fprintf(stderr, "abidep: cannot use the tables %s: %d error(s)%s; 'abidep tables validate %s' shows them\n",
 		what, set->errors, ret ? ", or unreadable" : "", what);
 	return -1;
+}
+
+int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text)
+{
+	return abidep_load_tables_flags(set, paths, npaths,
+					skip_text ? TABLES_SKIP_TEXT : 0);
 }
 
 void abidep_json_migration(struct json *j, const struct abi_entry *e)

@@ -13,12 +13,27 @@ struct abi_set;
 struct abi_entry;
 struct json;
 
+enum {
+	/* The command needs no Description or Users text. */
+	TABLES_SKIP_TEXT = 1 << 0,
+	/*
+	 * Read a Documentation/ABI tree as the kernel's get_abi.pl does: the
+	 * errors it reads through are warnings (abi_tolerate()), except in
+	 * files with migration entries and in the default tables. Every
+	 * warning is printed, the tables usable or not.
+	 */
+	TABLES_TOLERANT = 1 << 1,
+};
+
 /*
  * Load and check the tables at @paths (the default ones when @npaths is 0)
- * into @set, for a command that uses them; @skip_text: it needs no
- * Description. On an error, print the diagnostics and what to do on stderr
- * and return -1 (@set is still to be freed).
+ * into @set, for a command that uses them (TABLES_* @flags). On an error,
+ * print the diagnostics and what to do on stderr and return -1 (@set is
+ * still to be freed).
  */
+int abidep_load_tables_flags(struct abi_set *set, char **paths, int npaths,
+			     unsigned int flags);
+/* The same, strictly: every error is fatal; @skip_text: TABLES_SKIP_TEXT. */
 int abidep_load_tables(struct abi_set *set, char **paths, int npaths, bool skip_text);
 
 /* @set's diagnostics in file order, then line order. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests of the supported-kernel plumbing (Documentation/kernels.rst): the one
+# Tests of the supported-kernel plumbing (Documentation/admin-guide/kernels.rst): the one
 # list (scripts/kernels) as scripts/kver.sh reads it, the refusals and what
 # they tell the user to run, and the module's build directory per kernel.
 # Needs 'make deps' (every kernel's headers installed). Ends with

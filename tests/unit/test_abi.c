@@ -274,6 +274,89 @@ static void test_duplicates(void)
 	abi_set_free(&s);
 }
 
+/* Is there an error (@error) or a warning at @line containing @needle? */
+static bool diag_is(const struct abi_set *set, int line, const char *needle,
+		    bool error)
+{
+	int i;
+
+	for (i = 0; i < set->ndiags; i++)
+		if (set->diags[i].line == line && strstr(set->diags[i].msg, needle))
+			return set->diags[i].error == error;
+	return false;
+}
+
+/* What list, show and resolve read through, as get_abi.pl does, and what not. */
+static void test_tolerate(void)
+{
+	static const char *table =
+		"What:\t/sys/t/old\nStatus:\tdeprecated\nDeprecated:\t2010-04-08\n"
+		"Replaced-by:\tnone\nSource:\tx\nDescription:\tx\n"
+		"\n"
+		"What:\t/sys/t/plain\nContact:\ta\nContact:\tb\nDescription:\tx\n";	/* 10 */
+	static const char *plain =
+		"What:\t/sys/p\nContact:\ta\nContact:\tb\nDescription:\tx\n"	/* 3 */
+		"\n"
+		"What:\t/sys/t/old\nDescription:\tdescribed again\n"		/* 6 */
+		"\n"
+		"What:\t/sys/a/../b\nDescription:\tx\n"			/* 9 */
+		"\n"
+		"What:\nDescription:\tx\n";					/* 12 */
+	struct abi_set s;
+
+	current = "tolerate";
+	load(&s,
+	     "Date:\tJan 2020\n"			/* 1: before What */
+	     "What:\t/sys/a\n"
+	     "Bogus:\tvalue\n"				/* 3: unknown */
+	     "Date:\tJan 2020\n"
+	     "Date:\tFeb 2020\n"			/* 5: twice */
+	     "KernelVersion\t5.7\n"			/* 6: no colon */
+	     "Description:\ttext\n"
+	     "\n"
+	     "Where:\t/sys/b\n"				/* 9: Where */
+	     "Date:\tsometime\n"			/* 10: no year */
+	     "\n"
+	     "What:\t/sys/c\n", false);			/* 12: no description */
+	CHECK(s.errors == 7 && s.warnings == 1);
+	CHECK(abi_tolerate(&s) == 6);
+	CHECK(s.errors == 1 && s.warnings == 7);
+	CHECK(diag_is(&s, 1, "What: must come first", true));
+	CHECK(diag_is(&s, 3, "unknown field 'Bogus:'", false));
+	CHECK(diag_is(&s, 5, "given twice", false));
+	CHECK(diag_is(&s, 9, "'Where:' is not a field", false));
+	CHECK(diag_is(&s, 9, "What '/sys/b' has no Description", false));
+	CHECK(diag_is(&s, 10, "bad date in Date", false));
+	CHECK(diag_is(&s, 12, "has no Description", false));
+	CHECK(abi_tolerate(&s) == 0);
+	abi_set_free(&s);
+
+	/* A file with a migration entry is a table: all its errors stay. */
+	abi_set_init(&s);
+	abi_parse_buffer(&s, "table", table, strlen(table));
+	abi_parse_buffer(&s, "plain", plain, strlen(plain));
+	abi_check(&s, false);
+	CHECK(s.errors == 5);
+	CHECK(abi_tolerate(&s) == 2);
+	CHECK(s.errors == 3);
+	CHECK(!strcmp(s.diags[0].file, "table") && diag_is(&s, 10, "given twice", true));
+	CHECK(diag_is(&s, 3, "given twice", false));
+	/* A What a migration entry describes too: which would be aliased? */
+	CHECK(diag_is(&s, 6, "duplicate What '/sys/t/old' (first at table:1)", true));
+	CHECK(diag_is(&s, 9, "bad pattern in What: '/sys/a/../b'", false));
+	/* An entry without a What names nothing to list. */
+	CHECK(diag_is(&s, 12, "empty What:", true));
+	abi_set_free(&s);
+
+	/* The same What in two plain files: as get_abi.pl, a warning. */
+	abi_set_init(&s);
+	abi_parse_buffer(&s, "one", "What:\t/sys/a\nDescription:\tx\n", 28);
+	abi_parse_buffer(&s, "two", "What:\t/sys/a\nDescription:\ty\n", 28);
+	abi_check(&s, false);
+	CHECK(s.errors == 1 && abi_tolerate(&s) == 1 && s.errors == 0);
+	abi_set_free(&s);
+}
+
 static void test_patterns(void)
 {
 	struct abi_glob *g;
@@ -482,6 +565,7 @@ int main(void)
 	test_dates();
 	test_migration_rules();
 	test_duplicates();
+	test_tolerate();
 	test_patterns();
 	test_resolve();
 	test_export();

@@ -7,7 +7,7 @@
 # answer). Run by `make check-vm`:
 #	tests/vm/run --timeout 900 tests/vm/survey-tests.sh
 # Leaves the census in $ABIDEP_OUT (survey.json, survey.txt, wc.txt): the
-# figures of Documentation/survey.rst. Ends with "survey-guest: N passed, N failed".
+# figures of Documentation/admin-guide/survey.rst. Ends with "survey-guest: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
 
