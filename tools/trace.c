@@ -855,8 +855,8 @@ static int load_bpf(struct tracer *tr)
 			fprintf(stderr, "abidep: cannot size the slots map to %u\n", nr_slots);
 			return EX_LOAD;
 		}
-		tr->skel->bss->slot_mask = nr_slots - 1;
-		tr->skel->bss->events_on = tr->live;
+		tr->skel->rodata->slot_mask = nr_slots - 1;
+		tr->skel->rodata->events_on = tr->live;
 		/* Nobody reads a pinned tracer's ring buffer: the least there is. */
 		if (!tr->live)
 			bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
@@ -950,7 +950,7 @@ static int pin_all(struct tracer *tr)
 		return EX_FAIL;
 	}
 	bpf_object__for_each_map(map, tr->skel->obj) {
-		/* internal maps (.bss): bpffs takes no dotted names; not needed */
+		/* internal maps (.rodata, .data.clock): bpffs takes no dotted names; not needed */
 		if (strchr(bpf_map__name(map), '.'))
 			continue;
 		snprintf(path, sizeof(path), PIN_DIR "/%s", bpf_map__name(map));
@@ -1166,11 +1166,8 @@ static int show_status(struct tracer *tr)
 	/*
 	 * The accesses seen: the programs do not count them, since each one
 	 * adds one to a key's count (keys are never removed) or is dropped.
-	 * Programs pinned by an older abidep did; the larger figure is right.
 	 */
 	seen += s[ABIDEP_STAT_DROPPED];
-	if (seen > s[ABIDEP_STAT_HITS])
-		s[ABIDEP_STAT_HITS] = seen;
 	if (cfg.json) {
 		struct json j;
 
@@ -1181,7 +1178,7 @@ static int show_status(struct tracer *tr)
 		json_kint(&j, "watched", watched);
 		json_kint(&j, "usage_keys", keys);
 		json_kint(&j, "usage_max", usage_max(tr));
-		json_kint(&j, "hits", s[ABIDEP_STAT_HITS]);
+		json_kint(&j, "hits", seen);
 		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
 		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
 		json_obj_end(&j);
@@ -1190,8 +1187,8 @@ static int show_status(struct tracer *tr)
 		printf("pinned under %s: %d files known, %d watched; %d of %u usage keys;\n"
 		       "%llu accesses seen, %llu not recorded (map full), %llu events lost\n",
 		       PIN_DIR, files, watched, keys, usage_max(tr),
-		       (unsigned long long)s[0], (unsigned long long)s[1],
-		       (unsigned long long)s[2]);
+		       (unsigned long long)seen, (unsigned long long)s[ABIDEP_STAT_DROPPED],
+		       (unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 	}
 	return EX_OK;
 }
