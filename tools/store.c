@@ -4,33 +4,8 @@
  * and read by abidep report and check. Documentation/usage-store.rst says
  * the same for users.
  *
- * Schema (PRAGMA user_version 2):
- *
- *	CREATE TABLE usage (
- *		host, session, path, op, uid, cgroup_id, exe	the key
- *		what, table_name, status			the table entry
- *		cgroup, comm, pid, ppid				first known
- *		count, errors, first_seen, last_seen		the counts
- *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
- *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
- *	CREATE TABLE sessions (
- *		host, session, started, last_sync
- *		PRIMARY KEY (host, session))
- *
- * A row is what one tracer load (a session: boot id and map id) has counted
- * for one key. The tracer's counts are cumulative within its session, so an
- * upsert replaces them; several sessions (reboots, restarts) are summed by
- * the reader. The column for the struct's "table" is table_name: TABLE is
- * an SQL keyword. cgroup_id is stored as the signed 64-bit integer with the
- * same bits; times are unix seconds (UTC).
- *
- * sessions says when each tracer session ran: its first and its latest
- * sync, written by every sync whether or not it has usage rows. The usage
- * table alone records uses, not when the tracer ran, so it cannot tell a
- * quiet host from a tracer stopped long ago; abidep check needs that.
- * Schema 1 had no sessions table: a writer opening such a DB adds it (and
- * sets user_version 2) in one transaction; a reader takes it as it is and
- * reads no sessions from it.
+ * The schema, and its upgrades from the versions older abidep wrote, are
+ * in store_schema.c.
  *
  * Integrity: every write is in a transaction, and the DB is in WAL mode, so
  * a process killed at any point leaves the last committed state. We use
@@ -55,45 +30,10 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "store_internal.h"
 #include "util.h"
 
-#define SCHEMA_VERSION	2
 #define BUSY_TIMEOUT_MS	10000
-
-static const char schema_sql[] =
-	"CREATE TABLE usage (\n"
-	"	host		TEXT	NOT NULL,\n"
-	"	session		TEXT	NOT NULL,\n"
-	"	path		TEXT	NOT NULL,\n"
-	"	op		TEXT	NOT NULL,\n"
-	"	uid		INTEGER	NOT NULL,\n"
-	"	cgroup_id	INTEGER	NOT NULL,\n"
-	"	exe		TEXT	NOT NULL,\n"
-	"	what		TEXT,\n"
-	"	table_name	TEXT,\n"
-	"	status		TEXT,\n"
-	"	cgroup		TEXT,\n"
-	"	comm		TEXT,\n"
-	"	pid		INTEGER,\n"
-	"	ppid		INTEGER,\n"
-	"	count		INTEGER	NOT NULL,\n"
-	"	errors		INTEGER	NOT NULL,\n"
-	"	first_seen	INTEGER	NOT NULL,\n"
-	"	last_seen	INTEGER	NOT NULL,\n"
-	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe)\n"
-	");\n"
-	/* The report's GROUP BY and ORDER BY, in this order. */
-	"CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host);\n";
-
-/* Schema 2's table, also added to a schema 1 DB: see upgrade_schema(). */
-static const char sessions_schema_sql[] =
-	"CREATE TABLE IF NOT EXISTS sessions (\n"
-	"	host		TEXT	NOT NULL,\n"
-	"	session		TEXT	NOT NULL,\n"
-	"	started		INTEGER	NOT NULL,\n"
-	"	last_sync	INTEGER	NOT NULL,\n"
-	"	PRIMARY KEY (host, session)\n"
-	");\n";
 
 /*
  * A session's span only widens: the tracer's own syncs (started = last_sync
@@ -174,23 +114,7 @@ static const char rows_sql[] =
 	" status, cgroup, comm, pid, ppid, count, errors, first_seen, last_seen"
 	" FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe";
 
-struct store {
-	sqlite3 *db;
-	sqlite3_stmt *upsert;
-	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
-	sqlite3_stmt *session;	/* prepared on the first store_session() */
-	char *path;
-	bool readonly;
-	bool empty;		/* read-only, and no schema yet: no rows */
-	bool no_sessions;	/* read-only schema 1: no sessions table */
-	int rc;			/* of the last failure: SQLITE_* */
-	char err[512];		/* its message, for store_errmsg() */
-};
-
-static void store_err(struct store *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void store_err(struct store *s, const char *fmt, ...)
+void store_err(struct store *s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -226,7 +150,7 @@ static bool io_or_full(int rc)
 }
 
 /* An SQLite failure: keep its code and message (before the next call). */
-static int db_fail(struct store *s, const char *what)
+int store_db_fail(struct store *s, const char *what)
 {
 	s->rc = sqlite3_extended_errcode(s->db);
 	store_err(s, "%s%s%s%s", what ? what : "", what ? ": " : "",
@@ -241,7 +165,7 @@ const char *store_errmsg(struct store *s)
 	return s && s->err[0] ? s->err : "no error";
 }
 
-static int exec(struct store *s, const char *sql)
+int store_exec(struct store *s, const char *sql)
 {
 	char *msg = NULL;
 
@@ -256,17 +180,17 @@ static int exec(struct store *s, const char *sql)
 }
 
 /* The one integer a statement like "PRAGMA user_version" returns, or -1. */
-static long long query_int(struct store *s, const char *sql)
+long long store_query_int(struct store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long v = -1;
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(s, NULL);
+		return store_db_fail(s, NULL);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	else
-		db_fail(s, NULL);
+		store_db_fail(s, NULL);
 	sqlite3_finalize(st);
 	return v;
 }
@@ -392,105 +316,15 @@ static int check_file(const char *path, bool readonly, char *err, size_t errlen)
 	return 0;
 }
 
-static int create_schema(struct store *s)
-{
-	char sql[64];
-	long long v;
-
-	/* IMMEDIATE: of two tracers starting together, one creates it. */
-	if (exec(s, "BEGIN IMMEDIATE"))
-		return -1;
-	v = query_int(s, "PRAGMA user_version");
-	if (v == 0) {
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (exec(s, schema_sql) || exec(s, sessions_schema_sql) || exec(s, sql)) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			return -1;
-		}
-	}
-	return exec(s, "COMMIT");
-}
-
-/*
- * Schema 1 to 2: add the sessions table. In one transaction, the version
- * read again inside it: of two writers opening the DB together, one
- * upgrades it and the other finds it done.
- */
-static int upgrade_schema(struct store *s)
-{
-	char sql[64], why[sizeof(s->err)];
-	long long v;
-
-	if (exec(s, "BEGIN IMMEDIATE"))
-		goto fail;
-	v = query_int(s, "PRAGMA user_version");
-	if (v < 0)
-		goto rollback;
-	if (v == 1) {
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (exec(s, sessions_schema_sql) || exec(s, sql))
-			goto rollback;
-	}
-	if (!exec(s, "COMMIT"))
-		return 0;
-rollback:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-fail:
-	/* Keep SQLite's reason: it says which (locked, read-only, full). */
-	snprintf(why, sizeof(why), "%s", s->err[0] ? s->err : sqlite3_errstr(s->rc));
-	store_err(s, "cannot add the sessions table of schema %d to this schema 1 DB: %s",
-		  SCHEMA_VERSION, why);
-	return -1;
-}
-
-/* Is the schema ours (or none yet: then make it; or older: upgrade it)? */
-static int check_schema(struct store *s)
-{
-	long long v = query_int(s, "PRAGMA user_version");
-	long long ntables;
-
-	if (v < 0)
-		return -1;
-	if (v > SCHEMA_VERSION) {
-		s->rc = SQLITE_ERROR;
-		store_err(s, "it was made by a newer abidep (schema %lld; this one knows %d)",
-			  v, SCHEMA_VERSION);
-		return -1;
-	}
-	if (v == SCHEMA_VERSION)
-		return 0;
-	if (v == 1) {
-		/* Readers change nothing: they read no sessions from it. */
-		if (s->readonly) {
-			s->no_sessions = true;
-			return 0;
-		}
-		return upgrade_schema(s);
-	}
-	ntables = query_int(s, "SELECT count(*) FROM sqlite_master");
-	if (ntables < 0)
-		return -1;
-	if (ntables) {
-		s->rc = SQLITE_NOTADB;
-		store_err(s, "it is an SQLite database, but not an abidep usage DB");
-		return -1;
-	}
-	if (s->readonly) {
-		s->empty = true;
-		return 0;
-	}
-	return create_schema(s);
-}
-
 static int set_wal(struct store *s)
 {
 	sqlite3_stmt *st;
 	int ret = -1;
 
 	if (sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL))
-		return db_fail(s, NULL);
+		return store_db_fail(s, NULL);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		db_fail(s, NULL);
+		store_db_fail(s, NULL);
 	} else if (strcmp((const char *)sqlite3_column_text(st, 0), "wal")) {
 		s->rc = SQLITE_CANTOPEN;
 		store_err(s, "cannot switch it to WAL mode (journal mode %s)",
@@ -509,9 +343,9 @@ static int setup(struct store *s)
 	/* The file may come from anywhere: no tricks in its schema. */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-	if (!s->readonly && (set_wal(s) || exec(s, "PRAGMA synchronous = FULL")))
+	if (!s->readonly && (set_wal(s) || store_exec(s, "PRAGMA synchronous = FULL")))
 		return -1;
-	return check_schema(s);
+	return store_check_schema(s);
 }
 
 /*
@@ -579,7 +413,7 @@ struct store *store_open(const char *path, bool readonly, char *err, size_t errl
 		return open_fail(s, err, errlen);
 	if (!readonly && sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					    &s->upsert, NULL)) {
-		db_fail(s, NULL);
+		store_db_fail(s, NULL);
 		return open_fail(s, err, errlen);
 	}
 	return s;
@@ -603,12 +437,12 @@ void store_close(struct store *s)
 int store_begin(struct store *s)
 {
 	s->err[0] = '\0';
-	return exec(s, s->readonly ? "BEGIN" : "BEGIN IMMEDIATE");
+	return store_exec(s, s->readonly ? "BEGIN" : "BEGIN IMMEDIATE");
 }
 
 int store_commit(struct store *s)
 {
-	if (!exec(s, "COMMIT"))
+	if (!store_exec(s, "COMMIT"))
 		return 0;
 	/*
 	 * A failed COMMIT may leave the transaction open (SQLITE_BUSY): end
@@ -624,7 +458,7 @@ int store_rollback(struct store *s)
 {
 	if (sqlite3_get_autocommit(s->db))
 		return 0;		/* nothing open: SQLite rolled it back */
-	return exec(s, "ROLLBACK");
+	return store_exec(s, "ROLLBACK");
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *v)
@@ -663,7 +497,7 @@ int store_merge_row(struct store *s, const struct usage_row *r)
 	if (!s->merge && !s->readonly &&
 	    sqlite3_prepare_v3(s->db, merge_sql, -1, SQLITE_PREPARE_PERSISTENT,
 			       &s->merge, NULL))
-		return db_fail(s, "cannot write a usage row");
+		return store_db_fail(s, "cannot write a usage row");
 	return write_row(s, s->merge, r);
 }
 
@@ -677,7 +511,7 @@ static int step_write(struct store *s, sqlite3_stmt *st, int rc, const char *wha
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	if (rc != SQLITE_OK)
-		db_fail(s, what);
+		store_db_fail(s, what);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_OK ? 0 : -1;
@@ -732,7 +566,7 @@ int store_merge_session(struct store *s, const char *host, const char *session,
 	if (!s->session &&
 	    sqlite3_prepare_v3(s->db, session_sql, -1, SQLITE_PREPARE_PERSISTENT,
 			       &s->session, NULL))
-		return db_fail(s, "cannot write a session row");
+		return store_db_fail(s, "cannot write a session row");
 	st = s->session;
 	rc |= bind_text(st, 1, host);
 	rc |= bind_text(st, 2, session);
@@ -804,7 +638,7 @@ static int walk(struct store *s, const char *sql, const struct store_filter *f,
 	if (s->empty)
 		return 0;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-		return db_fail(s, "cannot read");
+		return store_db_fail(s, "cannot read");
 	bind_text(st, 1, f ? f->entry : NULL);
 	sqlite3_bind_int64(st, 2, f ? f->since : 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -813,7 +647,7 @@ static int walk(struct store *s, const char *sql, const struct store_filter *f,
 			break;
 	}
 	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(s, "cannot read");
+		ret = store_db_fail(s, "cannot read");
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -836,7 +670,7 @@ int store_sums(struct store *s, const struct store_filter *f,
 
 long long store_rows(struct store *s)
 {
-	return s->empty ? 0 : query_int(s, "SELECT count(*) FROM usage");
+	return s->empty ? 0 : store_query_int(s, "SELECT count(*) FROM usage");
 }
 
 int store_path_sums(struct store *s, const struct store_filter *f,
@@ -862,7 +696,7 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 	if (s->empty)
 		return 0;
 	if (sqlite3_prepare_v2(s->db, rows_sql, -1, &st, NULL))
-		return db_fail(s, "cannot read");
+		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct usage_row r = {
 			.host = col_text(st, 0),
@@ -897,7 +731,7 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 			break;
 	}
 	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(s, "cannot read");
+		ret = store_db_fail(s, "cannot read");
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -914,7 +748,7 @@ int store_each_session(struct store *s,
 	if (s->empty || s->no_sessions)
 		return 0;
 	if (sqlite3_prepare_v2(s->db, sessions_sql, -1, &st, NULL))
-		return db_fail(s, "cannot read");
+		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *host = col_text(st, 0), *session = col_text(st, 1);
 
@@ -930,7 +764,7 @@ int store_each_session(struct store *s,
 			break;
 	}
 	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(s, "cannot read");
+		ret = store_db_fail(s, "cannot read");
 	sqlite3_finalize(st);
 	return ret;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The usage store's insides, shared by store.c (rows and sessions) and
+ * store_schema.c (the schema and its upgrades). Not for other files: they
+ * use store.h.
+ */
+#ifndef ABIDEP_STORE_INTERNAL_H
+#define ABIDEP_STORE_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <sqlite3.h>
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *upsert;
+	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
+	sqlite3_stmt *session;	/* prepared on the first store_session() */
+	char *path;
+	bool readonly;
+	bool empty;		/* read-only, and no schema yet: no rows */
+	bool no_sessions;	/* read-only schema 1: no sessions table */
+	int rc;			/* of the last failure: SQLITE_* */
+	char err[512];		/* its message, for store_errmsg() */
+};
+
+
+void store_err(struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int store_db_fail(struct store *s, const char *what);
+int store_exec(struct store *s, const char *sql);
+long long store_query_int(struct store *s, const char *sql);
+int store_check_schema(struct store *s);
+
+#endif /* ABIDEP_STORE_INTERNAL_H */

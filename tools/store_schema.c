@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The usage store's schema, and every upgrade from a schema an older abidep
+ * wrote: the one place that knows the versions (store.c reads and writes
+ * rows of the current one).
+ *
+ * Schema (PRAGMA user_version 2):
+ *
+ *	CREATE TABLE usage (
+ *		host, session, path, op, uid, cgroup_id, exe	the key
+ *		what, table_name, status			the table entry
+ *		cgroup, comm, pid, ppid				first known
+ *		count, errors, first_seen, last_seen		the counts
+ *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
+ *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
+ *	CREATE TABLE sessions (
+ *		host, session, started, last_sync
+ *		PRIMARY KEY (host, session))
+ *
+ * A row is what one tracer load (a session: boot id and map id) has counted
+ * for one key. The tracer's counts are cumulative within its session, so an
+ * upsert replaces them; several sessions (reboots, restarts) are summed by
+ * the reader. The column for the struct's "table" is table_name: TABLE is
+ * an SQL keyword. cgroup_id is stored as the signed 64-bit integer with the
+ * same bits; times are unix seconds (UTC).
+ *
+ * sessions says when each tracer session ran: its first and its latest
+ * sync, written by every sync whether or not it has usage rows. The usage
+ * table alone records uses, not when the tracer ran, so it cannot tell a
+ * quiet host from a tracer stopped long ago; abidep check needs that.
+ * Schema 1 had no sessions table: a writer opening such a DB adds it (and
+ * sets user_version 2) in one transaction; a reader takes it as it is and
+ * reads no sessions from it.
+ *
+ * To change the schema: bump SCHEMA_VERSION, write the step from the
+ * previous version as a function called from upgrade_schema(), say what a
+ * read-only opener of the older version lacks (as no_sessions does), and add
+ * a DB of the older version to tests/unit/test_store.c.
+ */
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "store_internal.h"
+
+#define SCHEMA_VERSION	2
+
+static const char schema_sql[] =
+	"CREATE TABLE usage (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	path		TEXT	NOT NULL,\n"
+	"	op		TEXT	NOT NULL,\n"
+	"	uid		INTEGER	NOT NULL,\n"
+	"	cgroup_id	INTEGER	NOT NULL,\n"
+	"	exe		TEXT	NOT NULL,\n"
+	"	what		TEXT,\n"
+	"	table_name	TEXT,\n"
+	"	status		TEXT,\n"
+	"	cgroup		TEXT,\n"
+	"	comm		TEXT,\n"
+	"	pid		INTEGER,\n"
+	"	ppid		INTEGER,\n"
+	"	count		INTEGER	NOT NULL,\n"
+	"	errors		INTEGER	NOT NULL,\n"
+	"	first_seen	INTEGER	NOT NULL,\n"
+	"	last_seen	INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe)\n"
+	");\n"
+	/* The report's GROUP BY and ORDER BY, in this order. */
+	"CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host);\n";
+
+/* Schema 2's table, also added to a schema 1 DB: see upgrade_schema(). */
+static const char sessions_schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS sessions (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	started		INTEGER	NOT NULL,\n"
+	"	last_sync	INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session)\n"
+	");\n";
+
+static int create_schema(struct store *s)
+{
+	char sql[64];
+	long long v;
+
+	/* IMMEDIATE: of two tracers starting together, one creates it. */
+	if (store_exec(s, "BEGIN IMMEDIATE"))
+		return -1;
+	v = store_query_int(s, "PRAGMA user_version");
+	if (v == 0) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) || store_exec(s, sql)) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	return store_exec(s, "COMMIT");
+}
+
+/*
+ * Schema 1 to 2: add the sessions table. In one transaction, the version
+ * read again inside it: of two writers opening the DB together, one
+ * upgrades it and the other finds it done.
+ */
+static int upgrade_schema(struct store *s)
+{
+	char sql[64], why[sizeof(s->err)];
+	long long v;
+
+	if (store_exec(s, "BEGIN IMMEDIATE"))
+		goto fail;
+	v = store_query_int(s, "PRAGMA user_version");
+	if (v < 0)
+		goto rollback;
+	if (v == 1) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		if (store_exec(s, sessions_schema_sql) || store_exec(s, sql))
+			goto rollback;
+	}
+	if (!store_exec(s, "COMMIT"))
+		return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	/* Keep SQLite's reason: it says which (locked, read-only, full). */
+	snprintf(why, sizeof(why), "%s", s->err[0] ? s->err : sqlite3_errstr(s->rc));
+	store_err(s, "cannot add the sessions table of schema %d to this schema 1 DB: %s",
+		  SCHEMA_VERSION, why);
+	return -1;
+}
+
+/**
+ * store_check_schema() - is the schema ours? None yet: make it; older:
+ * upgrade it (a writer) or note what it lacks (a reader).
+ */
+int store_check_schema(struct store *s)
+{
+	long long v = store_query_int(s, "PRAGMA user_version");
+	long long ntables;
+
+	if (v < 0)
+		return -1;
+	if (v > SCHEMA_VERSION) {
+		s->rc = SQLITE_ERROR;
+		store_err(s, "it was made by a newer abidep (schema %lld; this one knows %d)",
+			  v, SCHEMA_VERSION);
+		return -1;
+	}
+	if (v == SCHEMA_VERSION)
+		return 0;
+	if (v == 1) {
+		/* Readers change nothing: they read no sessions from it. */
+		if (s->readonly) {
+			s->no_sessions = true;
+			return 0;
+		}
+		return upgrade_schema(s);
+	}
+	ntables = store_query_int(s, "SELECT count(*) FROM sqlite_master");
+	if (ntables < 0)
+		return -1;
+	if (ntables) {
+		s->rc = SQLITE_NOTADB;
+		store_err(s, "it is an SQLite database, but not an abidep usage DB");
+		return -1;
+	}
+	if (s->readonly) {
+		s->empty = true;
+		return 0;
+	}
+	return create_schema(s);
+}
