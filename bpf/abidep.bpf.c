@@ -11,7 +11,7 @@
  * is new (a live tracer only). The first user's details are kept in the map, so nothing is lost
  * when no daemon runs (pinned mode).
  *
- * Two sets of programs, one loaded (tools/trace.c chooses): fexit, and
+ * Two sets of programs, one loaded (tools/trace_load.c chooses): fexit, and
  * kprobe/kretprobe pairs doing the same for kernels where fexit cannot
  * attach (no BPF trampolines, or no BTF for the functions).
  */
@@ -33,7 +33,7 @@
 #define SYSFS_MAGIC 0x62656572
 
 /*
- * Tunables, set through the skeleton before load (tools/trace.c) and
+ * Tunables, set through the skeleton before load (tools/trace_load.c) and
  * read-only after: in .rodata, which the kernel freezes, so the verifier
  * takes them as constants (a pinned tracer keeps the values it was loaded
  * with; no process after it reads or writes them). volatile (libbpf's

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Shared by abidep.bpf.c and the abidep command (tools/trace.c): the maps'
+ * Shared by abidep.bpf.c and the abidep command (tools/trace*.c): the maps'
  * key and value layouts. Kept in kernel types (__u32...) for both sides.
  */
 #ifndef __ABIDEP_BPF_H
@@ -26,7 +26,7 @@ enum abidep_op {
  * A slot holds one watched file whose number falls there; "more" says that
  * others do too, and are in the hash only. So an access to an unwatched file
  * costs an array load (the verifier inlines array lookups) and most watched
- * ones find their file without the hash. Userspace (tools/trace.c) keeps
+ * ones find their file without the hash. Userspace (tools/trace_slots.c) keeps
  * it, writing through a shared mapping.
  */
 #define ABIDEP_SLOTS		16384

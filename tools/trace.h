@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abidep trace's own header: the tracer's state, passed to every part of
+ * it, and what each file (one job each) offers the others.
+ *
+ *	trace.c		the command: options, checks, one action per mode
+ *	trace_load.c	open, size, load and attach the BPF object (fexit or kprobes)
+ *	trace_pin.c	pin, open the pinned maps, unpin
+ *	trace_watch.c	the watched set: tables -> sysfs files -> the maps
+ *	trace_slots.c	the slots map, the direct-mapped index of the watched hash
+ *	trace_cgroup.c	cgroup ids -> paths, cached
+ *	trace_sync.c	the usage map -> the DB; the stats
+ *	trace_status.c	--status
+ *	trace_live.c	the foreground tracer: events, uevents, periodic syncs
+ */
+#ifndef ABIDEP_TRACE_H
+#define ABIDEP_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <stdarg.h>
+
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "abi.h"
+#include "../bpf/abidep.h"
+
+#define PIN_DIR "/sys/fs/bpf/abidep"
+#define DEFAULT_DB "/var/lib/abidep/usage.db"
+
+/* The maps this process uses, by their index in tracer.fd[] (trace_pin.c names them). */
+enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, NR_MAPS };
+
+/* A watched file, as this process knows it. */
+struct wfile {
+	char *path;
+	__u64 ino;
+	__u32 id;
+	bool present;		/* found by the last resolve */
+};
+
+/* The slots map, mapped (trace_slots.c). */
+struct slot_index {
+	struct abidep_slot *map;	/* NULL: none (a tracer pinned before the slots) */
+	__u32 n;			/* its size, a power of two */
+	struct abidep_slot *want;	/* n slots: slots_sync()'s plan */
+};
+
+/* cgroup id -> path (trace_cgroup.c); zeroed, then cg_cache_init(). */
+struct cg_cache {
+	struct cg_entry *ent;
+	int n, cap;
+	struct cg_miss *miss;		/* ids a rescan did not find */
+	int nmiss, mcap;
+	time_t scanned;			/* of the last rescan; -1: none */
+};
+
+struct abidep_bpf;
+struct store;
+
+struct tracer {
+	struct abidep_bpf *skel;	/* NULL when working on pinned maps */
+	int fd[NR_MAPS];		/* by map index; -1: not open */
+	struct slot_index slots;
+	int pin_lock;			/* PIN_DIR, locked while working on pinned maps */
+	struct abi_set tables;
+	struct wfile *files;
+	int nfiles, cap;
+	__u32 next_id;
+	dev_t sysfs_dev;
+	struct cg_cache cg;
+	struct store *db;
+	const char *db_path;
+	char session[96];
+	char host[256];
+	__u32 max_usage;	/* --max-entries: the usage map's size at load */
+	__u32 nr_slots;		/* --slots: the slots map's size at load */
+	bool print;
+	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
+	bool live;		/* foreground: reads the events ring buffer */
+};
+
+/* trace_load.c */
+int load_bpf(struct tracer *tr);
+int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
+
+/* trace_pin.c */
+int open_pinned(struct tracer *tr);
+int pin_all(struct tracer *tr);
+int unpin_all(void);
+
+/* trace_watch.c */
+int watch_refresh(struct tracer *tr, bool verbose);
+void files_from_map(struct tracer *tr);
+
+/* trace_slots.c */
+int slots_map(struct slot_index *si, int fd);
+void slots_unmap(struct slot_index *si);
+void slots_more(struct slot_index *si, __u64 ino);
+void slots_sync(struct slot_index *si, const struct wfile *files, int nfiles);
+
+/* trace_cgroup.c */
+void cg_cache_init(struct cg_cache *cg);
+void cg_cache_free(struct cg_cache *cg);
+const char *cgroup_path(struct cg_cache *cg, __u64 id);
+
+/* trace_sync.c */
+const char *trace_op_name(__u32 op);
+void exe_string(const struct abidep_usage *u, const struct abidep_usage_key *k,
+		char *out, size_t size);
+int open_db(struct tracer *tr);
+int sync_db(struct tracer *tr);
+void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS]);
+__u32 usage_max(struct tracer *tr);
+void report_drops(struct tracer *tr);
+
+/* trace_status.c */
+int show_status(struct tracer *tr);
+
+/* trace_live.c */
+int run_live(struct tracer *tr, double interval, double duration);
+
+#endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace: open the BPF object (bpf/abidep.bpf.c, through its
+ * skeleton), set what is set before load, load and attach one of its two
+ * sets of programs: fexit, or kprobes where fexit cannot be used.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "abidep.h"
+#include "abidep.skel.h"
+#include "trace.h"
+
+/* libbpf's warnings but its per-program chatter; all of them with ABIDEP_DEBUG. */
+int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("ABIDEP_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return level == LIBBPF_WARN && !strstr(fmt, "libbpf: prog") ?
+		vfprintf(stderr, fmt, ap) : 0;
+}
+
+/*
+ * The object holds two sets of programs (bpf/abidep.bpf.c): fexit, and
+ * kprobe/kretprobe pairs for kernels without trampolines or without BTF for
+ * the kernfs functions. Load one; pending is the kprobes' only.
+ */
+static void choose_progs(struct abidep_bpf *skel, bool kprobe)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, (bpf_program__type(prog) ==
+						 BPF_PROG_TYPE_KPROBE) == kprobe);
+	if (!kprobe)
+		bpf_map__set_max_entries(skel->maps.pending, 1);
+}
+
+/* The kernel function a program hooks: its section name after the '/'. */
+static const char *prog_func(const struct bpf_program *prog)
+{
+	const char *s = strchr(bpf_program__section_name(prog), '/');
+
+	return s ? s + 1 : bpf_program__name(prog);
+}
+
+/*
+ * The first function an fentry/fexit program hooks that the kernel's BTF
+ * does not have (renamed, or inlined everywhere), or NULL. Asked before
+ * loading, so that the fallback names the function, where the verifier
+ * would only say ESRCH. NULL too when the BTF cannot be read: the load
+ * then says why.
+ */
+static const char *fexit_missing_func(struct abidep_bpf *skel)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+	const char *missing = NULL;
+
+	if (!vmlinux)
+		return NULL;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_TRACING &&
+		    btf__find_by_name_kind(vmlinux, prog_func(prog), BTF_KIND_FUNC) < 0) {
+			missing = prog_func(prog);
+			break;
+		}
+	}
+	btf__free(vmlinux);
+	return missing;
+}
+
+/* The function of the first loaded program that attach left without a link. */
+static const char *unattached_func(struct abidep_bpf *skel)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++)
+		if (bpf_program__autoload(*s->progs[i].prog) && !*s->progs[i].link)
+			return prog_func(*s->progs[i].prog);
+	return "?";
+}
+
+/* Open the object and set what is set before load: sizes, tunables, programs. */
+static int open_skel(struct tracer *tr)
+{
+	tr->skel = abidep_bpf__open();
+	if (!tr->skel) {
+		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
+		return EX_LOAD;
+	}
+	if (bpf_map__set_max_entries(tr->skel->maps.usage, tr->max_usage)) {
+		fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", tr->max_usage);
+		return EX_LOAD;
+	}
+	if (bpf_map__set_max_entries(tr->skel->maps.slots, tr->nr_slots)) {
+		fprintf(stderr, "abidep: cannot size the slots map to %u\n", tr->nr_slots);
+		return EX_LOAD;
+	}
+	/* .rodata: read-only once loaded (bpf/abidep.bpf.c). */
+	tr->skel->rodata->slot_mask = tr->nr_slots - 1;
+	tr->skel->rodata->events_on = tr->live;
+	/* Nobody reads a pinned tracer's ring buffer: the least there is. */
+	if (!tr->live)
+		bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
+	choose_progs(tr->skel, tr->kprobe);
+	return EX_OK;
+}
+
+/* try_load(): fexit cannot be used here (it said why); try kprobes. */
+#define TRY_KPROBES (-1)
+
+/* Load and attach the opened object's set of programs (tr->kprobe's). */
+static int try_load(struct tracer *tr)
+{
+	const char *missing = tr->kprobe ? NULL : fexit_missing_func(tr->skel);
+	int err;
+
+	if (missing) {
+		fprintf(stderr, "abidep: the kernel's BTF has no function %s for fexit: using kprobes\n",
+			missing);
+		return TRY_KPROBES;
+	}
+	if (abidep_bpf__load(tr->skel)) {
+		err = errno;
+		if (tr->kprobe || err == EPERM) {
+			fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
+				strerror(err));
+			return err == EPERM ? EX_PERM : EX_LOAD;
+		}
+		/* No trampolines here. */
+		fprintf(stderr, "abidep: fexit is not available (%s): using kprobes\n",
+			strerror(err));
+		return TRY_KPROBES;
+	}
+	if (abidep_bpf__attach(tr->skel)) {
+		err = errno;
+		if (tr->kprobe) {
+			fprintf(stderr, "abidep: cannot attach a kprobe to %s: %s (is it in /proc/kallsyms?)\n",
+				unattached_func(tr->skel), strerror(err));
+			return EX_LOAD;
+		}
+		fprintf(stderr, "abidep: fexit cannot attach to %s (%s): using kprobes\n",
+			unattached_func(tr->skel), strerror(err));
+		return TRY_KPROBES;
+	}
+	return EX_OK;
+}
+
+/* A live tracer, or one to pin: fexit, or kprobes where fexit cannot be. */
+int load_bpf(struct tracer *tr)
+{
+	int i, ret;
+
+	for (;;) {
+		ret = open_skel(tr);
+		if (!ret)
+			ret = try_load(tr);
+		if (ret != TRY_KPROBES)
+			break;
+		abidep_bpf__destroy(tr->skel);
+		tr->skel = NULL;
+		tr->kprobe = true;
+	}
+	if (ret)
+		return ret;
+	tr->fd[M_WATCHED] = bpf_map__fd(tr->skel->maps.watched);
+	tr->fd[M_USAGE] = bpf_map__fd(tr->skel->maps.usage);
+	tr->fd[M_FILES] = bpf_map__fd(tr->skel->maps.files);
+	tr->fd[M_STATS] = bpf_map__fd(tr->skel->maps.stats);
+	tr->fd[M_EVENTS] = bpf_map__fd(tr->skel->maps.events);
+	tr->fd[M_SLOTS] = bpf_map__fd(tr->skel->maps.slots);
+	for (i = 0; i < NR_MAPS; i++)
+		if (tr->fd[i] < 0)
+			return EX_LOAD;
+	return slots_map(&tr->slots, tr->fd[M_SLOTS]);
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace --status: what the pinned tracer knows and has counted,
+ * read from its maps (text, or JSON with -j).
+ */
+#include <stdio.h>
+
+#include <bpf/bpf.h>
+
+#include "abidep.h"
+#include "json.h"
+#include "trace.h"
+
+/* What the pinned tracer has seen, from its maps. */
+int show_status(struct tracer *tr)
+{
+	__u64 s[ABIDEP_NR_STATS];
+	__u32 fk, fn, *fprev = NULL;
+	struct abidep_usage_key uk, un, *uprev = NULL;
+	int files = 0, watched = 0, keys = 0;
+	struct abidep_usage u;
+	struct abidep_file f;
+	__u64 seen = 0;
+
+	while (!bpf_map_get_next_key(tr->fd[M_FILES], fprev, &fn)) {
+		fk = fn;
+		fprev = &fk;
+		files++;
+		if (!bpf_map_lookup_elem(tr->fd[M_FILES], &fk, &f) && f.watched)
+			watched++;
+	}
+	while (!bpf_map_get_next_key(tr->fd[M_USAGE], uprev, &un)) {
+		uk = un;
+		uprev = &uk;
+		keys++;
+		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &uk, &u))
+			seen += u.count;
+	}
+	read_stats(tr, s);
+	/*
+	 * The accesses seen: the programs do not count them, since each one
+	 * adds one to a key's count (keys are never removed) or is dropped.
+	 */
+	seen += s[ABIDEP_STAT_DROPPED];
+	if (cfg.json) {
+		struct json j;
+
+		json_init(&j, stdout, cfg.pretty);
+		json_obj_start(&j);
+		json_kstr(&j, "pinned", PIN_DIR);
+		json_kint(&j, "files", files);
+		json_kint(&j, "watched", watched);
+		json_kint(&j, "usage_keys", keys);
+		json_kint(&j, "usage_max", usage_max(tr));
+		json_kint(&j, "hits", seen);
+		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
+		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
+		printf("pinned under %s: %d files known, %d watched; %d of %u usage keys;\n"
+		       "%llu accesses seen, %llu not recorded (map full), %llu events lost\n",
+		       PIN_DIR, files, watched, keys, usage_max(tr),
+		       (unsigned long long)seen, (unsigned long long)s[ABIDEP_STAT_DROPPED],
+		       (unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
+	}
+	return EX_OK;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace: the usage map to the store (one session per load of the
+ * maps, its counts cumulative), and the stats of what was not recorded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "abidep.h"
+#include "store.h"
+#include "trace.h"
+#include "util.h"
+
+static const char *const op_names[ABIDEP_NR_OPS] = { "open", "read", "write" };
+
+const char *trace_op_name(__u32 op)
+{
+	return op < ABIDEP_NR_OPS ? op_names[op] : "?";
+}
+
+/* The executable's path from a key's components (leaf first), or what it is. */
+void exe_string(const struct abidep_usage *u, const struct abidep_usage_key *k,
+		char *out, size_t size)
+{
+	int n, len = 0;
+
+	if (!k->exe_ino) {
+		snprintf(out, size, "(kernel)");
+		return;
+	}
+	out[0] = '\0';
+	if (u->exe_truncated)
+		len = snprintf(out, size, "...");
+	for (n = ABIDEP_EXE_DEPTH - 1; n >= 0; n--) {
+		if (!u->exe[n][0])
+			continue;
+		len += snprintf(out + len, size - len, "/%.*s", ABIDEP_EXE_COMP, u->exe[n]);
+		if ((size_t)len >= size)
+			break;
+	}
+	if (!out[0])
+		snprintf(out, size, "(unknown)");
+}
+
+/* The BPF side's clock (CLOCK_BOOTTIME) to unix seconds. */
+static long long boot_to_unix(__u64 ns)
+{
+	struct timespec rt, mt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &mt);
+	return rt.tv_sec - (mt.tv_sec - (long long)(ns / 1000000000ULL));
+}
+
+/* A usage row with the strings it owns, for merging before the upsert. */
+struct sync_row {
+	struct usage_row r;
+	struct abidep_file f;
+	char exe[ABIDEP_EXE_DEPTH * (ABIDEP_EXE_COMP + 1) + 8];
+	char comm[ABIDEP_TASK_COMM_LEN];
+};
+
+/* Point a row's strings at its own buffers (after it was moved). */
+static void sync_row_fix(struct sync_row *sr)
+{
+	sr->r.path = sr->f.path;
+	sr->r.what = sr->f.what[0] ? sr->f.what : NULL;
+	sr->r.table = sr->f.table[0] ? sr->f.table : NULL;
+	sr->r.exe = sr->exe;
+	sr->r.comm = sr->comm;
+}
+
+/*
+ * The store's key: (path, op, uid, cgroup_id, exe); host and session are
+ * fixed. Compares the rows' own buffers, not the r.* pointers to them: those
+ * go stale when the array grows (realloc) or qsort moves the rows.
+ */
+static int sync_row_cmp(const void *a, const void *b)
+{
+	const struct sync_row *sa = a, *sb = b;
+	const struct usage_row *x = &sa->r, *y = &sb->r;
+	int c;
+
+	if ((c = strcmp(sa->f.path, sb->f.path)) || (c = strcmp(x->op, y->op)) ||
+	    (c = strcmp(sa->exe, sb->exe)))
+		return c;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	if (x->cgroup_id != y->cgroup_id)
+		return x->cgroup_id < y->cgroup_id ? -1 : 1;
+	return 0;
+}
+
+/* One key of the usage map as a row of the store, with its file's names. */
+static void sync_row_read(struct tracer *tr, struct sync_row *sr,
+			  const struct abidep_usage_key *key, const struct abidep_usage *u)
+{
+	memset(sr, 0, sizeof(*sr));
+	if (bpf_map_lookup_elem(tr->fd[M_FILES], &key->file_id, &sr->f))
+		snprintf(sr->f.path, sizeof(sr->f.path), "(file %u)", key->file_id);
+	sr->f.path[sizeof(sr->f.path) - 1] = '\0';
+	sr->f.what[sizeof(sr->f.what) - 1] = '\0';
+	sr->f.table[sizeof(sr->f.table) - 1] = '\0';
+	memcpy(sr->comm, u->comm, sizeof(sr->comm));
+	sr->comm[sizeof(sr->comm) - 1] = '\0';
+	exe_string(u, key, sr->exe, sizeof(sr->exe));
+	sr->r = (struct usage_row) {
+		.host = tr->host,
+		.session = tr->session,
+		.status = sr->f.status == 2 ? "removed" : "deprecated",
+		.op = trace_op_name(key->op),
+		.uid = key->uid,
+		.cgroup_id = key->cgroup_id,
+		.cgroup = cgroup_path(&tr->cg, key->cgroup_id),
+		.pid = u->pid,
+		.ppid = u->ppid,
+		.count = u->count,
+		.errors = u->errors,
+		.first_seen = boot_to_unix(u->first_ns),
+		.last_seen = boot_to_unix(u->last_ns),
+	};
+	sync_row_fix(sr);
+}
+
+/* Every key of the usage map as a row, into *@rows; returns how many. */
+static int sync_rows_read(struct tracer *tr, struct sync_row **rows)
+{
+	struct abidep_usage_key key, next, *prev = NULL;
+	struct abidep_usage u;
+	int n = 0, cap = 0;
+
+	*rows = NULL;
+	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
+			sync_row_read(tr, GROW(*rows, n, cap), &key, &u);
+	}
+	return n;
+}
+
+/*
+ * Several BPF keys can be one store key (a binary replaced mid-session has
+ * a new inode but the same path): add their counts up, or one would replace
+ * another. Returns the number of rows left.
+ */
+static int sync_rows_merge(struct sync_row *rows, int n)
+{
+	int i, out = 0;
+
+	if (!n)
+		return 0;
+	/* Sorting moves the rows: point their strings at their new places. */
+	qsort(rows, n, sizeof(*rows), sync_row_cmp);
+	for (i = 0; i < n; i++)
+		sync_row_fix(&rows[i]);
+	for (i = 1; i < n; i++) {
+		if (sync_row_cmp(&rows[out], &rows[i])) {
+			rows[++out] = rows[i];
+			sync_row_fix(&rows[out]);
+			continue;
+		}
+		usage_add(&rows[out].r.counts, &rows[i].r.counts);
+	}
+	return out + 1;
+}
+
+/* The rows and the session's mark, in one transaction. */
+static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n)
+{
+	int i;
+
+	if (store_begin(tr->db))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (store_upsert(tr->db, &rows[i].r)) {
+			store_rollback(tr->db);
+			return -1;
+		}
+	/*
+	 * That the tracer ran until now, rows or none: a session that saw
+	 * nothing deprecated is what vouches for a quiet window (abidep check).
+	 */
+	if (store_session(tr->db, tr->host, tr->session, time(NULL))) {
+		store_rollback(tr->db);
+		return -1;
+	}
+	return store_commit(tr->db);
+}
+
+/* Write the session's cumulative counts; the number of rows, or -1. */
+int sync_db(struct tracer *tr)
+{
+	struct sync_row *rows;
+	int n;
+
+	n = sync_rows_read(tr, &rows);
+	n = sync_rows_merge(rows, n);
+	if (sync_rows_write(tr, rows, n)) {
+		fprintf(stderr, "abidep: cannot write %s: %s\n", tr->db_path,
+			store_errmsg(tr->db));
+		n = -1;
+	}
+	free(rows);
+	return n;
+}
+
+void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
+{
+	int ncpu = libbpf_num_possible_cpus(), i, c;
+	__u64 *v = xcalloc(ncpu > 0 ? ncpu : 1, sizeof(__u64));
+
+	for (i = 0; i < ABIDEP_NR_STATS; i++) {
+		__u32 k = i;
+
+		out[i] = 0;
+		if (ncpu > 0 && !bpf_map_lookup_elem(tr->fd[M_STATS], &k, v))
+			for (c = 0; c < ncpu; c++)
+				out[i] += v[c];
+	}
+	free(v);
+}
+
+/* The usage map's size as loaded (--max-entries), pinned maps included. */
+__u32 usage_max(struct tracer *tr)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len))
+		return ABIDEP_MAX_USAGE;
+	return info.max_entries;
+}
+
+void report_drops(struct tracer *tr)
+{
+	__u64 s[ABIDEP_NR_STATS];
+
+	read_stats(tr, s);
+	if (s[ABIDEP_STAT_DROPPED])
+		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys)\n",
+			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr));
+	/* The ring buffer only feeds the live display: the counts are whole. */
+	if (s[ABIDEP_STAT_EVENTS_LOST])
+		fprintf(stderr, "abidep: %llu new users were not shown as they came (ring buffer full); their counts are recorded\n",
+			(unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
+}
+
+int open_db(struct tracer *tr)
+{
+	char err[512];
+	char boot[64] = "unknown";
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (f) {
+		if (fgets(boot, sizeof(boot), f))
+			boot[strcspn(boot, "\n")] = '\0';
+		fclose(f);
+	}
+	/* One session per load of the maps: counts are cumulative within it. */
+	bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len);
+	snprintf(tr->session, sizeof(tr->session), "%s:%u", boot, info.id);
+	if (gethostname(tr->host, sizeof(tr->host)))
+		snprintf(tr->host, sizeof(tr->host), "localhost");
+	tr->db = store_open(tr->db_path, false, err, sizeof(err));
+	if (!tr->db) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_DB;
+	}
+	return EX_OK;
+}

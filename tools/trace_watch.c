@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace: the watched set. The tables' What patterns resolved against
+ * /sys into files, each in the files map (what it is) and the watched map
+ * (its inode number), with the slots index kept in step; or, for a process
+ * working on pinned maps, learnt back from those maps.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <bpf/bpf.h>
+
+#include "pattern.h"
+#include "trace.h"
+#include "util.h"
+
+static struct wfile *find_file(struct tracer *tr, const char *path)
+{
+	int i;
+
+	for (i = 0; i < tr->nfiles; i++)
+		if (!strcmp(tr->files[i].path, path))
+			return &tr->files[i];
+	return NULL;
+}
+
+struct resolve_arg {
+	struct tracer *tr;
+	const struct abi_entry *e;
+	const char *what;
+	int added;
+};
+
+static int watch_one(const char *path, void *arg)
+{
+	struct resolve_arg *ra = arg;
+	struct tracer *tr = ra->tr;
+	struct abidep_watch w;
+	struct abidep_file f = { 0 };
+	struct wfile *wf = find_file(tr, path);
+	struct stat st;
+	char *copy;
+
+	if (stat(path, &st) || st.st_dev != tr->sysfs_dev || !S_ISREG(st.st_mode))
+		return 0;
+	if (wf && wf->ino == st.st_ino) {
+		wf->present = true;
+		return 0;
+	}
+	if (!wf) {
+		wf = GROW(tr->files, tr->nfiles, tr->cap);
+		wf->path = xstrdup(path);
+		wf->id = tr->next_id++;
+	} else if (wf->ino) {
+		/* The file was removed and made again (a device re-added). */
+		bpf_map_delete_elem(tr->fd[M_WATCHED], &wf->ino);
+	}
+	wf->ino = st.st_ino;
+	wf->present = true;
+	snprintf(f.path, sizeof(f.path), "%s", path);
+	snprintf(f.what, sizeof(f.what), "%s", ra->what);
+	copy = xstrdup(ra->e->file);
+	snprintf(f.table, sizeof(f.table), "%s", strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy);
+	free(copy);
+	f.status = ra->e->status;
+	f.watched = 1;
+	w.file_id = wf->id;
+	w.entry_id = ra->e - tr->tables.entries;
+	slots_more(&tr->slots, wf->ino);
+	if (bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY) ||
+	    bpf_map_update_elem(tr->fd[M_WATCHED], &wf->ino, &w, BPF_ANY)) {
+		fprintf(stderr, "abidep: cannot watch %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	ra->added++;
+	return 0;
+}
+
+/* Resolve the tables against /sys; watch what appeared, unwatch what went. */
+int watch_refresh(struct tracer *tr, bool verbose)
+{
+	int i, k, m, added = 0, gone = 0, watched = 0;
+
+	for (i = 0; i < tr->nfiles; i++)
+		tr->files[i].present = false;
+	for (i = 0; i < tr->tables.nentries; i++) {
+		const struct abi_entry *e = &tr->tables.entries[i];
+
+		for (k = 0; k < e->nwhat; k++) {
+			struct resolve_arg ra = { tr, e, e->what[k], 0 };
+			struct abi_glob *g;
+			int n;
+
+			if (strncmp(e->what[k], "/sys/", 5))
+				continue;
+			n = abi_pattern_globs(e->what[k], &g);
+			for (m = 0; m < n; m++)
+				abi_glob_resolve(&g[m], "/sys", watch_one, &ra);
+			abi_globs_free(g, n);
+			added += ra.added;
+		}
+	}
+	for (i = 0; i < tr->nfiles; i++) {
+		struct wfile *wf = &tr->files[i];
+		struct abidep_file f;
+
+		if (wf->present) {
+			watched++;
+			continue;
+		}
+		if (!wf->ino)
+			continue;
+		bpf_map_delete_elem(tr->fd[M_WATCHED], &wf->ino);
+		if (!bpf_map_lookup_elem(tr->fd[M_FILES], &wf->id, &f)) {
+			f.watched = 0;
+			bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY);
+		}
+		wf->ino = 0;
+		gone++;
+	}
+	slots_sync(&tr->slots, tr->files, tr->nfiles);
+	if (verbose && (added || gone))
+		fprintf(stderr, "abidep: watching %d files (%d new, %d gone)\n",
+			watched, added, gone);
+	return watched;
+}
+
+/*
+ * A process working on pinned maps learns the files from the files map, and
+ * their inode numbers from the watched map: a file's path may name a new
+ * inode by now (removed and made again), which is not watched yet.
+ */
+void files_from_map(struct tracer *tr)
+{
+	__u32 key, next, *prev = NULL;
+	__u64 ino, nino, *iprev = NULL;
+	struct abidep_watch w;
+	struct abidep_file f;
+	struct wfile **by_id;
+	int i;
+
+	while (!bpf_map_get_next_key(tr->fd[M_FILES], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key, &f))
+			continue;
+		struct wfile *wf = GROW(tr->files, tr->nfiles, tr->cap);
+
+		f.path[sizeof(f.path) - 1] = '\0';
+		wf->path = xstrdup(f.path);
+		wf->id = key;
+		wf->ino = 0;
+		wf->present = false;
+		if (key >= tr->next_id)
+			tr->next_id = key + 1;
+	}
+	/* File ids are below next_id: index the files by id. */
+	by_id = xcalloc(tr->next_id + 1, sizeof(*by_id));
+	for (i = 0; i < tr->nfiles; i++)
+		by_id[tr->files[i].id] = &tr->files[i];
+	while (!bpf_map_get_next_key(tr->fd[M_WATCHED], iprev, &nino)) {
+		ino = nino;
+		iprev = &ino;
+		if (bpf_map_lookup_elem(tr->fd[M_WATCHED], &ino, &w) ||
+		    w.file_id >= tr->next_id || !by_id[w.file_id])
+			continue;
+		by_id[w.file_id]->ino = ino;
+	}
+	free(by_id);
+}
