@@ -17,9 +17,12 @@ repo = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 def kernel_source():
     src = os.environ.get('ABIDEP_KERNEL_SRC')
     if not src:
-        src = subprocess.run([os.path.join(repo, 'scripts/linux-source.sh'), '6.12'],
-                             check=True, stdout=subprocess.PIPE,
-                             text=True).stdout.strip()
+        r = subprocess.run([os.path.join(repo, 'scripts/linux-source.sh'), '6.12'],
+                           stdout=subprocess.PIPE, text=True)
+        if r.returncode:
+            sys.exit('conf.py: no kernel source tree for kernel-doc: run make deps, '
+                     'or set ABIDEP_KERNEL_SRC to a kernel source tree')
+        src = r.stdout.strip()
     for f in ('Documentation/sphinx/kerneldoc.py', 'scripts/kernel-doc',
               'scripts/get_abi.pl'):
         if not os.path.exists(os.path.join(src, f)):
