@@ -8,9 +8,9 @@ _abidep_tables_opts() {
 	local common="-t --tables -j --json -p --pretty -h --help"
 	case $1 in
 	validate) echo "$common --strict --no-strict -q --quiet" ;;
-	list) echo "$common --status" ;;
-	show) echo "$common" ;;
-	resolve) echo "$common --sysfs" ;;
+	list) echo "$common --strict --status" ;;
+	show) echo "$common --strict" ;;
+	resolve) echo "$common --strict --sysfs" ;;
 	export) echo "$common --abi --c -o --output" ;;
 	esac
 }
