@@ -60,6 +60,36 @@ static int count_what(const struct abi_set *set)
 	return n;
 }
 
+/* validate -j: the counts, then each diagnostic. */
+static void validate_json(struct abi_set *set)
+{
+	struct json j;
+	int i;
+
+	json_init(&j, stdout, cfg.pretty);
+	json_obj_start(&j);
+	json_kint(&j, "files", set->nfiles);
+	json_kint(&j, "entries", set->nentries);
+	json_kint(&j, "what", count_what(set));
+	json_kint(&j, "errors", set->errors);
+	json_kint(&j, "warnings", set->warnings);
+	abidep_sort_diags(set);
+	json_key(&j, "diagnostics");
+	json_arr_start(&j);
+	for (i = 0; i < set->ndiags; i++) {
+		json_obj_start(&j);
+		json_kstr(&j, "file", set->diags[i].file);
+		json_kint(&j, "line", set->diags[i].line);
+		json_kstr(&j, "severity", set->diags[i].error ? "error" : "warning");
+		json_kstr(&j, "message", set->diags[i].msg);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_kstrs(&j, "unparsed", set->unparsed, set->nunparsed);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
 static int do_validate(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -106,30 +136,7 @@ static int do_validate(int argc, char **argv)
 	abi_check(&set, strict);
 
 	if (cfg.json) {
-		struct json j;
-
-		json_init(&j, stdout, cfg.pretty);
-		json_obj_start(&j);
-		json_kint(&j, "files", set.nfiles);
-		json_kint(&j, "entries", set.nentries);
-		json_kint(&j, "what", count_what(&set));
-		json_kint(&j, "errors", set.errors);
-		json_kint(&j, "warnings", set.warnings);
-		abidep_sort_diags(&set);
-		json_key(&j, "diagnostics");
-		json_arr_start(&j);
-		for (i = 0; i < set.ndiags; i++) {
-			json_obj_start(&j);
-			json_kstr(&j, "file", set.diags[i].file);
-			json_kint(&j, "line", set.diags[i].line);
-			json_kstr(&j, "severity", set.diags[i].error ? "error" : "warning");
-			json_kstr(&j, "message", set.diags[i].msg);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_kstrs(&j, "unparsed", set.unparsed, set.nunparsed);
-		json_obj_end(&j);
-		json_end(&j);
+		validate_json(&set);
 	} else {
 		if (!quiet)
 			abidep_print_diags(&set, stderr);
