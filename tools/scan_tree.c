@@ -579,13 +579,62 @@ static int scan_region(struct worker *wk, int fd, unsigned long long a,
 	return 0;
 }
 
-static void scan_file(struct worker *wk, size_t idx, const char *rel)
+/*
+ * Search the open regular file @fd (the walk's file @idx): all its bytes,
+ * or an ELF file's ranges that can hold strings. 0, or -1 with errno.
+ */
+static int scan_contents(struct worker *wk, size_t idx, int fd, const struct stat *st)
 {
 	struct shared *sh = wk->sh;
 	const size_t cap = KEEP + CHUNK + TAIL;
-	struct stat st;
 	ssize_t r;
-	int fd, nr;
+	int nr = -1;
+
+	if (!wk->buf)
+		wk->buf = xmalloc(cap + 64);
+	wk->cur = idx;
+	wk->line_no = 0;
+	wk->file_hit = false;
+	r = pread_full(fd, wk->buf, cap, 0);
+	if (r < 0)
+		return -1;
+	wk->binary = memchr(wk->buf, '\0', r < BINARY_PROBE ? r : BINARY_PROBE) != NULL;
+	if (!sh->opts->all_bytes && r >= SELFMAG && !memcmp(wk->buf, ELFMAG, SELFMAG))
+		nr = scan_elf_ranges(fd, st->st_size, &wk->ranges, &wk->rcap);
+	if (nr <= 0) {
+		/* Not ELF, or none libelf can make sense of: every byte. */
+		wk->bytes += r;
+		return scan_region(wk, fd, 0, ~0ull, r);
+	}
+	if ((size_t)r >= cap) {
+		for (int i = 0; i < nr; i++)
+			if (scan_region(wk, fd, wk->ranges[i].a, wk->ranges[i].b, 0))
+				return -1;
+		return 0;
+	}
+	/* The whole file is in the buffer: search its ranges there. */
+	for (int i = 0; i < nr; i++) {
+		struct scan_range g = wk->ranges[i];
+
+		if (g.b > (unsigned long long)r)
+			g.b = r;
+		if (g.a >= g.b)
+			continue;
+		wk->base = wk->buf + g.a;
+		wk->len = g.b - g.a;
+		wk->base_off = g.a;
+		wk->bytes += wk->len;
+		search(wk, sh->ns, 0, wk->len);
+	}
+	return 0;
+}
+
+static void scan_file(struct worker *wk, size_t idx, const char *rel)
+{
+	struct shared *sh = wk->sh;
+	struct stat st;
+	bool unreadable = false;
+	int fd;
 
 	if (!sh->ns->n) {
 		/* Nothing to search for: the files are only counted. */
@@ -594,74 +643,22 @@ static void scan_file(struct worker *wk, size_t idx, const char *rel)
 	}
 	fd = openat(sh->w->rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NOCTTY |
 		    O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		goto unreadable;
-	if (fstat(fd, &st))
-		goto unreadable_close;
-	if (!S_ISREG(st.st_mode)) {	/* replaced since the walk */
-		close(fd);
-		return;
-	}
-	wk->files++;
-	if ((size_t)st.st_size < sh->ns->minlen) {
+	if (fd < 0 || fstat(fd, &st)) {
+		unreadable = true;
+	} else if (S_ISREG(st.st_mode)) {	/* else replaced since the walk */
+		wk->files++;
 		/* Too short to hold any name: no need to read it. */
-		close(fd);
-		return;
+		if ((size_t)st.st_size >= sh->ns->minlen && scan_contents(wk, idx, fd, &st))
+			unreadable = true;
 	}
-	if (!wk->buf)
-		wk->buf = xmalloc(cap + 64);
-	wk->cur = idx;
-	wk->line_no = 0;
-	wk->file_hit = false;
-	r = pread_full(fd, wk->buf, cap, 0);
-	if (r < 0)
-		goto unreadable_close;
-	wk->binary = memchr(wk->buf, '\0', r < BINARY_PROBE ? r : BINARY_PROBE) != NULL;
-	nr = -1;
-	if (!sh->opts->all_bytes && r >= SELFMAG && !memcmp(wk->buf, ELFMAG, SELFMAG))
-		nr = scan_elf_ranges(fd, st.st_size, &wk->ranges, &wk->rcap);
-	if (nr <= 0) {
-		/* Not ELF, or none libelf can make sense of: every byte. */
-		wk->bytes += r;
-		if (scan_region(wk, fd, 0, ~0ull, r))
-			goto unreadable_close;
-	} else if ((size_t)r < cap) {
-		/* The whole file is in the buffer: search its ranges there. */
-		for (int i = 0; i < nr; i++) {
-			struct scan_range g = wk->ranges[i];
-
-			if (g.b > (unsigned long long)r)
-				g.b = r;
-			if (g.a >= g.b)
-				continue;
-			wk->base = wk->buf + g.a;
-			wk->len = g.b - g.a;
-			wk->base_off = g.a;
-			wk->bytes += wk->len;
-			search(wk, sh->ns, 0, wk->len);
-		}
-	} else {
-		for (int i = 0; i < nr; i++)
-			if (scan_region(wk, fd, wk->ranges[i].a, wk->ranges[i].b, 0))
-				goto unreadable_close;
-	}
-	close(fd);
-	return;
-
-unreadable_close:
-	{
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-unreadable:
-	{
+	if (unreadable) {
 		typeof(*wk->unread) *u = GROW(wk->unread, wk->nunread, wk->ucap);
 
 		u->file = idx;
 		u->err = errno;
 	}
+	if (fd >= 0)
+		close(fd);
 }
 
 static void *worker_main(void *arg)
@@ -767,6 +764,147 @@ static int find_sysroot(const char *root, char **sys, char **prefix)
 	return 0;
 }
 
+/*
+ * Check ROOT and open it into @w->rootfd, with the system root and prefix
+ * of its paths (find_sysroot()); -1 with a message in @err.
+ */
+static int open_root(const char *root, struct walk *w, char **sys, char **prefix,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(root, &st)) {
+		snprintf(err, errlen, "cannot read ROOT '%s': %s", root, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "ROOT '%s' is not a directory", root);
+		return -1;
+	}
+	w->rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->rootfd < 0) {
+		snprintf(err, errlen, "cannot open ROOT '%s': %s", root, strerror(errno));
+		return -1;
+	}
+	if (pseudo_fs(w->rootfd)) {
+		snprintf(err, errlen, "ROOT '%s' is on a kernel filesystem (proc, sysfs, ...): it holds no installed files to scan",
+			 root);
+		close(w->rootfd);
+		return -1;
+	}
+	if (find_sysroot(root, sys, prefix)) {
+		snprintf(err, errlen, "cannot resolve ROOT '%s': %s", root, strerror(errno));
+		close(w->rootfd);
+		return -1;
+	}
+	return 0;
+}
+
+static int thread_count(const struct scan_opts *opts)
+{
+	int n = opts->threads;
+
+	if (n <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = c > 0 ? (int)c : 1;
+	}
+	return n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+/*
+ * Walk the tree while @nthreads workers read the files it finds; returns
+ * the workers (their number in *@nthreads: those that started, or one, run
+ * here, when none could).
+ */
+static struct worker *run_workers(struct shared *sh, struct walk *w, int *nthreads)
+{
+	struct worker *wks = xcalloc(*nthreads, sizeof(*wks));
+	int t, started;
+
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->more, NULL);
+	w->lock = &sh->lock;
+	w->more = &sh->more;
+	elf_version(EV_CURRENT);
+	/* The threads read files while this one walks the tree. */
+	for (t = 0; t < *nthreads; t++) {
+		wks[t].sh = sh;
+		if (pthread_create(&wks[t].tid, NULL, worker_main, &wks[t]))
+			break;
+	}
+	started = t;
+	walk_dir(w, "", (dev_t)-1);
+	pthread_mutex_lock(&sh->lock);
+	w->done = true;
+	pthread_cond_broadcast(&sh->more);
+	pthread_mutex_unlock(&sh->lock);
+	if (!started) {
+		/* No thread could start: read the files here. */
+		worker_main(&wks[0]);
+		started = 1;
+	} else {
+		for (t = 0; t < started; t++)
+			pthread_join(wks[t].tid, NULL);
+	}
+	*nthreads = started;
+	pthread_cond_destroy(&sh->more);
+	pthread_mutex_destroy(&sh->lock);
+	return wks;
+}
+
+/*
+ * A worker's hits and unreadable files into @res (file names and packages
+ * in the result's strings); the worker's memory is freed.
+ */
+static void merge_worker(struct scan_result *res, struct scan_priv *priv,
+			 struct dpkg *dpkg, const struct walk *w,
+			 const char *prefix, struct worker *wk)
+{
+	size_t last_file = (size_t)-1, i, k;
+	const char *fname = NULL, *pkg = NULL;
+
+	res->files += wk->files;
+	res->bytes += wk->bytes;
+	res->weak_hidden += wk->weak_hidden;
+	for (i = 0; i < wk->nhits; i++) {
+		const struct whit *h = &wk->hits[i];
+		struct scan_hit *o = GROW(res->hits, res->nhits, res->hcap);
+
+		if (h->file != last_file) {
+			char *s = xasprintf("%s/%s", prefix, w->files[h->file].rel);
+			const char *owner = dpkg_owner(dpkg, s);
+
+			fname = arena_strdup(&priv->strs, s);
+			pkg = owner ? arena_strdup(&priv->strs, owner) : NULL;
+			free(s);
+			last_file = h->file;
+		}
+		o->file = fname;
+		o->line = h->line;
+		o->offset = h->offset;
+		o->entry = h->cand->entry;
+		o->what = h->cand->what;
+		o->match = h->match;
+		o->confidence = h->conf;
+		o->package = pkg;
+	}
+	for (k = 0; k < wk->nunread; k++) {
+		struct scan_unreadable *u = GROW(res->unreadable,
+						 res->nunreadable, res->ucap);
+		char *s = xasprintf("%s/%s", prefix, w->files[wk->unread[k].file].rel);
+
+		u->file = arena_strdup(&priv->strs, s);
+		u->err = wk->unread[k].err;
+		free(s);
+	}
+	arena_take(&priv->strs, &wk->strs);
+	free(wk->hits);
+	free(wk->unread);
+	free(wk->buf);
+	free(wk->ranges);
+}
+
 int scan_tree_opts(const char *root, const struct abi_set *tables,
 		   const struct scan_opts *opts, struct scan_result *res,
 		   char *err, size_t errlen)
@@ -776,43 +914,19 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	struct scan_priv *priv;
 	struct arena walk_strs = { 0 };
 	struct walk w = { 0 };
-	struct shared sh;
+	struct shared sh = { 0 };
 	struct worker *wks;
-	struct stat st;
 	char *sys = NULL, *prefix = NULL;
 	struct dpkg *dpkg;
-	int nthreads, t, started;
-	size_t i, k;
+	int nthreads, t;
 
 	if (!opts)
 		opts = &defaults;
 	memset(res, 0, sizeof(*res));
 	if (!root || !*root)
 		root = "/";
-	if (stat(root, &st)) {
-		snprintf(err, errlen, "cannot read ROOT '%s': %s", root, strerror(errno));
+	if (open_root(root, &w, &sys, &prefix, err, errlen))
 		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "ROOT '%s' is not a directory", root);
-		return -1;
-	}
-	w.rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w.rootfd < 0) {
-		snprintf(err, errlen, "cannot open ROOT '%s': %s", root, strerror(errno));
-		return -1;
-	}
-	if (pseudo_fs(w.rootfd)) {
-		snprintf(err, errlen, "ROOT '%s' is on a kernel filesystem (proc, sysfs, ...): it holds no installed files to scan",
-			 root);
-		close(w.rootfd);
-		return -1;
-	}
-	if (find_sysroot(root, &sys, &prefix)) {
-		snprintf(err, errlen, "cannot resolve ROOT '%s': %s", root, strerror(errno));
-		close(w.rootfd);
-		return -1;
-	}
 	priv = xcalloc(1, sizeof(*priv));
 	res->priv = priv;
 	res->root = arena_strdup(&priv->strs, sys);
@@ -824,96 +938,16 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	w.res = res;
 	w.res_strs = &priv->strs;
 	w.prefix = prefix;
-
-	nthreads = opts->threads;
-	if (nthreads <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		nthreads = c > 0 ? (int)c : 1;
-	}
-	if (nthreads > MAX_THREADS)
-		nthreads = MAX_THREADS;
-	memset(&sh, 0, sizeof(sh));
 	sh.ns = &ns;
 	sh.opts = opts;
 	sh.w = &w;
-	pthread_mutex_init(&sh.lock, NULL);
-	pthread_cond_init(&sh.more, NULL);
-	w.lock = &sh.lock;
-	w.more = &sh.more;
-	elf_version(EV_CURRENT);
-	/* The threads read files while this one walks the tree. */
-	wks = xcalloc(nthreads, sizeof(*wks));
-	for (t = 0; t < nthreads; t++) {
-		wks[t].sh = &sh;
-		if (pthread_create(&wks[t].tid, NULL, worker_main, &wks[t]))
-			break;
-	}
-	started = t;
-	walk_dir(&w, "", (dev_t)-1);
-	pthread_mutex_lock(&sh.lock);
-	w.done = true;
-	pthread_cond_broadcast(&sh.more);
-	pthread_mutex_unlock(&sh.lock);
-	if (!started) {
-		/* No thread could start: read the files here. */
-		worker_main(&wks[0]);
-		started = 1;
-	} else {
-		for (t = 0; t < started; t++)
-			pthread_join(wks[t].tid, NULL);
-	}
-	nthreads = started;
-	pthread_cond_destroy(&sh.more);
-	pthread_mutex_destroy(&sh.lock);
+	nthreads = thread_count(opts);
+	wks = run_workers(&sh, &w, &nthreads);
 
 	/* Merge: the file names of files with hits go to the result. */
 	dpkg = dpkg_new(sys);
-	for (t = 0; t < nthreads; t++) {
-		struct worker *wk = &wks[t];
-		size_t last_file = (size_t)-1;
-		const char *fname = NULL, *pkg = NULL;
-
-		res->files += wk->files;
-		res->bytes += wk->bytes;
-		res->weak_hidden += wk->weak_hidden;
-		for (i = 0; i < wk->nhits; i++) {
-			const struct whit *h = &wk->hits[i];
-			struct scan_hit *o = GROW(res->hits, res->nhits, res->hcap);
-
-			if (h->file != last_file) {
-				char *s = xasprintf("%s/%s", prefix, w.files[h->file].rel);
-				const char *owner = dpkg_owner(dpkg, s);
-
-				fname = arena_strdup(&priv->strs, s);
-				pkg = owner ? arena_strdup(&priv->strs, owner) : NULL;
-				free(s);
-				last_file = h->file;
-			}
-			o->file = fname;
-			o->line = h->line;
-			o->offset = h->offset;
-			o->entry = h->cand->entry;
-			o->what = h->cand->what;
-			o->match = h->match;
-			o->confidence = h->conf;
-			o->package = pkg;
-		}
-		for (k = 0; k < wk->nunread; k++) {
-			struct scan_unreadable *u = GROW(res->unreadable,
-							 res->nunreadable, res->ucap);
-			char *s = xasprintf("%s/%s", prefix, w.files[wk->unread[k].file].rel);
-
-			u->file = arena_strdup(&priv->strs, s);
-			u->err = wk->unread[k].err;
-			free(s);
-		}
-		arena_take(&priv->strs, &wk->strs);
-		free(wk->hits);
-		free(wk->unread);
-		free(wk->buf);
-		free(wk->ranges);
-	}
+	for (t = 0; t < nthreads; t++)
+		merge_worker(res, priv, dpkg, &w, prefix, &wks[t]);
 	free(wks);
 	dpkg_free(dpkg);
 	if (res->nhits)
