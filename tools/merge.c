@@ -216,7 +216,12 @@ static int sync_path(const char *path, int flags)
 	return ret;
 }
 
-int cmd_merge(int argc, char **argv)
+/*
+ * The inputs (-d and the arguments) and -o; EX_OK, or an exit status
+ * (EX_OK with *@help: --help printed).
+ */
+static int merge_args(int argc, char **argv, const char **out, char ***in, int *nin,
+		      bool *help)
 {
 	static const struct option lopts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -226,78 +231,81 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *out = NULL;
-	struct merge m = { 0 };
-	struct stat out_st, st;
-	unsigned long long *rows = NULL;
-	char err[1024], *dir = NULL, *base, *wal = NULL, **in = NULL;
-	bool out_exists;
-	long long total = -1;
-	int c, i, nin = 0, fd, ret = EX_USAGE;
+	int c, i;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		merge_usage(stdout);
-		return EX_OK;
-	}
 	getopt_restart();
 	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
 		switch (c) {
 		/* -d as every command takes a DB: one more input. */
 		case 'd':
-			in = xrealloc(in, (nin + 1) * sizeof(*in));
-			in[nin++] = optarg;
+			*in = xrealloc(*in, (*nin + 1) * sizeof(**in));
+			(*in)[(*nin)++] = optarg;
 			break;
-		case 'o': out = optarg; break;
+		case 'o': *out = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': merge_usage(stdout); ret = EX_OK; goto out;
-		default: merge_usage(stderr); goto out;
+		case 'h': merge_usage(stdout); *help = true; return EX_OK;
+		default: merge_usage(stderr); return EX_USAGE;
 		}
 	}
-	in = xrealloc(in, (nin + argc - optind + 1) * sizeof(*in));
+	*in = xrealloc(*in, (*nin + argc - optind + 1) * sizeof(**in));
 	for (i = optind; i < argc; i++)
-		in[nin++] = argv[i];
-	if (!out || !nin) {
+		(*in)[(*nin)++] = argv[i];
+	if (!*out || !*nin) {
 		fprintf(stderr, "abidep: merge needs %s (abidep merge A.db B.db ... -o OUT.db; see abidep merge --help)\n",
-			!out ? "the output, -o OUT.db" : "at least one input DB");
-		goto out;
+			!*out ? "the output, -o OUT.db" : "at least one input DB");
+		return EX_USAGE;
 	}
-	out_exists = !stat(out, &out_st);
-	if (!out_exists && errno != ENOENT) {
+	return EX_OK;
+}
+
+/* OUT: a regular file or none, and none of the inputs. */
+static int check_output(const char *out, char **in, int nin, bool *out_exists)
+{
+	struct stat out_st, st;
+	int i;
+
+	*out_exists = !stat(out, &out_st);
+	if (!*out_exists && errno != ENOENT) {
 		fprintf(stderr, "abidep: merge: cannot use the output %s: %s\n", out, strerror(errno));
-		ret = EX_DB;
-		goto out;
+		return EX_DB;
 	}
-	if (out_exists && !S_ISREG(out_st.st_mode)) {
+	if (*out_exists && !S_ISREG(out_st.st_mode)) {
 		fprintf(stderr, "abidep: merge: the output %s is not a regular file; name a DB file with -o\n", out);
-		goto out;
+		return EX_USAGE;
 	}
 	for (i = 0; i < nin; i++) {
 		/* A missing input is store_open()'s to report, in order. */
-		if (out_exists && !stat(in[i], &st) && same_file(&st, &out_st)) {
+		if (*out_exists && !stat(in[i], &st) && same_file(&st, &out_st)) {
 			fprintf(stderr, "abidep: merge: refusing to merge into one of the inputs (%s is the output %s): name another output with -o\n",
 				in[i], out);
-			goto out;
+			return EX_USAGE;
 		}
 	}
-	/* From here on, what fails is reading or writing a DB. */
-	ret = EX_DB;
+	return EX_OK;
+}
 
-	/* The temporary file: in OUT's directory, so that rename() is atomic. */
-	dir = xstrdup(out);
-	base = xstrdup(out);
-	tmp_path = xasprintf("%s/.%s.merge-XXXXXX", dirname(dir), basename(base));
+/*
+ * The temporary file (tmp_path, removed on a signal): in OUT's directory,
+ * returned in *@dir, so that rename() is atomic. 0, or -1 said.
+ */
+static int make_tmp(const char *out, char **dir)
+{
+	char *d = xstrdup(out), *base = xstrdup(out);
+	int fd;
+
+	tmp_path = xasprintf("%s/.%s.merge-XXXXXX", dirname(d), basename(base));
 	free(base);
-	free(dir);
-	dir = xstrdup(tmp_path);
-	*strrchr(dir, '/') = '\0';
+	free(d);
+	*dir = xstrdup(tmp_path);
+	*strrchr(*dir, '/') = '\0';
 	fd = mkstemp(tmp_path);
 	if (fd < 0) {
 		fprintf(stderr, "abidep: merge: cannot create a temporary file in %s for %s: %s; check the directory, or name another output with -o\n",
-			dir, out, strerror(errno));
+			*dir, out, strerror(errno));
 		free(tmp_path);
 		tmp_path = NULL;
-		goto out;
+		return -1;
 	}
 	close(fd);
 	tmp_wal = xasprintf("%s-wal", tmp_path);
@@ -305,63 +313,122 @@ int cmd_merge(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	return 0;
+}
 
-	m.out = store_open(tmp_path, false, err, sizeof(err));
-	if (!m.out) {
+/*
+ * Read OUT through a writer: when it closes, SQLite folds OUT's WAL into
+ * it and removes it, so that no -wal file of the old OUT is left to be
+ * read with the new one.
+ */
+static int merge_old_output(struct merge *m, const char *out)
+{
+	char err[1024];
+	struct store *o = store_open(out, false, err, sizeof(err));
+	int failed;
+
+	if (!o) {
+		fprintf(stderr, "abidep: merge: the output is not a usable usage DB (it is merged into, not overwritten): %s\n",
+			err);
+		return -1;
+	}
+	failed = merge_store(m, o, out, out);
+	store_close(o);
+	return failed;
+}
+
+/*
+ * OUT (if it exists) and the inputs into the temporary file, in one
+ * transaction; each input's row count in @rows. 0, or -1 said (and
+ * m->out's transaction, if open, to roll back).
+ */
+static int merge_all(struct merge *m, const char *out, bool out_exists, char **in,
+		     int nin, unsigned long long *rows)
+{
+	char err[1024];
+	int i;
+
+	m->out = store_open(tmp_path, false, err, sizeof(err));
+	if (!m->out) {
 		fprintf(stderr, "abidep: merge: %s\n", err);
-		goto out;
+		return -1;
 	}
-	if (store_begin(m.out)) {
-		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m.out));
-		goto out;
+	if (store_begin(m->out)) {
+		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m->out));
+		store_close(m->out);
+		m->out = NULL;
+		return -1;
 	}
-	if (out_exists) {
-		/*
-		 * Read OUT through a writer: when it closes, SQLite folds OUT's
-		 * WAL into it and removes it, so that no -wal file of the old
-		 * OUT is left to be read with the new one.
-		 */
-		struct store *o = store_open(out, false, err, sizeof(err));
-
-		if (!o) {
-			fprintf(stderr, "abidep: merge: the output is not a usable usage DB (it is merged into, not overwritten): %s\n",
-				err);
-			goto fail;
-		}
-		int failed = merge_store(&m, o, out, out);
-
-		store_close(o);
-		if (failed)
-			goto fail;
-	}
-	rows = xcalloc(nin, sizeof(*rows));
+	if (out_exists && merge_old_output(m, out))
+		return -1;
 	for (i = 0; i < nin; i++) {
-		if (merge_one(&m, in[i], out))
-			goto fail;
-		rows[i] = m.rows;
+		if (merge_one(m, in[i], out))
+			return -1;
+		rows[i] = m->rows;
 	}
-	if (store_commit(m.out)) {
-		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m.out));
-		goto fail;
+	if (store_commit(m->out)) {
+		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m->out));
+		return -1;
 	}
-	total = store_rows(m.out);
-	/* The last connection's close moves the WAL into the file. */
-	store_close(m.out);
-	m.out = NULL;
-	wal = xasprintf("%s-wal", out);
-	if (!access(tmp_wal, F_OK) || !access(wal, F_OK)) {
+	return 0;
+}
+
+/* The closed temporary file becomes OUT (rename in @dir); 0, or -1 said. */
+static int replace_output(const char *out, const char *dir)
+{
+	char *wal = xasprintf("%s-wal", out);
+	bool wal_tmp = !access(tmp_wal, F_OK), wal_out = !access(wal, F_OK);
+
+	if (wal_tmp || wal_out) {
 		fprintf(stderr, "abidep: merge: %s is in use by another process (%s exists); stop it, or merge into another file\n",
-			access(wal, F_OK) ? tmp_path : out, access(wal, F_OK) ? tmp_wal : wal);
-		goto fail;
+			wal_out ? out : tmp_path, wal_out ? wal : tmp_wal);
+		free(wal);
+		return -1;
 	}
+	free(wal);
 	if (sync_path(tmp_path, O_RDONLY) || rename(tmp_path, out)) {
 		fprintf(stderr, "abidep: merge: cannot replace %s with the merged DB %s: %s\n",
 			out, tmp_path, strerror(errno));
-		goto fail;
+		return -1;
 	}
 	free(tmp_path);
 	tmp_path = NULL;
 	sync_path(dir, O_RDONLY | O_DIRECTORY);	/* the rename; best effort */
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	struct merge m = { 0 };
+	unsigned long long *rows = NULL;
+	char *dir = NULL, **in = NULL;
+	bool out_exists, help = false;
+	long long total;
+	int i, nin = 0, ret;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		merge_usage(stdout);
+		return EX_OK;
+	}
+	ret = merge_args(argc, argv, &out, &in, &nin, &help);
+	if (!ret && !help)
+		ret = check_output(out, in, nin, &out_exists);
+	if (ret || help)
+		goto out;
+	/* From here on, what fails is reading or writing a DB. */
+	ret = EX_DB;
+	if (make_tmp(out, &dir))
+		goto out;
+	rows = xcalloc(nin, sizeof(*rows));
+	if (merge_all(&m, out, out_exists, in, nin, rows))
+		goto fail;
+	total = store_rows(m.out);
+	/* The last connection's close moves the WAL into the file. */
+	store_close(m.out);
+	m.out = NULL;
+	if (replace_output(out, dir))
+		goto out;
 	print_summary(&m, out, in, nin, rows, total);
 	ret = EX_OK;
 	goto out;
@@ -379,7 +446,6 @@ out:
 		free(m.hosts[i]);
 	free(m.hosts);
 	free(rows);
-	free(wal);
 	free(dir);
 	free(in);
 	return ret;
