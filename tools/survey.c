@@ -243,11 +243,69 @@ static void save_value(struct survey *s, const char *rel, const char *buf, size_
 
 /* ---- the walk ---- */
 
+/* A one-word value with a unit in its name (unitless_kind()): a candidate. */
+static void add_unit_rec(struct survey *s, const char *name, const char *path,
+			 size_t len, const char *kind)
+{
+	struct rec *r = GROW(s->urecs, s->nunit, s->ucap);
+
+	memset(r, 0, sizeof(*r));	/* GROW does not zero */
+	r->cls = VC_OTHER;
+	r->words = 1;
+	r->path = xstrdup(path);
+	r->base = strrchr(r->path, '/') + 1;
+	r->group = attr_group_name(name);
+	r->kind = kind;
+	r->value = printable(s->buf, len, 24);
+}
+
+/* A value of several words, classified. */
+static void add_multi_rec(struct survey *s, const char *name, const char *path,
+			  size_t len, size_t words)
+{
+	struct rec *r = GROW(s->mrecs, s->nmulti, s->mcap);
+
+	memset(r, 0, sizeof(*r));
+	s->multi++;
+	s->two_words += words == 2;
+	r->path = xstrdup(path);
+	r->base = strrchr(r->path, '/') + 1;
+	r->group = attr_group_name(name);
+	r->cls = classify(s->buf, len);
+	r->words = words;
+	r->value = printable(s->buf, len, EXAMPLE_CHARS);
+	s->classes[r->cls]++;
+}
+
+/* The value read (s->buf, @len bytes) counted by its words. */
+static void survey_value(struct survey *s, const char *name, const char *path, size_t len)
+{
+	size_t words = count_words(s->buf, len);
+
+	if (words > s->max_words || (words == s->max_words && words &&
+				      strcmp(path, s->max_path) < 0)) {
+		s->max_words = words;
+		free(s->max_path);
+		s->max_path = xstrdup(path);
+	}
+	if (!words) {
+		s->empty++;
+	} else if (words == 1) {
+		const char *kind = unitless_kind(name, s->buf, len);
+
+		s->one++;
+		if (kind)
+			add_unit_rec(s, name, path, len, kind);
+	} else {
+		add_multi_rec(s, name, path, len, words);
+	}
+}
+
 static void survey_file(struct survey *s, int dfd, const char *name,
 			const char *path, const struct stat *st)
 {
 	enum read_status rs;
-	size_t len, words;
+	size_t len;
 	int err;
 
 	s->files++;
@@ -284,46 +342,7 @@ static void survey_file(struct survey *s, int dfd, const char *name,
 	}
 	if (s->save)
 		save_value(s, path + strlen(s->root), s->buf, len);
-	words = count_words(s->buf, len);
-	if (words > s->max_words || (words == s->max_words && words &&
-				      strcmp(path, s->max_path) < 0)) {
-		s->max_words = words;
-		free(s->max_path);
-		s->max_path = xstrdup(path);
-	}
-	if (!words) {
-		s->empty++;
-	} else if (words == 1) {
-		const char *kind = unitless_kind(name, s->buf, len);
-
-		s->one++;
-		if (kind) {
-			struct rec *r = GROW(s->urecs, s->nunit, s->ucap);
-
-			memset(r, 0, sizeof(*r));	/* GROW does not zero */
-			r->cls = VC_OTHER;
-			r->words = 1;
-
-			r->path = xstrdup(path);
-			r->base = strrchr(r->path, '/') + 1;
-			r->group = attr_group_name(name);
-			r->kind = kind;
-			r->value = printable(s->buf, len, 24);
-		}
-	} else {
-		struct rec *r = GROW(s->mrecs, s->nmulti, s->mcap);
-
-		memset(r, 0, sizeof(*r));
-		s->multi++;
-		s->two_words += words == 2;
-		r->path = xstrdup(path);
-		r->base = strrchr(r->path, '/') + 1;
-		r->group = attr_group_name(name);
-		r->cls = classify(s->buf, len);
-		r->words = words;
-		r->value = printable(s->buf, len, EXAMPLE_CHARS);
-		s->classes[r->cls]++;
-	}
+	survey_value(s, name, path, len);
 }
 
 static bool is_special_fs(int fd)
@@ -591,11 +610,105 @@ static void json_classes(struct json *j, const char *key, const unsigned long *c
 	json_obj_end(j);
 }
 
+/* Why files were not read, and what find | xargs wc -w would have shown. */
+static void json_unread(struct json *j, const struct survey *s)
+{
+	int i;
+
+	json_key(j, "unreadable_by");
+	json_obj_start(j);
+	json_kint(j, "permission", s->unr_perm);
+	json_kint(j, "open", s->unr_open);
+	json_kint(j, "read", s->unr_read);
+	json_obj_end(j);
+	json_key(j, "errors");
+	json_obj_start(j);
+	for (i = 0; i < s->nerrs; i++)
+		json_kint(j, errname(s->errs[i].err), s->errs[i].n);
+	json_obj_end(j);
+	/* What find | xargs wc -w shows: a line for every file opened, 0 words
+	 * for one whose read failed, no line for one that did not open. */
+	json_key(j, "wc_method");
+	json_obj_start(j);
+	json_kint(j, "files", s->empty + s->one + s->multi + s->unr_read);
+	json_kint(j, "empty", s->empty + s->unr_read);
+	json_kint(j, "one_word", s->one);
+	json_kint(j, "multi_word", s->multi);
+	json_obj_end(j);
+}
+
+static void json_not_surveyed(struct json *j, const struct survey *s)
+{
+	json_key(j, "not_surveyed");
+	json_obj_start(j);
+	json_kint(j, "other_fs_dirs", s->other_fs);
+	json_kint(j, "debugfs_tracefs", s->special_fs);
+	json_kint(j, "symlinks", s->symlinks);
+	json_kint(j, "special_files", s->special);
+	json_kint(j, "dir_errors", s->dir_errors);
+	json_kint(j, "vanished", s->vanished);
+	json_kint(j, "loops", s->loops);
+	json_kint(j, "too_deep", s->too_deep);
+	json_obj_end(j);
+}
+
+/* The @top largest attribute groups (0: all). */
+static void json_groups(struct json *j, const struct totals *t, int top)
+{
+	int i, n = top && top < t->ngroups ? top : t->ngroups;
+
+	json_key(j, "groups");
+	json_arr_start(j);
+	for (i = 0; i < n; i++) {
+		const struct group *g = &t->groups[i];
+
+		json_obj_start(j);
+		json_kstr(j, "name", g->first->group);
+		json_kint(j, "files", g->n);
+		json_kstr(j, "class", vclass_names[g->cls]);
+		json_classes(j, "classes", g->classes);
+		json_kint(j, "multi_value", g->multi_value);
+		json_kint(j, "max_words", g->max_words);
+		json_kstr(j, "example", g->first->path);
+		json_kstr(j, "value", g->first->value);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The candidates for migration: multi-value attributes, and values with units. */
+static void json_candidates(struct json *j, const struct survey *s, const struct totals *t,
+			    int top)
+{
+	int i, n = top && top < t->nugroups ? top : t->nugroups;
+
+	json_key(j, "candidates");
+	json_obj_start(j);
+	json_kint(j, "multi_value_files", t->mv_files);
+	json_kint(j, "multi_value_attributes", t->mv_groups);
+	json_kint(j, "unit_files", s->nunit);
+	json_kint(j, "unit_attributes", t->nugroups);
+	json_key(j, "unit");
+	json_arr_start(j);
+	for (i = 0; i < n; i++) {
+		const struct group *g = &t->ugroups[i];
+
+		json_obj_start(j);
+		json_kstr(j, "name", g->first->group);
+		json_kstr(j, "kind", g->first->kind);
+		json_kint(j, "files", g->n);
+		json_kstr(j, "example", g->first->path);
+		json_kstr(j, "value", g->first->value);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void print_json(const struct survey *s, const struct totals *t, int top,
 		       unsigned int timeout_ms)
 {
 	struct json j;
-	int i, n;
 
 	json_init(&j, stdout, cfg.pretty);
 	json_obj_start(&j);
@@ -610,85 +723,18 @@ static void print_json(const struct survey *s, const struct totals *t, int top,
 	json_kint(&j, "write_only", s->write_only);
 	json_kint(&j, "timeouts", s->timeouts);
 	json_kstr(&j, "timeout_example", s->timeout_path);
-	json_key(&j, "unreadable_by");
-	json_obj_start(&j);
-	json_kint(&j, "permission", s->unr_perm);
-	json_kint(&j, "open", s->unr_open);
-	json_kint(&j, "read", s->unr_read);
-	json_obj_end(&j);
-	json_key(&j, "errors");
-	json_obj_start(&j);
-	for (i = 0; i < s->nerrs; i++)
-		json_kint(&j, errname(s->errs[i].err), s->errs[i].n);
-	json_obj_end(&j);
-	/* What find | xargs wc -w shows: a line for every file opened, 0 words
-	 * for one whose read failed, no line for one that did not open. */
-	json_key(&j, "wc_method");
-	json_obj_start(&j);
-	json_kint(&j, "files", s->empty + s->one + s->multi + s->unr_read);
-	json_kint(&j, "empty", s->empty + s->unr_read);
-	json_kint(&j, "one_word", s->one);
-	json_kint(&j, "multi_word", s->multi);
-	json_obj_end(&j);
+	json_unread(&j, s);
 	json_kint(&j, "larger_than_page", s->larger);
 	json_kint(&j, "abandoned_reads", reader_abandoned(s->rd));
-	json_key(&j, "not_surveyed");
-	json_obj_start(&j);
-	json_kint(&j, "other_fs_dirs", s->other_fs);
-	json_kint(&j, "debugfs_tracefs", s->special_fs);
-	json_kint(&j, "symlinks", s->symlinks);
-	json_kint(&j, "special_files", s->special);
-	json_kint(&j, "dir_errors", s->dir_errors);
-	json_kint(&j, "vanished", s->vanished);
-	json_kint(&j, "loops", s->loops);
-	json_kint(&j, "too_deep", s->too_deep);
-	json_obj_end(&j);
+	json_not_surveyed(&j, s);
 	json_kint(&j, "two_words", s->two_words);
 	json_kint(&j, "max_words", s->max_words);
 	json_kstr(&j, "max_words_path", s->max_path);
 	json_classes(&j, "classes", s->classes);
 	json_kint(&j, "base_names", t->bases);
 	json_kint(&j, "attributes", t->ngroups);
-	json_key(&j, "groups");
-	json_arr_start(&j);
-	n = top && top < t->ngroups ? top : t->ngroups;
-	for (i = 0; i < n; i++) {
-		const struct group *g = &t->groups[i];
-
-		json_obj_start(&j);
-		json_kstr(&j, "name", g->first->group);
-		json_kint(&j, "files", g->n);
-		json_kstr(&j, "class", vclass_names[g->cls]);
-		json_classes(&j, "classes", g->classes);
-		json_kint(&j, "multi_value", g->multi_value);
-		json_kint(&j, "max_words", g->max_words);
-		json_kstr(&j, "example", g->first->path);
-		json_kstr(&j, "value", g->first->value);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "candidates");
-	json_obj_start(&j);
-	json_kint(&j, "multi_value_files", t->mv_files);
-	json_kint(&j, "multi_value_attributes", t->mv_groups);
-	json_kint(&j, "unit_files", s->nunit);
-	json_kint(&j, "unit_attributes", t->nugroups);
-	json_key(&j, "unit");
-	json_arr_start(&j);
-	n = top && top < t->nugroups ? top : t->nugroups;
-	for (i = 0; i < n; i++) {
-		const struct group *g = &t->ugroups[i];
-
-		json_obj_start(&j);
-		json_kstr(&j, "name", g->first->group);
-		json_kstr(&j, "kind", g->first->kind);
-		json_kint(&j, "files", g->n);
-		json_kstr(&j, "example", g->first->path);
-		json_kstr(&j, "value", g->first->value);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
+	json_groups(&j, t, top);
+	json_candidates(&j, s, t, top);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -757,7 +803,13 @@ static int check_save(const char *save, const char *root)
 	return 0;
 }
 
-int cmd_survey(int argc, char **argv)
+/* What the command line asks for, besides struct survey's --save and root. */
+struct survey_args {
+	unsigned long timeout_ms, top;
+	bool help;		/* --help printed */
+};
+
+static int survey_args(int argc, char **argv, struct survey *s, struct survey_args *a)
 {
 	static const struct option lopts[] = {
 		{ "timeout-ms", required_argument, NULL, 't' },
@@ -768,40 +820,30 @@ int cmd_survey(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	unsigned long timeout_ms = DEFAULT_TIMEOUT_MS, top = 20;
 	bool top_set = false;
-	struct survey s = { 0 };
-	struct totals t = { 0 };
-	struct stat st;
-	size_t pcap;
-	char *path;
-	int c, fd, i;
+	int c;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		survey_usage(stdout);
-		return EX_OK;
-	}
 	getopt_restart();
 	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (parse_uint(optarg, 600000, &timeout_ms) || !timeout_ms) {
+			if (parse_uint(optarg, 600000, &a->timeout_ms) || !a->timeout_ms) {
 				fprintf(stderr, "abidep: --timeout-ms takes 1 to 600000 (milliseconds), not '%s'\n",
 					optarg);
 				return EX_USAGE;
 			}
 			break;
 		case 'n':
-			if (parse_uint(optarg, INT_MAX, &top)) {
+			if (parse_uint(optarg, INT_MAX, &a->top)) {
 				fprintf(stderr, "abidep: --top takes a count (0: all), not '%s'\n", optarg);
 				return EX_USAGE;
 			}
 			top_set = true;
 			break;
-		case 's': s.save = optarg; break;
+		case 's': s->save = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': survey_usage(stdout); return EX_OK;
+		case 'h': survey_usage(stdout); a->help = true; return EX_OK;
 		default: survey_usage(stderr); return EX_USAGE;
 		}
 	}
@@ -812,80 +854,127 @@ int cmd_survey(int argc, char **argv)
 	}
 	/* JSON is for programs: every group unless --top says otherwise. */
 	if (cfg.json && !top_set)
-		top = 0;
-	s.root = optind < argc ? argv[optind] : "/sys";
-	fd = open(s.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		a->top = 0;
+	s->root = optind < argc ? argv[optind] : "/sys";
+	return EX_OK;
+}
+
+/* The directory to survey, opened: a directory, not on debugfs or tracefs. */
+static int open_survey_root(struct survey *s)
+{
+	struct stat st;
+	int fd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
 	if (fd < 0) {
 		int e = errno;
 
 		if (e == ENOTDIR)
 			fprintf(stderr, "abidep: cannot survey %s: not a directory; name a directory such as /sys\n",
-				s.root);
+				s->root);
 		else
-			fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(e));
-		return EX_USAGE;
+			fprintf(stderr, "abidep: cannot survey %s: %s\n", s->root, strerror(e));
+		return -1;
 	}
 	if (is_special_fs(fd)) {
 		fprintf(stderr, "abidep: %s is on debugfs or tracefs, which survey never reads (reads there can have effects); name a sysfs directory\n",
-			s.root);
+			s->root);
 		close(fd);
-		return EX_USAGE;
+		return -1;
 	}
 	if (fstat(fd, &st)) {
-		fprintf(stderr, "abidep: cannot survey %s: %s\n", s.root, strerror(errno));
+		fprintf(stderr, "abidep: cannot survey %s: %s\n", s->root, strerror(errno));
 		close(fd);
-		return EX_USAGE;
+		return -1;
 	}
+	s->dev = st.st_dev;
+	s->stack[0] = st.st_ino;
+	return fd;
+}
+
+/* Who reads: the effective uid and groups, for the permission checks. */
+static void survey_creds(struct survey *s)
+{
+	s->euid = geteuid();
+	s->ngroups = getgroups(0, NULL);
+	if (s->ngroups > 0) {
+		s->groups = xmalloc(s->ngroups * sizeof(*s->groups));
+		s->ngroups = getgroups(s->ngroups, s->groups);
+	}
+	if (s->ngroups < 0)
+		s->ngroups = 0;
+}
+
+/* Walk the tree from @fd (taken), then group what was read into @t. */
+static void survey_walk(struct survey *s, int fd, struct totals *t)
+{
+	size_t pcap = strlen(s->root) + 256;
+	char *path = xmalloc(pcap);
+	int i;
+
+	s->buf = xmalloc(PAGE_BYTES + 1);
+	strcpy(path, s->root);
+	walk(s, fd, &path, &pcap, 0);
+	free(path);
+
+	t->ngroups = make_groups(s->mrecs, s->nmulti, &t->groups);
+	t->bases = distinct_bases(s->mrecs, s->nmulti);
+	for (i = 0; i < t->ngroups; i++) {
+		t->mv_files += t->groups[i].multi_value;
+		t->mv_groups += t->groups[i].multi_value > 0;
+	}
+	t->nugroups = make_groups(s->urecs, s->nunit, &t->ugroups);
+}
+
+static void survey_free(struct survey *s, struct totals *t)
+{
+	reader_free(s->rd);
+	free(t->groups);
+	free(t->ugroups);
+	free_recs(s->mrecs, s->nmulti);
+	free_recs(s->urecs, s->nunit);
+	free(s->errs);
+	free(s->groups);
+	free(s->buf);
+	free(s->max_path);
+	free(s->timeout_path);
+	free(s->save_dir);
+}
+
+int cmd_survey(int argc, char **argv)
+{
+	struct survey_args a = { .timeout_ms = DEFAULT_TIMEOUT_MS, .top = 20 };
+	struct survey s = { 0 };
+	struct totals t = { 0 };
+	int fd, ret;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		survey_usage(stdout);
+		return EX_OK;
+	}
+	ret = survey_args(argc, argv, &s, &a);
+	if (ret || a.help)
+		return ret;
+	fd = open_survey_root(&s);
+	if (fd < 0)
+		return EX_USAGE;
 	if (s.save && check_save(s.save, s.root)) {
 		close(fd);
 		return EX_USAGE;
 	}
-	s.dev = st.st_dev;
-	s.stack[0] = st.st_ino;
-	s.euid = geteuid();
-	s.ngroups = getgroups(0, NULL);
-	if (s.ngroups > 0) {
-		s.groups = xmalloc(s.ngroups * sizeof(*s.groups));
-		s.ngroups = getgroups(s.ngroups, s.groups);
-	}
-	if (s.ngroups < 0)
-		s.ngroups = 0;
-	s.rd = reader_new(timeout_ms);
+	survey_creds(&s);
+	s.rd = reader_new(a.timeout_ms);
 	if (!s.rd) {
 		fprintf(stderr, "abidep: cannot start a reading thread: %s\n", strerror(errno));
 		close(fd);
+		free(s.groups);
 		return EX_USAGE;
 	}
-	s.buf = xmalloc(PAGE_BYTES + 1);
-	pcap = strlen(s.root) + 256;
-	path = xmalloc(pcap);
-	strcpy(path, s.root);
-	walk(&s, fd, &path, &pcap, 0);
-	free(path);
-
-	t.ngroups = make_groups(s.mrecs, s.nmulti, &t.groups);
-	t.bases = distinct_bases(s.mrecs, s.nmulti);
-	for (i = 0; i < t.ngroups; i++) {
-		t.mv_files += t.groups[i].multi_value;
-		t.mv_groups += t.groups[i].multi_value > 0;
-	}
-	t.nugroups = make_groups(s.urecs, s.nunit, &t.ugroups);
+	survey_walk(&s, fd, &t);
 	if (cfg.json)
-		print_json(&s, &t, top, timeout_ms);
+		print_json(&s, &t, a.top, a.timeout_ms);
 	else
-		print_text(&s, &t, top, timeout_ms);
-
-	reader_free(s.rd);
-	free(t.groups);
-	free(t.ugroups);
-	free_recs(s.mrecs, s.nmulti);
-	free_recs(s.urecs, s.nunit);
-	free(s.errs);
-	free(s.groups);
-	free(s.buf);
-	free(s.max_path);
-	free(s.timeout_path);
-	free(s.save_dir);
+		print_text(&s, &t, a.top, a.timeout_ms);
+	survey_free(&s, &t);
 	if (s.save_errors) {
 		fprintf(stderr, "abidep: --save: %lu values not saved (see above)\n", s.save_errors);
 		return EX_USAGE;
