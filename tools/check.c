@@ -386,7 +386,67 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 
 /* ---- the command ---- */
 
-int cmd_check(int argc, char **argv)
+/* What the command line asks for, besides what goes into struct check. */
+struct check_args {
+	const char *db, *entry, *scan_root, *root;
+	char **tables;		/* -t */
+	int ntables;
+	bool help;		/* --help printed */
+};
+
+/* --quiet-days: 0 to 36500. */
+static int parse_quiet_days(const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0 || v > 36500) {
+		fprintf(stderr, "abidep: --quiet-days takes a number of days from 0 to 36500, not '%s'\n",
+			arg);
+		return EX_USAGE;
+	}
+	*out = v;
+	return EX_OK;
+}
+
+/* One option (getopt's @ch) into @c or @a. */
+static int check_option(int ch, struct check *c, struct check_args *a)
+{
+	switch (ch) {
+	case 'd': a->db = optarg; return EX_OK;
+	case 't':
+		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
+		a->tables[a->ntables++] = optarg;
+		return EX_OK;
+	case 'e': a->entry = optarg; return EX_OK;
+	case 'n':
+		if (parse_utc_time(optarg, &c->now)) {
+			fprintf(stderr, "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+				optarg);
+			return EX_USAGE;
+		}
+		return EX_OK;
+	case 'q': return parse_quiet_days(optarg, &c->quiet_days);
+	case 'k':
+		if (!kver_valid(optarg)) {
+			fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
+				optarg);
+			return EX_USAGE;
+		}
+		c->kernel = optarg;
+		return EX_OK;
+	case 's': a->scan_root = optarg; return EX_OK;
+	case 'r': a->root = optarg; return EX_OK;
+	case 'j': cfg.json = true; return EX_OK;
+	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
+	case 'h': check_usage(stdout); a->help = true; return EX_OK;
+	default: check_usage(stderr); return EX_USAGE;
+	}
+}
+
+static int check_args(int argc, char **argv, struct check *c, struct check_args *a)
 {
 	static const struct option lopts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -402,113 +462,97 @@ int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *db = STORE_DEFAULT_PATH, *entry = NULL, *scan_root = NULL, *root = NULL;
+	int ch, ret;
+
+	getopt_restart();
+	while ((ch = getopt_long(argc, argv, "d:t:jph", lopts, NULL)) != -1) {
+		ret = check_option(ch, c, a);
+		if (ret || a->help)
+			return ret;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
+			argv[optind]);
+		return EX_USAGE;
+	}
+	return EX_OK;
+}
+
+/* The entries to judge (@set's, or --entry's); an exit status. */
+static int check_entries(struct check *c, const struct abi_set *set, const struct check_args *a)
+{
+	if (!check_select(c, set, a->entry))
+		return EX_OK;
+	if (a->entry) {
+		fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
+			a->entry);
+		return EX_ENTRY;
+	}
+	fprintf(stderr, "abidep: the tables %s have no migration entry (Status: deprecated or removed)\n",
+		a->ntables ? a->tables[0] : abidep_default_tables());
+	return EX_USAGE;
+}
+
+/* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
+static int check_run(struct check *c, struct abi_set *set, const struct check_args *a)
+{
+	char err[1024];
+	int ret;
+
+	/* check uses no Description: skip_text. */
+	if (abidep_load_tables(set, a->tables, a->ntables, true))
+		return EX_USAGE;
+	ret = check_entries(c, set, a);
+	if (ret)
+		return ret;
+	if (check_read_db(c, a->db, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_DB;
+	}
+	if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_USAGE;
+	}
+	check_judge(c);
+	if (cfg.json)
+		print_json(c, a->db, a->scan_root);
+	else
+		print_text(c, a->db);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
+		return EX_USAGE;
+	}
+	return c->counts[V_BLOCKED] ? EX_FAIL : c->counts[V_NO_DATA] ? EX_NODATA : EX_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { .db = STORE_DEFAULT_PATH };
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
-	struct abi_set set;
-	char **tables = NULL, err[1024], *end;
-	int ntables = 0, ch, ret = EX_USAGE;
-	long v;
+	struct abi_set set = { 0 };
+	int ret;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		check_usage(stdout);
 		return EX_OK;
 	}
-	getopt_restart();
-	while ((ch = getopt_long(argc, argv, "d:t:jph", lopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd': db = optarg; break;
-		case 't':
-			tables = xrealloc(tables, (ntables + 1) * sizeof(char *));
-			tables[ntables++] = optarg;
-			break;
-		case 'e': entry = optarg; break;
-		case 'n':
-			if (parse_utc_time(optarg, &c.now)) {
-				fprintf(stderr, "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case 'q':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 36500) {
-				fprintf(stderr, "abidep: --quiet-days takes a number of days from 0 to 36500, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			c.quiet_days = v;
-			break;
-		case 'k':
-			if (!kver_valid(optarg)) {
-				fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			c.kernel = optarg;
-			break;
-		case 's': scan_root = optarg; break;
-		case 'r': root = optarg; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': check_usage(stdout); free(tables); return EX_OK;
-		default: check_usage(stderr); goto usage_err;
-		}
+	ret = check_args(argc, argv, &c, &a);
+	if (ret || a.help) {
+		free(a.tables);
+		return ret;
 	}
-	if (optind != argc) {
-		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
-			argv[optind]);
-		goto usage_err;
-	}
-
-	c.dpkg = dpkg_new(root);
-	if (root && dpkg_load(c.dpkg)) {
+	c.dpkg = dpkg_new(a.root);
+	if (a.root && dpkg_load(c.dpkg)) {
 		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
-			root, root, strerror(errno));
+			a.root, a.root, strerror(errno));
 		dpkg_free(c.dpkg);
-		goto usage_err;
+		free(a.tables);
+		return EX_USAGE;
 	}
-	/* check uses no Description: skip_text. */
-	if (abidep_load_tables(&set, tables, ntables, true))
-		goto out;
-	if (check_select(&c, &set, entry)) {
-		if (entry) {
-			fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
-				entry);
-			ret = EX_ENTRY;
-		} else {
-			fprintf(stderr, "abidep: the tables %s have no migration entry (Status: deprecated or removed)\n",
-				ntables ? tables[0] : abidep_default_tables());
-		}
-		goto out;
-	}
-	if (check_read_db(&c, db, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_DB;
-		goto out;
-	}
-	if (scan_root && check_scan(&c, scan_root, &set, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		goto out;
-	}
-	check_judge(&c);
-	if (cfg.json)
-		print_json(&c, db, scan_root);
-	else
-		print_text(&c, db);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
-		ret = EX_USAGE;
-	} else {
-		ret = c.counts[V_BLOCKED] ? EX_FAIL : c.counts[V_NO_DATA] ? EX_NODATA : EX_OK;
-	}
-out:
+	ret = check_run(&c, &set, &a);
 	check_free(&c);
 	abi_set_free(&set);
 	dpkg_free(c.dpkg);
-	free(tables);
+	free(a.tables);
 	return ret;
-usage_err:
-	free(tables);
-	return EX_USAGE;
 }
