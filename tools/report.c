@@ -417,7 +417,54 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 
 /* ---- the command ---- */
 
-int cmd_report(int argc, char **argv)
+/* What the command line asks for. */
+struct report_args {
+	const char *db, *root, *since, *out;
+	struct store_filter f;
+	bool prometheus;
+	bool help;		/* --help printed */
+};
+
+/* --format: text, json or prometheus. */
+static int report_format(const char *arg, struct report_args *a)
+{
+	if (!strcmp(arg, "prometheus")) {
+		a->prometheus = true;
+	} else if (!strcmp(arg, "json")) {
+		cfg.json = true;
+	} else if (!strcmp(arg, "text")) {
+		cfg.json = cfg.pretty = false;
+	} else {
+		fprintf(stderr, "abidep: --format takes text, json or prometheus, not '%s'\n", arg);
+		return EX_USAGE;
+	}
+	return EX_OK;
+}
+
+static int report_option(int c, struct report_args *a)
+{
+	switch (c) {
+	case 'd': a->db = optarg; return EX_OK;
+	case 'r': a->root = optarg; return EX_OK;
+	case 'e': a->f.entry = optarg; return EX_OK;
+	case 's':
+		if (parse_utc_time(optarg, &a->f.since)) {
+			fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+				optarg);
+			return EX_USAGE;
+		}
+		a->since = optarg;
+		return EX_OK;
+	case 'f': return report_format(optarg, a);
+	case 'o': a->out = optarg; return EX_OK;
+	case 'j': cfg.json = true; return EX_OK;
+	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
+	case 'h': report_usage(stdout); a->help = true; return EX_OK;
+	default: report_usage(stderr); return EX_USAGE;
+	}
+}
+
+static int report_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option lopts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -431,54 +478,15 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *db = STORE_DEFAULT_PATH, *root = NULL, *since = NULL, *out = NULL;
-	bool prometheus = false;
-	struct store_filter f = { 0 };
-	struct report r = { 0 };
-	struct store *s;
-	char err[1024];
-	long long rows;
-	int c, ret = EX_OK;
+	int c, ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		report_usage(stdout);
-		return EX_OK;
-	}
 	getopt_restart();
 	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'r': root = optarg; break;
-		case 'e': f.entry = optarg; break;
-		case 's':
-			if (parse_utc_time(optarg, &f.since)) {
-				fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
-					optarg);
-				return EX_USAGE;
-			}
-			since = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "prometheus")) {
-				prometheus = true;
-			} else if (!strcmp(optarg, "json")) {
-				cfg.json = true;
-			} else if (!strcmp(optarg, "text")) {
-				cfg.json = cfg.pretty = false;
-			} else {
-				fprintf(stderr, "abidep: --format takes text, json or prometheus, not '%s'\n",
-					optarg);
-				return EX_USAGE;
-			}
-			break;
-		case 'o': out = optarg; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': report_usage(stdout); return EX_OK;
-		default: report_usage(stderr); return EX_USAGE;
-		}
+		ret = report_option(c, a);
+		if (ret || a->help)
+			return ret;
 	}
-	if (out && !prometheus) {
+	if (a->out && !a->prometheus) {
 		fprintf(stderr, "abidep: report -o FILE is for --format prometheus (text and JSON go to standard output)\n");
 		return EX_USAGE;
 	}
@@ -487,44 +495,68 @@ int cmd_report(int argc, char **argv)
 			argv[optind]);
 		return EX_USAGE;
 	}
-	r.dpkg = dpkg_new(root);
+	return EX_OK;
+}
+
+/* The text or JSON report of the open store @s. */
+static int report_store(struct store *s, const struct report_args *a, struct report *r)
+{
+	long long rows = store_rows(s);
+
+	if (rows < 0 || (rows && collect(s, &a->f, r))) {
+		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
+		return EX_DB;
+	}
+	if (cfg.json) {
+		print_json(r);
+	} else if (!rows) {
+		printf("The usage DB %s is empty: nothing traced yet.\n", a->db);
+	} else if (!r->n) {
+		printf("No use recorded in %s matches", a->db);
+		if (a->f.entry)
+			printf(" --entry %s", a->f.entry);
+		if (a->since)
+			printf(" --since %s", a->since);
+		printf(".\n");
+	} else {
+		print_text(r);
+	}
+	return EX_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .db = STORE_DEFAULT_PATH };
+	struct report r = { 0 };
+	struct store *s;
+	char err[1024];
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		report_usage(stdout);
+		return EX_OK;
+	}
+	ret = report_args(argc, argv, &a);
+	if (ret || a.help)
+		return ret;
+	r.dpkg = dpkg_new(a.root);
 	/* A root named on purpose must have a dpkg database; / need not. */
-	if (root && dpkg_load(r.dpkg)) {
+	if (a.root && dpkg_load(r.dpkg)) {
 		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
-			root, root, strerror(errno));
+			a.root, a.root, strerror(errno));
 		dpkg_free(r.dpkg);
 		return EX_USAGE;
 	}
-	s = store_open(db, true, err, sizeof(err));
+	s = store_open(a.db, true, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "abidep: %s\n", err);
 		dpkg_free(r.dpkg);
 		return EX_DB;
 	}
-	if (prometheus) {
-		ret = report_prometheus(s, &f, r.dpkg, db, out);
-		store_close(s);
-		report_free(&r);
-		return ret;
-	}
-	rows = store_rows(s);
-	if (rows < 0 || (rows && collect(s, &f, &r))) {
-		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
-		ret = EX_DB;
-	} else if (cfg.json) {
-		print_json(&r);
-	} else if (!rows) {
-		printf("The usage DB %s is empty: nothing traced yet.\n", db);
-	} else if (!r.n) {
-		printf("No use recorded in %s matches", db);
-		if (f.entry)
-			printf(" --entry %s", f.entry);
-		if (since)
-			printf(" --since %s", since);
-		printf(".\n");
-	} else {
-		print_text(&r);
-	}
+	if (a.prometheus)
+		ret = report_prometheus(s, &a.f, r.dpkg, a.db, a.out);
+	else
+		ret = report_store(s, &a, &r);
 	store_close(s);
 	report_free(&r);
 	return ret;
