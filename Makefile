@@ -110,12 +110,15 @@ RST2MAN ?= rst2man
 
 MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
 UNITS := abidep-trace.service abidep-sync.service abidep-sync.timer
-# The module's sources without the KUnit tests and kbuild's generated files;
-# the example driver (kmod/examples/) is a demo and is not installed.
 # The documents' source tree, as laid out in Documentation/ (make htmldocs
 # renders it; install does not need Sphinx).
 DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/ABI/testing/*)
+# The module's sources without the KUnit tests and kbuild's generated files,
+# typed attributes (kmod/typed/) in their own directory there too; the
+# example driver (kmod/examples/) is a demo and is not installed.
 KMOD_SRCS := $(filter-out %.mod.c %_test.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Kbuild
+KMOD_TYPED_SRCS := $(filter-out %.mod.c %_test.c,$(wildcard kmod/typed/*.c)) \
+		   $(wildcard kmod/typed/*.h)
 
 # Man pages: one source, Documentation/man/*.rst, rendered with rst2man.
 man: $(MANS)
@@ -138,7 +141,7 @@ install: man
 		ABIDEP_DATADIR=$(DATAROOTDIR)/abidep
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DKMSDIR)
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
@@ -153,6 +156,7 @@ install: man
 	done
 	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
+	$(Q)install -m 0644 $(KMOD_TYPED_SRCS) $(DESTDIR)$(DKMSDIR)/typed/
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/abidep $(DESTDIR)$(BASHCOMPDIR)/abidep \

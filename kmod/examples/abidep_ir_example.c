@@ -25,8 +25,8 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "../abidep.h"
-#include "../abidep_typed.h"
+#include "abidep.h"
+#include "typed/typed.h"
 
 #define DRV_NAME "abidep-ir-example"
 

@@ -15,7 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "abidep_typed.h"
+#include "typed.h"
 
 /* ---- the text layer ---- */
 

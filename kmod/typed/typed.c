@@ -10,7 +10,7 @@
 #include <linux/export.h>
 #include <linux/mutex.h>
 
-#include "abidep_typed.h"
+#include "typed.h"
 
 #define to_typed(a) container_of(a, struct abidep_typed_attr, dattr)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the text layer of typed attributes (kmod/
- * typed_parse.c, built in userspace through kmod/typed_shim.h). The first
+ * libFuzzer harness for the text layer of typed attributes (kmod/typed/
+ * typed_parse.c, built in userspace through kmod/typed/typed_shim.h). The first
  * byte picks the type (and a name table or unit), the next four a current
  * set, the rest is the write. Beyond "no crash, no UB", each run checks:
  *
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../kmod/typed_parse.h"
+#include "../../kmod/typed/typed_parse.h"
 
 #define CHECK(cond)							\
 	do {								\
