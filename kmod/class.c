@@ -37,6 +37,7 @@ struct abidep_binding {
 	struct abidep_table *table;
 	const char *class_name;
 	struct class_interface intf;	/* .class set while bound */
+	bool said_taken;		/* "already watched" logged, not bound since */
 	struct mutex lock;		/* protects aliases */
 	struct list_head aliases;
 };
@@ -170,10 +171,14 @@ static void abidep_bind(struct abidep_binding *b)
 	if (!device_is_registered(dev) || !dev->class)
 		goto out;
 	if (abidep_binding_of(dev->class)) {
-		pr_err("class %s: already watched for another table; its entries here are skipped\n",
-		       b->class_name);
+		/* Every scan finds it so: say it once, until it binds. */
+		if (!b->said_taken)
+			pr_err("class %s: already watched for another table; its entries here are skipped\n",
+			       b->class_name);
+		b->said_taken = true;
 		goto out;
 	}
+	b->said_taken = false;
 	b->intf.class = dev->class;
 	spin_lock(&abidep_bound_lock);
 	list_add_tail(&b->bound_node, &abidep_bound);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rules of Documentation/migration-tables.rst: dates, statuses, required
+ * The rules of Documentation/admin-guide/migration-tables.rst: dates, statuses, required
  * fields, patterns, duplicate What lines.
  */
 #include <ctype.h>

@@ -5,7 +5,7 @@
  * host or merged) and optionally a scan of a file tree: ready, blocked (by
  * whom), not-due or no-data, as kubent and pluto answer it for Kubernetes
  * APIs; removed when --kernel no longer has it. The rules are in
- * check_eval.c and Documentation/check.rst.
+ * check_eval.c and Documentation/admin-guide/check.rst.
  *
  *	abidep check [--db PATH] [--now DATE] [--quiet-days N] [--scan ROOT]
  *	abidep -j check

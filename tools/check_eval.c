@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * abidep check's judgement. Documentation/check.rst states the rules for
+ * abidep check's judgement. Documentation/admin-guide/check.rst states the rules for
  * users; in short, at --now:
  *
  *	due	  Status removed; or the Remove-after date is over (the whole

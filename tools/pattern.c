@@ -2,7 +2,7 @@
 /*
  * What: paths as patterns. A path uses the kernel's placeholders (<N>, rcN,
  * gpioX, *, [0-9]+, {a,b}); each becomes a shell glob per path component, and
- * braces expand into several globs. See Documentation/migration-tables.rst.
+ * braces expand into several globs. See Documentation/admin-guide/migration-tables.rst.
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
 /*
  * abidep scan: how sure a name found in a file is a reference to a What
  * (strong, medium, weak), from the path-like text around it. The rules are
- * in Documentation/scan.rst.
+ * in Documentation/admin-guide/scan.rst.
  */
 #include <fnmatch.h>
 #include <string.h>

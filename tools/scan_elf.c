@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abidep scan: which bytes of an ELF file can hold a string a program uses,
- * read with libelf. See Documentation/scan.rst.
+ * read with libelf. See Documentation/admin-guide/scan.rst.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /*
  * abidep scan: the names searched for. Each deprecated or removed What
  * gives its last component (character classes expanded) as a whole-word
- * needle, with the Whats it may stand for. See Documentation/scan.rst.
+ * needle, with the Whats it may stand for. See Documentation/admin-guide/scan.rst.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scan_tree(): find references to deprecated sysfs attributes in the files
- * of a tree. See Documentation/scan.rst for what counts as a reference and
+ * of a tree. See Documentation/admin-guide/scan.rst for what counts as a reference and
  * how sure each one is.
  *
  * The search: every needle (an attribute name) is a run of word characters

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The usage store: an SQLite DB with two tables, written by abidep trace
- * and read by abidep report and check. Documentation/usage-store.rst says
+ * and read by abidep report and check. Documentation/admin-guide/usage-store.rst says
  * the same for users.
  *
  * The schema, and its upgrades from the versions older abidep wrote, are
