@@ -30,24 +30,36 @@
 
 #define DRV_NAME "abidep-ir-example"
 
-/* Today's names: the values of the protocol set, bit i is ir_names[i]. */
-static const char * const ir_names[] = { "rc-5", "pulse-distance", "nec" };
+/* The protocols the receiver decodes; bit i of the protocol set is i. */
+enum ir_proto {
+	IR_RC5,
+	IR_PD,
+	IR_NEC,
+	IR_NR_PROTOS
+};
+
+/* Today's names: the values of the protocol set. */
+static const char * const ir_names[] = {
+	[IR_RC5] = "rc-5",
+	[IR_PD] = "pulse-distance",
+	[IR_NEC] = "nec",
+};
 
 /* What current_protocol showed for each (a whole line), and another spelling it took. */
 static const struct ir_old_name {
 	const char *shown;
 	const char *alt;
 } ir_old[] = {
-	{ "RC-5\n", "rc5" },
-	{ "Pulse/distance\n", "pd" },
-	{ "NEC\n", NULL },
+	[IR_RC5] = { "RC-5\n", "rc5" },
+	[IR_PD] = { "Pulse/distance\n", "pd" },
+	[IR_NEC] = { "NEC\n", NULL },
 };
 
-static_assert(ARRAY_SIZE(ir_old) == ARRAY_SIZE(ir_names));
+static_assert(ARRAY_SIZE(ir_old) == IR_NR_PROTOS);
 
 struct ir_example {
 	struct mutex lock;	/* protects enabled */
-	unsigned long enabled;	/* bit i: ir_names[i] */
+	unsigned long enabled;	/* bit i: protocol i (enum ir_proto) */
 };
 
 /*
@@ -64,13 +76,13 @@ static int ir_example_apply(struct device *dev,
 }
 
 static ABIDEP_ATTR_SET(protocol, 0644, struct ir_example, enabled, lock,
-		       ir_names, .apply = ir_example_apply);
+		       ir_names, IR_NR_PROTOS, .apply = ir_example_apply);
 
 static ssize_t supported_protocols_show(struct device *dev,
 					struct device_attribute *attr, char *buf)
 {
 	/* A set's format with nothing in brackets: the names. */
-	return abidep_format_set(ir_names, ARRAY_SIZE(ir_names), 0, buf);
+	return abidep_format_set(ir_names, IR_NR_PROTOS, 0, buf);
 }
 static DEVICE_ATTR_RO(supported_protocols);
 
@@ -117,7 +129,7 @@ static ssize_t current_protocol_show_xlate(struct device *dev, char *buf,
 	 */
 	if (open) {
 		n = strcspn(open + 1, "]");
-		for (i = 0; i < ARRAY_SIZE(ir_names); i++)
+		for (i = 0; i < IR_NR_PROTOS; i++)
 			if (!strncmp(open + 1, ir_names[i], n) && !ir_names[i][n]) {
 				line = ir_old[i].shown;
 				break;
@@ -139,7 +151,7 @@ static ssize_t current_protocol_store_xlate(struct device *dev, const char *buf,
 	int i;
 
 	/* Today's names as the set takes them (one newline allowed), ... */
-	if (!abidep_parse_enum(ir_names, ARRAY_SIZE(ir_names), buf, count, &idx))
+	if (!abidep_parse_enum(ir_names, IR_NR_PROTOS, buf, count, &idx))
 		return scnprintf(out, size, "%s", ir_names[idx]);
 	/* ... or an old spelling. */
 	i = ir_old_find(buf, len);
@@ -168,7 +180,7 @@ static int ir_example_probe(struct platform_device *pdev)
 	if (!ir)
 		return -ENOMEM;
 	mutex_init(&ir->lock);
-	ir->enabled = BIT(2);	/* nec */
+	ir->enabled = BIT(IR_NEC);
 	platform_set_drvdata(pdev, ir);
 
 	ret = devm_device_add_group(dev, &ir_example_group);

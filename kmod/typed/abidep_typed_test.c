@@ -2,8 +2,9 @@
 /*
  * KUnit tests for typed attributes: the text parsers, good and bad input for
  * each type, then the sysfs show() and store() of each type on a real device
- * (exact read-back after every write, nothing changed by a refused one), and
- * concurrent set writers. Run with tests/kunit/run (UML).
+ * (exact read-back after every write, nothing changed by a refused one), the
+ * names checked once per attribute, and concurrent set writers. Run with
+ * tests/kunit/run (UML).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -411,9 +412,9 @@ static int ktyped_protos_apply(struct device *dev,
 }
 
 static ABIDEP_ATTR_ENUM(ksched, 0644, struct ktyped_dev, sched, lock,
-			ktyped_sched);
+			ktyped_sched, 3);
 static ABIDEP_ATTR_SET(kprotos, 0644, struct ktyped_dev, protos, lock,
-		       ktyped_protos, .apply = ktyped_protos_apply);
+		       ktyped_protos, 4, .apply = ktyped_protos_apply);
 static ABIDEP_ATTR_BOOL(kon, 0644, struct ktyped_dev, on, lock);
 static ABIDEP_ATTR_DURATION(kdelay_ms, 0644, struct ktyped_dev, delay_ms, lock,
 			    ABIDEP_MS, 10, 60000);
@@ -422,7 +423,7 @@ static ABIDEP_ATTR_SIZE(kbuf_bytes, 0644, struct ktyped_dev, buf_bytes, lock,
 
 static const char * const ktyped_bad_names[] = { "some", "none" };
 static ABIDEP_ATTR_SET(kbadset, 0644, struct ktyped_dev, protos, lock,
-		       ktyped_bad_names);
+		       ktyped_bad_names, 2);
 
 static struct abidep_typed_attr *ktyped_attrs[] = {
 	&abidep_attr_ksched, &abidep_attr_kprotos, &abidep_attr_kon,
@@ -603,6 +604,27 @@ static void ktyped_apply_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->td.protos, BIT(1) | BIT(2));
 }
 
+/*
+ * The names are checked by the first access, once: the verdict stays in the
+ * attribute, for every later access and every device.
+ */
+static void ktyped_names_once_test(struct kunit *test)
+{
+	struct ktyped_ctx *c = test->priv;
+
+	KUNIT_EXPECT_EQ(test, ktyped_read(c, &abidep_attr_ksched), 20);
+	KUNIT_EXPECT_EQ(test, abidep_attr_ksched.names_state, 1);
+	KUNIT_EXPECT_EQ(test, ktyped_read(c, &abidep_attr_kbadset),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, abidep_attr_kbadset.names_state, -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktyped_write(c, &abidep_attr_kbadset, "some"),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, abidep_attr_kbadset.names_state, -EINVAL);
+	/* Bool, duration and size have no names to check. */
+	KUNIT_EXPECT_EQ(test, ktyped_read(c, &abidep_attr_kon), 2);
+	KUNIT_EXPECT_EQ(test, abidep_attr_kon.names_state, 0);
+}
+
 struct ktyped_writer {
 	struct ktyped_ctx *c;
 	const char *val;
@@ -653,6 +675,7 @@ static void ktyped_concurrent_test(struct kunit *test)
 static struct kunit_case ktyped_sysfs_test_cases[] = {
 	KUNIT_CASE_PARAM(ktyped_sysfs_test, ktyped_sysfs_gen_params),
 	KUNIT_CASE(ktyped_apply_test),
+	KUNIT_CASE(ktyped_names_once_test),
 	KUNIT_CASE(ktyped_concurrent_test),
 	{}
 };

@@ -6,6 +6,8 @@
  * read, apply and store so that concurrent writers (a set's +x and -y)
  * cannot lose each other's change. The text is typed_parse.c's.
  */
+#include <linux/atomic.h>
+#include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/export.h>
 #include <linux/mutex.h>
@@ -52,17 +54,26 @@ static void abidep_typed_set(void *p, enum abidep_kind kind, u64 val)
 	}
 }
 
-/* A driver bug, not a user's: say so once, and refuse. */
+/*
+ * An enum's or a set's names are checked once, by the attribute's first
+ * access: their number was checked at compile time, and they are constant.
+ * Names breaking the rules are a driver bug, not a user's: say so once, and
+ * refuse every access. Concurrent first accesses compute the same answer.
+ */
 static bool abidep_typed_names_ok(struct device *dev,
-				  const struct abidep_typed_attr *ta,
-				  enum abidep_kind kind)
+				  struct abidep_typed_attr *ta)
 {
-	if (abidep_typed_names_valid(ta->names, ta->nr,
-				     kind == ABIDEP_KIND_SET))
-		return true;
-	dev_err_once(dev, "abidep: %s: invalid value names\n",
-		     ta->dattr.attr.name);
-	return false;
+	int state = READ_ONCE(ta->names_state);
+
+	if (!state) {
+		state = abidep_typed_names_valid(ta->names, ta->nr,
+						 ta->kind == ABIDEP_KIND_SET) ?
+			1 : -EINVAL;
+		if (!cmpxchg(&ta->names_state, 0, state) && state < 0)
+			dev_err(dev, "abidep: %s: invalid value names\n",
+				ta->dattr.attr.name);
+	}
+	return state > 0;
 }
 
 /**
@@ -79,7 +90,7 @@ static bool abidep_typed_names_ok(struct device *dev,
 ssize_t abidep_typed_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	const struct abidep_typed_attr *ta = to_typed(attr);
+	struct abidep_typed_attr *ta = to_typed(attr);
 	enum abidep_kind kind = ta->kind;
 	char *base = abidep_typed_base(dev, ta);
 	u64 val;
@@ -87,7 +98,7 @@ ssize_t abidep_typed_show(struct device *dev, struct device_attribute *attr,
 	if (!base)
 		return -ENODEV;
 	if ((kind == ABIDEP_KIND_ENUM || kind == ABIDEP_KIND_SET) &&
-	    !abidep_typed_names_ok(dev, ta, kind))
+	    !abidep_typed_names_ok(dev, ta))
 		return -EINVAL;
 	mutex_lock((struct mutex *)(base + ta->lock_offset));
 	val = abidep_typed_get(base + ta->value_offset, kind);
@@ -120,7 +131,7 @@ EXPORT_SYMBOL_GPL(abidep_typed_show);
 ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t count)
 {
-	const struct abidep_typed_attr *ta = to_typed(attr);
+	struct abidep_typed_attr *ta = to_typed(attr);
 	enum abidep_kind kind = ta->kind;
 	char *base = abidep_typed_base(dev, ta);
 	struct mutex *lock;	/* the driver's, protecting *p */
@@ -139,13 +150,13 @@ ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
 	/* Everything that does not depend on the current value: unlocked. */
 	switch (kind) {
 	case ABIDEP_KIND_ENUM:
-		if (!abidep_typed_names_ok(dev, ta, kind))
+		if (!abidep_typed_names_ok(dev, ta))
 			return -EINVAL;
 		ret = abidep_parse_enum(ta->names, ta->nr, buf, count, &idx);
 		val = idx;
 		break;
 	case ABIDEP_KIND_SET:
-		ret = abidep_typed_names_ok(dev, ta, kind) ? 0 : -EINVAL;
+		ret = abidep_typed_names_ok(dev, ta) ? 0 : -EINVAL;
 		break;
 	case ABIDEP_KIND_BOOL:
 		ret = abidep_parse_bool(buf, count, &b);

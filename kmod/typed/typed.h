@@ -2,24 +2,30 @@
 /*
  * Typed sysfs attributes: enum, set, bool, duration and size device
  * attributes that read and write one well-defined text format each, the
- * way moduleparam makes an int parameter the easy path.
+ * way moduleparam makes an int parameter the easy path. This header is all
+ * a driver includes for them: they have nothing to do with deprecation.
  *
  * The value lives in the driver's own structure, next to the mutex that
  * protects it; the attribute records where:
  *
+ *	enum foo_mode { FOO_OFF, FOO_AUTO, FOO_MANUAL, FOO_NR_MODES };
  *	struct foo {
  *		struct mutex lock;	// protects mode, delay_ms
- *		unsigned int mode;
+ *		unsigned int mode;	// enum foo_mode
  *		u64 delay_ms;
  *	};
- *	static const char * const foo_modes[] = { "off", "auto", "manual" };
- *	static ABIDEP_ATTR_ENUM(mode, 0644, struct foo, mode, lock, foo_modes);
+ *	static const char * const foo_modes[] = {
+ *		[FOO_OFF] = "off", [FOO_AUTO] = "auto", [FOO_MANUAL] = "manual",
+ *	};
+ *	static ABIDEP_ATTR_ENUM(mode, 0644, struct foo, mode, lock, foo_modes,
+ *				FOO_NR_MODES);
  *	static ABIDEP_ATTR_DURATION(delay_ms, 0644, struct foo, delay_ms, lock,
  *				    ABIDEP_MS, 0, 10000);
  *
  * and &abidep_attr_mode.dattr.attr goes into the device's attribute group.
- * By default dev_get_drvdata() points at the structure. Formats, errors and
- * the whole how-to: Documentation/typed-attributes.rst.
+ * By default dev_get_drvdata() points at the structure. The functions are
+ * in abidep.ko. Formats, errors and the whole how-to:
+ * Documentation/typed-attributes.rst.
  */
 #ifndef _ABIDEP_TYPED_H
 #define _ABIDEP_TYPED_H
@@ -59,7 +65,11 @@ enum abidep_kind {
  *	dev_get_drvdata(@dev).
  * @names: enum and set: the values, in the order they are shown; see
  *	abidep_typed_names_valid() for the rules.
- * @nr: enum and set: the number of @names.
+ * @nr: enum and set: the number of @names, 1 to %ABIDEP_TYPED_NAMES_MAX,
+ *	checked at compile time by the declaring macro.
+ * @names_state: enum and set: private to show() and store(): 0 until the
+ *	first access checks @names with abidep_typed_names_valid(), then 1
+ *	if they are valid or -EINVAL if not. Nothing else checks them again.
  * @unit: duration: the canonical unit, which the attribute's name should
  *	carry ("timeout_ms").
  * @min: duration and size: the smallest value accepted, inclusive.
@@ -72,7 +82,8 @@ enum abidep_kind {
  *
  * Declare one with ABIDEP_ATTR_ENUM(), ABIDEP_ATTR_SET(), ABIDEP_ATTR_BOOL(),
  * ABIDEP_ATTR_DURATION() or ABIDEP_ATTR_SIZE(), not by hand: the macros
- * check the value's type and the lock's at compile time.
+ * check at compile time the value's type, the lock's, and that an enum or
+ * a set has as many names as its values.
  */
 struct abidep_typed_attr {
 	struct device_attribute dattr;
@@ -82,6 +93,7 @@ struct abidep_typed_attr {
 	void *(*base)(struct device *dev);
 	const char * const *names;
 	unsigned int nr;
+	int names_state;
 	enum abidep_duration_unit unit;
 	u64 min;
 	u64 max;
@@ -110,9 +122,31 @@ ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
 	.value_offset = __ABIDEP_TYPED_OFFSET(_ftype, type, _field),	\
 	.lock_offset = __ABIDEP_TYPED_OFFSET(struct mutex, type, _lock)
 
-#define __ABIDEP_NAMES(...)						\
-	.names = __VA_ARGS__,						\
-	.nr = ARRAY_SIZE(__VA_ARGS__)
+/* 0, or a build error saying @msg: a static_assert() in an expression. */
+#define __ABIDEP_CHECK(cond, msg)					\
+	((int)(0 * sizeof(struct { static_assert(cond, msg); char c; })))
+
+/*
+ * An enum's or a set's names: an array (__must_be_array(): not a pointer)
+ * of exactly as many names as the values the driver declares (typically the
+ * last constant of its C enum), within the bounds that keep a read within a
+ * page and a set within an unsigned long. The count goes through "...", as
+ * the offsets above do. What the names say is checked by the attribute's
+ * first access (abidep_typed_names_valid()): it cannot be at compile time.
+ */
+#define __ABIDEP_NAMES(_names, ...)					\
+	.names = (_names),						\
+	.nr = __ABIDEP_NR(sizeof(_names) / sizeof((_names)[0]) +	\
+			  __must_be_array(_names), #_names, __VA_ARGS__)
+
+#define __ABIDEP_NR(_count, _what, ...)					\
+	((__VA_ARGS__) +						\
+	 __ABIDEP_CHECK((_count) == (__VA_ARGS__), "abidep: " _what	\
+			" does not have " #__VA_ARGS__ " names") +	\
+	 __ABIDEP_CHECK((__VA_ARGS__) >= 1 &&				\
+			(__VA_ARGS__) <= ABIDEP_TYPED_NAMES_MAX,	\
+			"abidep: " #__VA_ARGS__ " names: not 1 to "	\
+			"ABIDEP_TYPED_NAMES_MAX"))
 
 /**
  * ABIDEP_ATTR_ENUM - declare an enum attribute, abidep_attr_<name>
@@ -122,15 +156,18 @@ ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
  * @_field: the value: an unsigned int, the index of the current name.
  * @_lock: the struct mutex protecting it.
  * @_names: an array of the value names (const char * const []).
+ * @_nr: the number of values, 1 to %ABIDEP_TYPED_NAMES_MAX; @_names must
+ *	have exactly that many, or the declaration does not build.
  * @...: more initialisers, e.g. .apply = fn, .base = fn.
  *
  * Reads "noop deadline [cfq]\n"; a write is one name.
  */
-#define ABIDEP_ATTR_ENUM(_name, _mode, _type, _field, _lock, _names, ...) \
+#define ABIDEP_ATTR_ENUM(_name, _mode, _type, _field, _lock, _names, _nr, \
+			 ...)						\
 	struct abidep_typed_attr abidep_attr_##_name = {		\
 		__ABIDEP_TYPED(_name, _mode, ENUM, _type, _field,	\
 			       unsigned int, _lock),			\
-		__ABIDEP_NAMES(_names),					\
+		__ABIDEP_NAMES(_names, _nr),				\
 		__VA_ARGS__						\
 	}
 
@@ -141,16 +178,19 @@ ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
  * @_type: the driver's structure holding the value and lock.
  * @_field: the value: an unsigned long, bit i set when @_names[i] is in.
  * @_lock: the struct mutex protecting it.
- * @_names: an array of at most %ABIDEP_TYPED_NAMES_MAX value names.
+ * @_names: an array of the value names (const char * const []).
+ * @_nr: the number of values, 1 to %ABIDEP_TYPED_NAMES_MAX; @_names must
+ *	have exactly that many, or the declaration does not build.
  * @...: more initialisers, e.g. .apply = fn, .base = fn.
  *
  * Reads "rc-5 [nec] [sony]\n"; writes "+x", "-x", "x", "none", several.
  */
-#define ABIDEP_ATTR_SET(_name, _mode, _type, _field, _lock, _names, ...) \
+#define ABIDEP_ATTR_SET(_name, _mode, _type, _field, _lock, _names, _nr, \
+			...)						\
 	struct abidep_typed_attr abidep_attr_##_name = {		\
 		__ABIDEP_TYPED(_name, _mode, SET, _type, _field,	\
 			       unsigned long, _lock),			\
-		__ABIDEP_NAMES(_names),					\
+		__ABIDEP_NAMES(_names, _nr),				\
 		__VA_ARGS__						\
 	}
 
