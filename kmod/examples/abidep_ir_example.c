@@ -45,14 +45,14 @@ static const char * const ir_names[] = {
 	[IR_NEC] = "nec",
 };
 
-/* What current_protocol showed for each (a whole line), and another spelling it took. */
+/* What current_protocol showed for each, and another spelling it took. */
 static const struct ir_old_name {
 	const char *shown;
 	const char *alt;
 } ir_old[] = {
-	[IR_RC5] = { "RC-5\n", "rc5" },
-	[IR_PD] = { "Pulse/distance\n", "pd" },
-	[IR_NEC] = { "NEC\n", NULL },
+	[IR_RC5] = { "RC-5", "rc5" },
+	[IR_PD] = { "Pulse/distance", "pd" },
+	[IR_NEC] = { "NEC", NULL },
 };
 
 static_assert(ARRAY_SIZE(ir_old) == IR_NR_PROTOS);
@@ -64,9 +64,10 @@ struct ir_example {
 
 /*
  * Called with ir->lock held before a new set is stored; an error would refuse
- * the write. A real receiver reprograms its decoders here (rc-core may even
- * load decoder modules); the short sleep stands in for that, so concurrent
- * writers really do overlap (tests/vm/module-tests.sh relies on it).
+ * the write. A real receiver reprograms its decoders here, as rc-core's
+ * change_protocol() does. This one has no hardware: it takes the time that
+ * would, so writers of protocol wait for each other on the lock as they
+ * would on a real device (tests/vm/module-tests.sh has two at once).
  */
 static int ir_example_apply(struct device *dev,
 			    const struct abidep_typed_attr *ta, u64 val)
@@ -116,27 +117,13 @@ static int ir_old_find(const char *word, size_t len)
 static ssize_t current_protocol_show_xlate(struct device *dev, char *buf,
 					   ssize_t len)
 {
-	const char *open = strnchr(buf, len, '[');
-	const char *line = "Unknown\n";
+	const char *first = strnchr(buf, len, '[');
 	unsigned int i;
-	size_t n;
 
-	/*
-	 * The bracketed name is one of ours, as the set wrote it: a plain
-	 * compare. (abidep_parse_enum() would do, but it takes any case and a
-	 * newline, and every read of the old name comes here: it measured
-	 * 0.6 points of a read's cost more.)
-	 */
-	if (open) {
-		n = strcspn(open + 1, "]");
-		for (i = 0; i < IR_NR_PROTOS; i++)
-			if (!strncmp(open + 1, ir_names[i], n) && !ir_names[i][n]) {
-				line = ir_old[i].shown;
-				break;
-			}
-	}
-	/* A whole line from a table: a copy, no format to parse. */
-	return strscpy(buf, line, PAGE_SIZE);
+	if (first && !abidep_parse_enum(ir_names, IR_NR_PROTOS, first + 1,
+					strcspn(first + 1, "]"), &i))
+		return sysfs_emit(buf, "%s\n", ir_old[i].shown);
+	return sysfs_emit(buf, "Unknown\n");
 }
 
 /*
