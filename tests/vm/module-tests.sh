@@ -158,7 +158,7 @@ check "... and as its first by the old name" test "$(cat $EX/current_protocol)" 
 check "the example's entry is in the state file, owned by it" \
 	grep -q '^old=current_protocol new=protocol class=- owner=abidep_ir_example ' "$STATE"
 
-section "the example's protocol is a typed set (abidep_typed.h)"
+section "the example's protocol is a typed set (typed/typed.h)"
 # Each step: the write's result (try_write: "0:" or "1:<error>") and the
 # exact read-back. A refused write must leave the set as it was. (4000
 # bytes: store() sees them all; past a page kernfs says E2BIG itself.)
@@ -185,7 +185,7 @@ check "a user cannot write protocol" \
 check "... nor change it" test "$(cat $EX/protocol)" = "rc-5 [pulse-distance] nec"
 # +x/-x are read-modify-write: two writers toggling different protocols
 # must never undo each other. Each loop ends on its "+". (With the old value
-# read outside the lock, a mutant of kmod/typed.c lost a change in 4 rounds
+# read outside the lock, a mutant of kmod/typed/typed.c lost a change in 4 rounds
 # out of 5: the example's apply hook sleeps, so the writers overlap.)
 toggle() {
 	i=0
