@@ -5,10 +5,11 @@
  *
  * The device has the new attributes: protocol, a set (every supported
  * protocol, the enabled ones in brackets, "+x", "-x", "x", "none" to change
- * it, see Documentation/typed-attributes.rst) and supported_protocols,
- * read-only. It keeps the old current_protocol working: reads show the old
- * format (one protocol, "NEC"), writes take the old values ("nec", "rc5",
- * "pd"), and every program still using it is named in the kernel log.
+ * it; see Documentation/driver-api/typed-attributes.rst), declared with
+ * typed/typed.h, and supported_protocols, read-only. It keeps the old
+ * current_protocol working with abidep.h: reads show the old format (one
+ * protocol, "NEC"), writes take the old values ("nec", "rc5", "pd"), and
+ * every program still using it is named in the kernel log.
  *
  *	/sys/devices/platform/abidep-ir-example/protocol
  *	/sys/devices/platform/abidep-ir-example/supported_protocols

@@ -25,7 +25,7 @@
  * and &abidep_attr_mode.dattr.attr goes into the device's attribute group.
  * By default dev_get_drvdata() points at the structure. The functions are
  * in abidep.ko. Formats, errors and the whole how-to:
- * Documentation/typed-attributes.rst.
+ * Documentation/driver-api/typed-attributes.rst.
  */
 #ifndef _ABIDEP_TYPED_H
 #define _ABIDEP_TYPED_H

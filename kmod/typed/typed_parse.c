@@ -2,7 +2,8 @@
 /*
  * Parse and format the values of abidep's typed sysfs attributes. Pure text:
  * no device, lock or allocation, so tests/fuzz/fuzz_typed.c runs this very
- * file in userspace. The formats are in Documentation/typed-attributes.rst.
+ * file in userspace. The formats are in
+ * Documentation/driver-api/typed-attributes.rst.
  */
 #ifdef __KERNEL__
 #include <linux/bits.h>

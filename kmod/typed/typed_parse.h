@@ -7,7 +7,8 @@
  *
  * Every parser takes the bytes of one write, @buf and @len (no NUL needed),
  * and either returns 0 with the new value or a negative errno having
- * written nothing. The formats are in Documentation/typed-attributes.rst.
+ * written nothing. The formats are in
+ * Documentation/driver-api/typed-attributes.rst.
  */
 #ifndef _ABIDEP_TYPED_PARSE_H
 #define _ABIDEP_TYPED_PARSE_H
