@@ -104,12 +104,22 @@ check "nothing pinned any more" test ! -e $PIN
 cat $F >/dev/null
 check "accesses after --stop are not recorded" test "$(rows $DB $F)" = "$expect"
 
+# Wait (30 s at most) for a live tracer's header in $1: it prints it once it
+# watches (loading takes 1-3 s in the guest).
+wait_header() {
+	i=0
+	while ! grep -q '^OP ' "$1" && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 section "live: a device plugged in later, and kill -9"
 rmmod rc-loopback
 DB2=/tmp/live.db
-"$A" trace -q --db $DB2 --interval 1 >/tmp/live.out 2>&1 &
+"$A" trace --db $DB2 --interval 1 >/tmp/live.out 2>&1 &
 tracer=$!
-sleep 3
+wait_header /tmp/live.out
 check "the live tracer runs" kill -0 $tracer
 modprobe rc-loopback
 sleep 2						# uevent, then the alias, then a refresh
@@ -130,9 +140,10 @@ check "the late device's alias was watched and recorded, the failed write too" \
 check "the live tracer left nothing pinned" test ! -e $PIN
 
 section "the DB keeps history across tracer runs"
-"$A" trace -q --db $DB2 --duration 4 --interval 1 >/dev/null 2>&1 &
+"$A" trace --db $DB2 --duration 4 --interval 1 >/tmp/live2.out 2>&1 &
 tracer=$!
-sleep 2
+wait_header /tmp/live2.out
+check "the second tracer started watching" grep -q '^OP ' /tmp/live2.out
 cat "$RC/current_protocol" >/dev/null
 wait $tracer
 check "a second session adds up" test "$(rows $DB2 "$RC/current_protocol" | head -n 1)" = "/usr/bin/cat 0 / open 2 0"
