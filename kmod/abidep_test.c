@@ -193,15 +193,82 @@ static void abidep_entry_check_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, abidep_entry_check(&e, st), -EINVAL);
 }
 
+static void abidep_when_due_vec_desc(const struct abidep_when_due_vector *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s' on %s, kernel %s", v->remove_after,
+		 v->today, v->kernel ? v->kernel : "unknown");
+}
+
+KUNIT_ARRAY_PARAM(abidep_when_due_vec, abidep_when_due_vectors, abidep_when_due_vec_desc);
+
+static void abidep_when_due_test(struct kunit *test)
+{
+	const struct abidep_when_due_vector *v = test->param_value;
+	struct abidep_date today;
+	struct abidep_when w;
+	struct abidep_kver k;
+
+	KUNIT_ASSERT_EQ(test, abidep_parse_when(v->remove_after, &w), 0);
+	KUNIT_ASSERT_EQ(test, abidep_parse_date(v->today, &today), 0);
+	if (v->kernel)
+		KUNIT_ASSERT_EQ(test, abidep_parse_uname(v->kernel, &k), 0);
+	KUNIT_EXPECT_EQ(test, abidep_when_due(&w, &today, v->kernel ? &k : NULL), v->due);
+}
+
+/*
+ * Every entry of migration-tables/ on a range of dates and kernels: the
+ * Remove-after text as the module parses it and due as its state file's
+ * overdue decides it, against abidep check's due, written by
+ * tests/kunit/due-vectors into the header ABIDEP_TABLE_DUE names.
+ */
+#ifdef ABIDEP_TABLE_DUE
+struct abidep_table_due_vector {
+	const char *what, *remove_after;
+	struct abidep_date today;
+	const char *kernel;		/* as uname -r prints it, or NULL */
+	bool due;			/* abidep check's */
+};
+
+#include ABIDEP_TABLE_DUE
+
+static void abidep_table_due_test(struct kunit *test)
+{
+	const struct abidep_table_due_vector *v;
+	struct abidep_when w;
+	struct abidep_kver k;
+
+	for (v = abidep_table_due_vectors;
+	     v < abidep_table_due_vectors + ARRAY_SIZE(abidep_table_due_vectors); v++) {
+		memset(&w, 0, sizeof(w));
+		if (*v->remove_after)
+			KUNIT_ASSERT_EQ_MSG(test, abidep_parse_when(v->remove_after, &w), 0,
+					    "%s: Remove-after '%s'", v->what, v->remove_after);
+		if (v->kernel)
+			KUNIT_ASSERT_EQ(test, abidep_parse_uname(v->kernel, &k), 0);
+		KUNIT_EXPECT_EQ_MSG(test, abidep_when_due(&w, &v->today, v->kernel ? &k : NULL),
+				    v->due, "%s: Remove-after '%s' on %04u-%02u-%02u, kernel %s",
+				    v->what, v->remove_after, v->today.year, v->today.month,
+				    v->today.day, v->kernel ? v->kernel : "unknown");
+	}
+}
+#else
+static void abidep_table_due_test(struct kunit *test)
+{
+	kunit_skip(test, "no vectors: tests/kunit/run writes them (ABIDEP_TABLE_DUE)");
+}
+#endif
+
 static struct kunit_case abidep_date_test_cases[] = {
 	KUNIT_CASE_PARAM(abidep_date_test, abidep_date_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_kver_test, abidep_kver_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_when_test, abidep_when_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_due_test, abidep_due_vec_gen_params),
 	KUNIT_CASE_PARAM(abidep_kdue_test, abidep_kdue_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_when_due_test, abidep_when_due_vec_gen_params),
 	KUNIT_CASE(abidep_days_test),
 	KUNIT_CASE(abidep_date_order_test),
 	KUNIT_CASE(abidep_entry_check_test),
+	KUNIT_CASE(abidep_table_due_test),
 	{}
 };
 
