@@ -56,7 +56,7 @@ enum abidep_kind {
  * @kind: the type, which the show() and store() follow.
  * @value_offset: offset of the value in the driver's structure (see @base).
  *	Its type is unsigned int for an enum (an index into @names), unsigned
- *	long for a set (bit i: @names[i]), bool, or u64 for a duration (in
+ *	long for a set (bit i: name i of @names), bool, or u64 for a duration (in
  *	@unit) or a size (in bytes).
  * @lock_offset: offset of the struct mutex protecting the value, in the same
  *	structure. show() holds it to read the value; store() holds it from
@@ -176,7 +176,7 @@ ssize_t abidep_typed_store(struct device *dev, struct device_attribute *attr,
  * @_name: the attribute's file name.
  * @_mode: its permissions.
  * @_type: the driver's structure holding the value and lock.
- * @_field: the value: an unsigned long, bit i set when @_names[i] is in.
+ * @_field: the value: an unsigned long, bit i set when name i of @_names is in.
  * @_lock: the struct mutex protecting it.
  * @_names: an array of the value names (const char * const []).
  * @_nr: the number of values, 1 to %ABIDEP_TYPED_NAMES_MAX; @_names must
