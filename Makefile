@@ -143,7 +143,7 @@ install: man
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
-	$(Q)install -m 0644 migration-tables/* $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
+	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
 	$(Q)install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	$(Q)for f in $(DOCS); do \

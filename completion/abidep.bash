@@ -83,7 +83,7 @@ _abidep() {
 			--duration -t --tables -q --quiet --max-entries --slots --kprobe -j --json -p --pretty
 			-h --help" ;;
 	report)
-		_abidep_reply -W "-d --db --root --entry --since --format -o --output
+		_abidep_reply -W "-d --db -t --tables --root --entry --since --format -o --output
 			-j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then
@@ -101,7 +101,7 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root -j --json -p --pretty -h --help" ;;
+			--scan --root --count-sweeps -j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-d --db -o --output -j --json -p --pretty -h --help"

@@ -25,6 +25,7 @@ enum abi_field {
 	ABI_REMOVED,
 	ABI_REPLACED_BY,
 	ABI_SOURCE,
+	ABI_IGNORE,
 	ABI_NFIELDS,
 };
 
@@ -46,6 +47,26 @@ struct abi_when {
 };
 
 /*
+ * A known enumerator: an executable that reads every attribute it finds
+ * (udevadm info -a, tar), whose reads are no use of an entry. One line
+ * "EXE REASON" of an entry's Ignore: field, or of the tables' enumerators
+ * file (ABI_ENUMERATORS), which names them for every entry.
+ */
+struct abi_ignore {
+	const char *exe;		/* as the tracer records it: absolute */
+	const char *reason;		/* "" if none was given (an error) */
+	const char *file;		/* owned by the set */
+	int line;
+};
+
+/*
+ * The enumerators file of a tables directory: a dot file, so that neither
+ * abidep's nor the kernel's get_abi.pl reading of the directory takes it
+ * for a Documentation/ABI file (both skip names starting with '.').
+ */
+#define ABI_ENUMERATORS ".enumerators"
+
+/*
  * Pointers first, then ints: no padding holes (Documentation/ABI has
  * thousands of entries, and their array is the parser's largest memory).
  * The strings and arrays an entry points to belong to the set (its arena).
@@ -56,10 +77,12 @@ struct abi_entry {
 	int *what_line;
 	char *field[ABI_NFIELDS];	/* text; NULL if absent (What: joined) */
 	char **replaced_by;		/* Replaced-by: paths; none -> 0 of them */
+	struct abi_ignore *ignore;	/* Ignore: lines */
 	int line;			/* of the first What: */
 	int nwhat;
 	int field_line[ABI_NFIELDS];
 	int nreplaced;
+	int nignore;
 	/* Parsed by abi_check(): */
 	enum abi_status status;
 	struct abidep_date deprecated;
@@ -95,6 +118,9 @@ struct abi_set {
 	int errors, warnings;
 	char **unparsed;		/* files with no entry at all */
 	int nunparsed;
+	/* The enumerators files' lines, of every directory read. */
+	struct abi_ignore *enumerators;
+	int nenumerators;
 	/*
 	 * Arena: the entries' strings and arrays, the files' paths and
 	 * intros, carved from large chunks and freed with the set.
@@ -137,6 +163,14 @@ void abi_diag_tolerable(struct abi_set *set, const char *file, int line,
 int abi_tolerate(struct abi_set *set);
 
 bool abi_is_migration(const struct abi_entry *e);
+/*
+ * Is @exe a known enumerator for @e (NULL: for any entry)? Its Ignore:
+ * line, else the enumerators file's; NULL if neither names it.
+ */
+const struct abi_ignore *abi_ignored(const struct abi_set *set,
+				     const struct abi_entry *e, const char *exe);
+/* "entry" for an Ignore: line, "global" for an enumerators file's. */
+const char *abi_ignore_scope(const struct abi_entry *e, const struct abi_ignore *ig);
 int abi_parse_when(const char *s, struct abi_when *w);
 const char *abi_status_name(enum abi_status st);
 

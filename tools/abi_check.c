@@ -138,6 +138,8 @@ static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 	}
 	if (!e->field[ABI_SOURCE] || !*e->field[ABI_SOURCE])
 		ERR(e, ABI_SOURCE, "missing field Source: (where the facts come from)");
+	if (e->field[ABI_IGNORE] && !e->nignore)
+		ERR(e, ABI_IGNORE, "empty Ignore: (lines of an absolute executable path and a reason)");
 }
 
 static void abi_check_entry(struct abi_set *set, struct abi_entry *e, bool strict)
@@ -252,13 +254,95 @@ static void abi_check_duplicates(struct abi_set *set)
 	free(tab);
 }
 
+/*
+ * An executable as the tracer records it: absolute, and with no empty,
+ * "." or ".." component (the path the kernel resolved). NULL if so, else
+ * what is wrong.
+ */
+static const char *abi_exe_check(const char *exe)
+{
+	const char *p = exe;
+
+	if (*exe != '/')
+		return "not an absolute path";
+	while (*p) {
+		size_t len;
+
+		p++;
+		len = strcspn(p, "/");
+		if (!len)
+			return "an empty component ('//' or a trailing '/')";
+		if ((len == 1 && *p == '.') || (len == 2 && !strncmp(p, "..", 2)))
+			return "a '.' or '..' component";
+		p += len;
+	}
+	return NULL;
+}
+
+/*
+ * The lines of one Ignore: field or of the enumerators files (@what names
+ * which): each an executable path and a reason, no executable twice.
+ */
+static void abi_check_ignores(struct abi_set *set, const struct abi_ignore *ig,
+			      int n, const char *what)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		const char *why = abi_exe_check(ig[i].exe);
+
+		if (why)
+			abi_diag_add(set, ig[i].file, ig[i].line, true,
+				     "bad executable in %s: '%s': %s", what, ig[i].exe, why);
+		if (!*ig[i].reason)
+			abi_diag_add(set, ig[i].file, ig[i].line, true,
+				     "no reason for '%s' in %s (EXE, then why it reads every attribute)",
+				     ig[i].exe, what);
+		for (k = 0; k < i; k++)
+			if (!strcmp(ig[k].exe, ig[i].exe)) {
+				abi_diag_add(set, ig[i].file, ig[i].line, true,
+					     "'%s' given twice in %s (first at %s:%d)",
+					     ig[i].exe, what, ig[k].file, ig[k].line);
+				break;
+			}
+	}
+}
+
+const struct abi_ignore *abi_ignored(const struct abi_set *set,
+				     const struct abi_entry *e, const char *exe)
+{
+	int i;
+
+	for (i = 0; e && i < e->nignore; i++)
+		if (!strcmp(e->ignore[i].exe, exe))
+			return &e->ignore[i];
+	for (i = 0; i < set->nenumerators; i++)
+		if (!strcmp(set->enumerators[i].exe, exe))
+			return &set->enumerators[i];
+	return NULL;
+}
+
+const char *abi_ignore_scope(const struct abi_entry *e, const struct abi_ignore *ig)
+{
+	int i;
+
+	for (i = 0; e && i < e->nignore; i++)
+		if (&e->ignore[i] == ig)
+			return "entry";
+	return "global";
+}
+
 void abi_check(struct abi_set *set, bool strict)
 {
 	int i;
 
-	for (i = 0; i < set->nentries; i++)
+	for (i = 0; i < set->nentries; i++) {
 		abi_check_entry(set, &set->entries[i], strict);
+		abi_check_ignores(set, set->entries[i].ignore, set->entries[i].nignore,
+				  "Ignore:");
+	}
 	abi_check_duplicates(set);
+	abi_check_ignores(set, set->enumerators, set->nenumerators, ABI_ENUMERATORS);
 }
 
 /* Is @file (a path the set owns) one with a migration entry? */

@@ -121,6 +121,7 @@ const char *const abi_field_names[ABI_NFIELDS] = {
 	[ABI_REMOVED] = "Removed",
 	[ABI_REPLACED_BY] = "Replaced-by",
 	[ABI_SOURCE] = "Source",
+	[ABI_IGNORE] = "Ignore",
 };
 
 /* A copy of @s that lives as long as @set (for diagnostics' file names). */
@@ -309,6 +310,32 @@ static void abi_split_replaced(struct abi_set *set, struct abi_entry *e)
 	}
 }
 
+/*
+ * One "EXE REASON" line (an Ignore: field's, or the enumerators file's)
+ * onto *@list: the first word and the rest, trimmed. abi_check() judges
+ * them; a blank line is none.
+ */
+static void abi_add_ignore(struct abi_set *set, struct abi_ignore **list, int *n,
+			   const char *file, int line, const char *s, size_t len)
+{
+	struct abi_ignore *ig;
+	const char *start, *rest;
+	size_t wlen = 0;
+
+	len = abi_trim_span(s, len, &start);
+	if (!len)
+		return;
+	while (wlen < len && !isspace((unsigned char)start[wlen]))
+		wlen++;
+	*list = abi_array_room(set, *list, *n, sizeof(**list));
+	ig = &(*list)[(*n)++];
+	ig->exe = abi_strndup(set, start, wlen);
+	len = abi_trim_span(start + wlen, len - wlen, &rest);
+	ig->reason = abi_strndup(set, rest, len);
+	ig->file = file;
+	ig->line = line;
+}
+
 static void abi_entry_done(struct abi_set *set, struct abi_entry *e)
 {
 	if (!e)
@@ -383,6 +410,8 @@ static void abi_field_line(struct abi_parser *p, int field, const char *val,
 		return;
 	}
 	e->field[field] = abi_trim(set, val, len, &p->used);
+	if (field == ABI_IGNORE)
+		abi_add_ignore(set, &e->ignore, &e->nignore, p->path, p->line, val, len);
 }
 
 static void abi_text_line(struct abi_parser *p, const char *s, size_t len,
@@ -423,6 +452,8 @@ static void abi_text_line(struct abi_parser *p, const char *s, size_t len,
 	}
 	if (p->field == ABI_DESCRIPTION || len)
 		abi_append(p->set, &e->field[p->field], &p->used, s, len);
+	if (p->field == ABI_IGNORE)
+		abi_add_ignore(p->set, &e->ignore, &e->nignore, p->path, p->line, s, len);
 }
 
 static bool abi_blank(const char *s, size_t len)
@@ -521,6 +552,42 @@ int abi_parse_buffer(struct abi_set *set, const char *path, const char *buf,
 }
 
 /*
+ * An enumerators file (ABI_ENUMERATORS): "EXE REASON" lines, with blank
+ * lines and "#" comments between them. Not an ABI file: not in set->files.
+ */
+static void abi_parse_enumerators(struct abi_set *set, const char *path,
+				  const char *buf, size_t len)
+{
+	const char *file = abi_own(set, path);
+	size_t off = 0;
+	int line = 0;
+
+	while (off < len) {
+		const char *s = buf + off, *nl = memchr(s, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - s) : len - off;
+		const char *t;
+		size_t tlen = abi_trim_span(s, l, &t);
+
+		line++;
+		off += l + (nl ? 1 : 0);
+		if (memchr(s, '\0', l)) {
+			abi_diag_add(set, file, line, true, "a NUL byte in the enumerators file");
+			continue;
+		}
+		if (tlen && *t != '#')
+			abi_add_ignore(set, &set->enumerators, &set->nenumerators,
+				       file, line, t, tlen);
+	}
+}
+
+static bool abi_is_enumerators(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, ABI_ENUMERATORS);
+}
+
+/*
  * Read @name (in directory @dfd; @path names it in messages) whole into the
  * set's reusable buffer. @regular: a regular file, which returns less than
  * asked only at its end, so the read that would return 0 is skipped.
@@ -561,7 +628,10 @@ static int abi_load_file_at(struct abi_set *set, int dfd, const char *name,
 			     err == EFBIG ? "larger than 64 MiB" : strerror(err));
 		return -1;
 	}
-	abi_parse_buffer(set, path, set->rbuf, len);
+	if (abi_is_enumerators(path))
+		abi_parse_enumerators(set, path, set->rbuf, len);
+	else
+		abi_parse_buffer(set, path, set->rbuf, len);
 	return 0;
 }
 
@@ -609,7 +679,9 @@ static int abi_load_dir(struct abi_set *set, const char *path)
 		return -1;
 	}
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !strncmp(d->d_name, "README", 6))
+		/* The enumerators file is read, as a list (not a table). */
+		if ((d->d_name[0] == '.' && strcmp(d->d_name, ABI_ENUMERATORS)) ||
+		    !strncmp(d->d_name, "README", 6))
 			continue;
 		*GROW(names, n, cap) = xasprintf("%c%s", d->d_type, d->d_name);
 	}

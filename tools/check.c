@@ -34,7 +34,7 @@ static void check_usage(FILE *f)
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR]\n"
+		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
 		"entry: its removal due date (Remove-after, from the tables), its uses\n"
@@ -50,7 +50,9 @@ static void check_usage(FILE *f)
 		"           no use of anything from before the window\n"
 		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
 		"           version: already removed from that kernel (uses still listed)\n"
-		"Status: removed entries are always due.\n"
+		"Status: removed entries are always due. The uses of known enumerators\n"
+		"(tools that read every attribute: the tables' Ignore: fields and\n"
+		"%s files) do not block; they are listed as \"enumerated by\".\n"
 		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
@@ -64,10 +66,12 @@ static void check_usage(FILE *f)
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
 		"  --root DIR         name executables' packages from DIR's dpkg database\n"
 		"                     (default /)\n"
+		"  --count-sweeps     count the known enumerators' uses as blockers too\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
 		"  -h, --help         this help\n"
 		"\n",
-		STORE_DEFAULT_PATH, abidep_default_tables(), DEFAULT_QUIET_DAYS);
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
+		DEFAULT_QUIET_DAYS);
 	abidep_exit_help(f, "0 every due entry is ready or removed (or none is due); 1 some entry is blocked",
 			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA));
 }
@@ -147,6 +151,15 @@ static void print_details(const struct check *c, const struct check_entry *ce)
 		       u->errors, iso_time(u->last_seen, t, sizeof(t)));
 		free(ops);
 	}
+	for (k = 0; k < ce->nenums; k++) {
+		const struct check_use *u = &ce->enums[k];
+		char *ops = ops_text(u->ops);
+
+		printf("  enumerated by %s (%s), not blocking (package %s, uid %u, host %s): %llu uses (%s), %llu failed, last %s\n",
+		       u->exe, u->ignored->reason, or_dash(u->package), u->uid, u->host,
+		       u->count, ops, u->errors, iso_time(u->last_seen, t, sizeof(t)));
+		free(ops);
+	}
 	for (k = 0; k < ce->nrefs; k++) {
 		const struct scan_hit *h = ce->refs[k].hit;
 
@@ -222,7 +235,7 @@ static void print_text(const struct check *c, const char *db)
 
 		if (ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA ||
 		    (ce->verdict == V_REMOVED && ce->nuses) ||
-		    (ce->verdict != V_NOT_DUE && ce->nrefs))
+		    (ce->verdict != V_NOT_DUE && (ce->nrefs || ce->nenums)))
 			print_details(c, ce);
 	}
 	printf("\n%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data",
@@ -263,10 +276,33 @@ static void json_when_str(struct json *j, const char *key, long long t)
 	json_kstr(j, key, t == LLONG_MIN || t == LLONG_MAX ? NULL : iso_time(t, buf, sizeof(buf)));
 }
 
+/* A use's members: {"kind": "use", "exe", ..., "last_seen"}, open. */
+static void json_use(struct json *j, const struct check_use *u)
+{
+	char t[64];
+	int o;
+
+	json_obj_start(j);
+	json_kstr(j, "kind", "use");
+	json_kstr(j, "exe", u->exe);
+	json_kstr(j, "package", u->package);
+	json_kint(j, "uid", u->uid);
+	json_kstr(j, "host", u->host);
+	json_key(j, "ops");
+	json_arr_start(j);
+	for (o = 0; o < NOPS; o++)
+		if (u->ops & (1u << o))
+			json_str(j, check_op_names[o]);
+	json_arr_end(j);
+	json_kint(j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
+	json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
+	json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
+	json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+}
+
 static void json_entry(struct json *j, const struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
-	char t[64];
 	int k, pass;
 
 	json_obj_start(j);
@@ -281,25 +317,7 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 		json_key(j, pass ? "weak_references" : "blockers");
 		json_arr_start(j);
 		for (k = 0; !pass && k < ce->nuses; k++) {
-			const struct check_use *u = &ce->uses[k];
-			int o;
-
-			json_obj_start(j);
-			json_kstr(j, "kind", "use");
-			json_kstr(j, "exe", u->exe);
-			json_kstr(j, "package", u->package);
-			json_kint(j, "uid", u->uid);
-			json_kstr(j, "host", u->host);
-			json_key(j, "ops");
-			json_arr_start(j);
-			for (o = 0; o < NOPS; o++)
-				if (u->ops & (1u << o))
-					json_str(j, check_op_names[o]);
-			json_arr_end(j);
-			json_kint(j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
-			json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
-			json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
-			json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+			json_use(j, &ce->uses[k]);
 			json_obj_end(j);
 		}
 		for (k = 0; k < ce->nrefs; k++) {
@@ -318,6 +336,15 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 		}
 		json_arr_end(j);
 	}
+	/* Uses by known enumerators, with why and where they are listed. */
+	json_key(j, "enumerated");
+	json_arr_start(j);
+	for (k = 0; k < ce->nenums; k++) {
+		json_use(j, &ce->enums[k]);
+		abidep_json_ignore_members(j, e, ce->enums[k].ignored);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -333,6 +360,7 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	json_kint(&j, "quiet_days", c->quiet_days);
 	json_kstr(&j, "quiet_since", iso_time(c->quiet_since, t, sizeof(t)));
 	json_kstr(&j, "kernel", c->kernel);
+	json_kbool(&j, "count_sweeps", c->count_sweeps);
 	json_key(&j, "db");
 	json_obj_start(&j);
 	json_kstr(&j, "path", db);
@@ -439,6 +467,7 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 		return EX_OK;
 	case 's': a->scan_root = optarg; return EX_OK;
 	case 'r': a->root = optarg; return EX_OK;
+	case 'w': c->count_sweeps = true; return EX_OK;
 	case 'j': cfg.json = true; return EX_OK;
 	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
 	case 'h': check_usage(stdout); a->help = true; return EX_OK;
@@ -457,6 +486,7 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "scan", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "count-sweeps", no_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },

@@ -107,6 +107,7 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 {
 	int i;
 
+	c->set = set;
 	c->entries = xcalloc(set->nentries, sizeof(*c->entries));
 	for (i = 0; i < set->nentries; i++) {
 		const struct abi_entry *e = &set->entries[i];
@@ -195,12 +196,38 @@ static int op_bit(const char *op)
 	return OP_OTHER;
 }
 
+/*
+ * The use of (exe, uid, host) in *@uses (@n of them, room for @cap): found,
+ * or added with @r's counts.
+ */
+static struct check_use *use_of(struct check *c, struct check_use **uses, int *n,
+				int *cap, const struct usage_row *r)
+{
+	struct check_use *u;
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if ((*uses)[i].uid == r->uid && !strcmp((*uses)[i].exe, r->exe) &&
+		    !strcmp((*uses)[i].host, r->host)) {
+			usage_add(&(*uses)[i].counts, &r->counts);
+			return &(*uses)[i];
+		}
+	u = GROW(*uses, *n, *cap);
+	memset(u, 0, sizeof(*u));
+	u->exe = xstrdup(r->exe);
+	u->package = dpkg_owner(c->dpkg, r->exe);
+	u->uid = r->uid;
+	u->host = xstrdup(r->host);
+	u->counts = r->counts;
+	return u;
+}
+
 static int add_row(const struct usage_row *r, void *arg)
 {
 	struct check *c = arg;
+	const struct abi_ignore *ig;
 	struct check_entry *ce;
-	struct check_use *u = NULL;
-	int i;
+	struct check_use *u;
 
 	c->rows++;
 	add_host(c, r->host);
@@ -218,23 +245,13 @@ static int add_row(const struct usage_row *r, void *arg)
 	/* A session whose last use is in the window: it used the entry then. */
 	if (r->last_seen < c->quiet_since)
 		return 0;
-	for (i = 0; i < ce->nuses; i++)
-		if (ce->uses[i].uid == r->uid && !strcmp(ce->uses[i].exe, r->exe) &&
-		    !strcmp(ce->uses[i].host, r->host)) {
-			u = &ce->uses[i];
-			break;
-		}
-	if (!u) {
-		u = GROW(ce->uses, ce->nuses, ce->ucap);
-		memset(u, 0, sizeof(*u));
-		u->exe = xstrdup(r->exe);
-		u->package = dpkg_owner(c->dpkg, r->exe);
-		u->uid = r->uid;
-		u->host = xstrdup(r->host);
-		u->counts = r->counts;
-	} else {
-		usage_add(&u->counts, &r->counts);
-	}
+	/* A known enumerator's reads are no use of it, unless --count-sweeps. */
+	ig = c->count_sweeps ? NULL : abi_ignored(c->set, ce->e, r->exe);
+	if (ig)
+		u = use_of(c, &ce->enums, &ce->nenums, &ce->ecap, r);
+	else
+		u = use_of(c, &ce->uses, &ce->nuses, &ce->ucap, r);
+	u->ignored = ig;
 	u->ops |= 1u << op_bit(r->op);
 	return 0;
 }
@@ -342,10 +359,14 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 	}
 	store_close(s);
 	/* qsort() of no elements may not be given the NULL of an empty array. */
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		if (c->entries[i].nuses > 1)
 			qsort(c->entries[i].uses, c->entries[i].nuses,
 			      sizeof(struct check_use), cmp_use);
+		if (c->entries[i].nenums > 1)
+			qsort(c->entries[i].enums, c->entries[i].nenums,
+			      sizeof(struct check_use), cmp_use);
+	}
 	judge_hosts(c);
 	return 0;
 }
@@ -536,8 +557,9 @@ void check_judge(struct check *c)
 			ce->verdict = V_READY;
 		}
 		if (ce->verdict == V_READY)
-			ce->reason = xasprintf("no use since %s%s",
+			ce->reason = xasprintf("no use since %s%s%s",
 					       iso_time(c->quiet_since, t, sizeof(t)),
+					       ce->nenums ? " but by known enumerators" : "",
 					       c->scanned ? ", no strong or medium reference" : "");
 		c->counts[ce->verdict]++;
 	}
@@ -554,7 +576,12 @@ void check_free(struct check *c)
 			free(ce->uses[k].exe);
 			free(ce->uses[k].host);
 		}
+		for (k = 0; k < ce->nenums; k++) {
+			free(ce->enums[k].exe);
+			free(ce->enums[k].host);
+		}
 		free(ce->uses);
+		free(ce->enums);
 		free(ce->refs);
 		free(ce->reason);
 	}

@@ -26,6 +26,7 @@ struct check_use {
 	unsigned int uid;
 	char *host;
 	unsigned int ops;	/* 1 << OP_OPEN | ... */
+	const struct abi_ignore *ignored;	/* a known enumerator's, not counted */
 	union {			/* summed over its sessions: usage_add() */
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
@@ -69,6 +70,9 @@ struct check_entry {
 	char *reason;		/* why this verdict, one line */
 	struct check_use *uses;
 	int nuses, ucap;
+	/* Uses by known enumerators (Ignore:, .enumerators): they do not block. */
+	struct check_use *enums;
+	int nenums, ecap;
 	struct check_ref *refs;
 	int nrefs, rcap;
 	int nblocking_refs;
@@ -81,8 +85,10 @@ struct check {
 	int quiet_days;
 	const char *kernel;		/* --kernel, or NULL */
 	struct dpkg *dpkg;		/* packages of the DB's executables */
+	bool count_sweeps;		/* enumerators' uses block too */
 
 	/* Derived. */
+	const struct abi_set *set;	/* check_select()'s: its enumerators */
 	long long quiet_since;		/* now - quiet_days */
 	struct check_entry *entries;
 	int n;

@@ -21,12 +21,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "abi.h"
 #include "abidep.h"
 #include "check_time.h"
 #include "dpkg.h"
 #include "json.h"
 #include "prom.h"
 #include "store.h"
+#include "tables_load.h"
 #include "util.h"
 
 struct user {
@@ -41,6 +43,7 @@ struct user {
 	};
 	char **hosts;
 	int nhosts, hcap;
+	const struct abi_ignore *ignored;	/* a known enumerator: check does not count it */
 };
 
 struct entry {
@@ -51,26 +54,32 @@ struct entry {
 	int nfiles, fcap;
 	struct user *users;
 	int nusers, ucap;
+	const struct abi_entry *abi;	/* its table entry, if the tables have it */
 };
 
 struct report {
 	struct entry *entries;
 	int n, cap;
 	struct dpkg *dpkg;
+	struct abi_set set;		/* the tables: their known enumerators */
 };
 
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep report [-j|-p] [-d PATH] [--root DIR] [--entry PATTERN]\n"
+		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
 		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
 		"\n"
 		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
 		"table entry (What), the files used, and per executable, uid, cgroup and\n"
 		"operation the number of uses and of errors, first and last use (UTC), and\n"
-		"the hosts, summed over the tracer's sessions (reboots, restarts).\n"
+		"the hosts, summed over the tracer's sessions (reboots, restarts). Known\n"
+		"enumerators (the tables' Ignore: fields and %s files) are marked:\n"
+		"abidep check does not count them.\n"
 		"\n"
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
+		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
+		"                   (default %s); may be repeated\n"
 		"  --root DIR       name executables' packages from DIR's dpkg database\n"
 		"                   (default /; '-' for a file no package owns)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
@@ -86,7 +95,7 @@ static void report_usage(FILE *f)
 		"                   (a temporary file renamed), not standard output\n"
 		"  -h, --help       this help\n"
 		"\n",
-		STORE_DEFAULT_PATH);
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables());
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
 }
 
@@ -102,6 +111,18 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* The table entry with the What @what, or NULL. */
+static const struct abi_entry *table_entry(const struct abi_set *set, const char *what)
+{
+	int i, k;
+
+	for (i = 0; what && i < set->nentries; i++)
+		for (k = 0; k < set->entries[i].nwhat; k++)
+			if (!strcmp(set->entries[i].what[k], what))
+				return &set->entries[i];
+	return NULL;
+}
+
 /* The entry of @what: the last one, as the store walks in What order. */
 static struct entry *entry_of(struct report *r, const char *what)
 {
@@ -115,6 +136,7 @@ static struct entry *entry_of(struct report *r, const char *what)
 	memset(e, 0, sizeof(*e));
 	e->what = dup_or_null(what);
 	e->last_seen = LLONG_MIN;
+	e->abi = table_entry(&r->set, what);
 	return e;
 }
 
@@ -151,6 +173,7 @@ static int add_sum(const struct usage_sum *s, void *arg)
 		u->cgroup = dup_or_null(s->cgroup);
 		u->op = xstrdup(s->op);
 		u->counts = s->counts;
+		u->ignored = abi_ignored(&r->set, e->abi, s->exe);
 	} else {
 		usage_add(&u->counts, &s->counts);
 	}
@@ -185,6 +208,7 @@ static void report_free(struct report *r)
 	}
 	free(r->entries);
 	dpkg_free(r->dpkg);
+	abi_set_free(&r->set);
 }
 
 /* Both queries in one read transaction: one snapshot of a DB in use. */
@@ -245,6 +269,15 @@ static void print_json(const struct report *r)
 			json_kstr(&j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 			json_kstr(&j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
 			json_kstrs(&j, "hosts", u->hosts, u->nhosts);
+			/* A known enumerator: why, and where it is listed. */
+			json_key(&j, "enumerated");
+			if (u->ignored) {
+				json_obj_start(&j);
+				abidep_json_ignore_members(&j, e->abi, u->ignored);
+				json_obj_end(&j);
+			} else {
+				json_null(&j);
+			}
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -303,6 +336,21 @@ static void print_row(char *const col[NCOLS], const int width[NCOLS])
 	}
 }
 
+/* An entry's users that are known enumerators, each executable once. */
+static void print_enumerators(const struct entry *e)
+{
+	int k;
+
+	for (k = 0; k < e->nusers; k++) {
+		const struct user *u = &e->users[k];
+
+		if (!u->ignored || (k && !strcmp(e->users[k - 1].exe, u->exe)))
+			continue;
+		printf("  enumerated by %s (%s): abidep check does not count it\n",
+		       u->exe, u->ignored->reason);
+	}
+}
+
 /*
  * One heading line per entry, then its users in columns, aligned across
  * the whole report:
@@ -343,6 +391,7 @@ static void print_text(const struct report *r)
 			for (c = 0; c < NCOLS; c++)
 				free(col[c]);
 		}
+		print_enumerators(e);
 	}
 }
 
@@ -420,6 +469,8 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 /* What the command line asks for. */
 struct report_args {
 	const char *db, *root, *since, *out;
+	char **tables;		/* -t */
+	int ntables;
 	struct store_filter f;
 	bool prometheus;
 	bool help;		/* --help printed */
@@ -445,6 +496,10 @@ static int report_option(int c, struct report_args *a)
 {
 	switch (c) {
 	case 'd': a->db = optarg; return EX_OK;
+	case 't':
+		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
+		a->tables[a->ntables++] = optarg;
+		return EX_OK;
 	case 'r': a->root = optarg; return EX_OK;
 	case 'e': a->f.entry = optarg; return EX_OK;
 	case 's':
@@ -468,6 +523,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option lopts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "tables", required_argument, NULL, 't' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "since", required_argument, NULL, 's' },
@@ -481,7 +537,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 	int c, ret;
 
 	getopt_restart();
-	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:t:o:jph", lopts, NULL)) != -1) {
 		ret = report_option(c, a);
 		if (ret || a->help)
 			return ret;
@@ -524,6 +580,15 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 	return EX_OK;
 }
 
+/* The tables, for their enumerators (text and JSON only); an exit status. */
+static int report_tables(struct report *r, const struct report_args *a)
+{
+	if (a->prometheus)
+		return EX_OK;
+	/* The report uses no Description: skip_text. */
+	return abidep_load_tables(&r->set, a->tables, a->ntables, true) ? EX_USAGE : EX_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .db = STORE_DEFAULT_PATH };
@@ -537,27 +602,29 @@ int cmd_report(int argc, char **argv)
 		return EX_OK;
 	}
 	ret = report_args(argc, argv, &a);
-	if (ret || a.help)
-		return ret;
+	if (ret || a.help || (ret = report_tables(&r, &a)))
+		goto out;
 	r.dpkg = dpkg_new(a.root);
 	/* A root named on purpose must have a dpkg database; / need not. */
 	if (a.root && dpkg_load(r.dpkg)) {
 		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
 			a.root, a.root, strerror(errno));
-		dpkg_free(r.dpkg);
-		return EX_USAGE;
+		ret = EX_USAGE;
+		goto out;
 	}
 	s = store_open(a.db, true, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "abidep: %s\n", err);
-		dpkg_free(r.dpkg);
-		return EX_DB;
+		ret = EX_DB;
+		goto out;
 	}
 	if (a.prometheus)
 		ret = report_prometheus(s, &a.f, r.dpkg, a.db, a.out);
 	else
 		ret = report_store(s, &a, &r);
 	store_close(s);
+out:
 	report_free(&r);
+	free(a.tables);
 	return ret;
 }

@@ -86,6 +86,7 @@ static void validate_json(struct abi_set *set)
 	}
 	json_arr_end(&j);
 	json_kstrs(&j, "unparsed", set->unparsed, set->nunparsed);
+	abidep_json_ignores(&j, "enumerators", set->enumerators, set->nenumerators);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -145,6 +146,9 @@ static int do_validate(int argc, char **argv)
 		       set.warnings);
 		for (i = 0; i < set.nunparsed; i++)
 			printf("not an ABI file (no What: line): %s\n", set.unparsed[i]);
+		if (set.nenumerators)
+			printf("%d known enumerator%s (%s files)\n", set.nenumerators,
+			       set.nenumerators == 1 ? "" : "s", ABI_ENUMERATORS);
 	}
 	ret = set.errors ? EX_FAIL : EX_OK;
 	abi_set_free(&set);
@@ -166,6 +170,7 @@ static void json_entry(struct json *j, const struct abi_entry *e)
 	json_kstr(j, "kernel_version", e->field[ABI_KERNELVERSION]);
 	json_kstr(j, "contact", e->field[ABI_CONTACT]);
 	json_kstr(j, "source", e->field[ABI_SOURCE]);
+	abidep_json_ignores(j, "ignore", e->ignore, e->nignore);
 	json_kstr(j, "description", e->field[ABI_DESCRIPTION]);
 	json_obj_end(j);
 }

@@ -101,3 +101,30 @@ void abidep_json_migration(struct json *j, const struct abi_entry *e)
 	json_kstr(j, "removed", e->field[ABI_REMOVED]);
 	json_kstrs(j, "replaced_by", e->replaced_by, e->nreplaced);
 }
+
+void abidep_json_ignores(struct json *j, const char *key,
+			 const struct abi_ignore *ig, int n)
+{
+	int i;
+
+	json_key(j, key);
+	json_arr_start(j);
+	for (i = 0; i < n; i++) {
+		json_obj_start(j);
+		json_kstr(j, "exe", ig[i].exe);
+		json_kstr(j, "reason", ig[i].reason);
+		json_kstr(j, "file", ig[i].file);
+		json_kint(j, "line", ig[i].line);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void abidep_json_ignore_members(struct json *j, const struct abi_entry *e,
+				const struct abi_ignore *ig)
+{
+	json_kstr(j, "reason", ig->reason);
+	json_kstr(j, "scope", abi_ignore_scope(e, ig));
+	json_kstr(j, "file", ig->file);
+	json_kint(j, "line", ig->line);
+}

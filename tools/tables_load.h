@@ -48,4 +48,12 @@ void abidep_print_diags(struct abi_set *set, FILE *f);
  */
 void abidep_json_migration(struct json *j, const struct abi_entry *e);
 
+struct abi_ignore;
+/* Known enumerators as @key: [{"exe", "reason", "file", "line"}]. */
+void abidep_json_ignores(struct json *j, const char *key,
+			 const struct abi_ignore *ig, int n);
+/* One enumerator's reason and where it is listed: "reason", "scope", "file", "line". */
+void abidep_json_ignore_members(struct json *j, const struct abi_entry *e,
+				const struct abi_ignore *ig);
+
 #endif

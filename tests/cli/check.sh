@@ -199,7 +199,7 @@ check "-j: the whole of one entry, and the DB" sh -c "'$A' check -j --tables '$T
 import json, sys
 d = json.load(sys.stdin)
 want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
- \"kernel\": None,
+ \"kernel\": None, \"count_sweeps\": False,
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"uncovered_hosts\": []},
@@ -211,7 +211,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
      \"last_seen\": \"2024-06-30T10:00:10Z\"}],
-   \"weak_references\": []}]}
+   \"weak_references\": [], \"enumerated\": []}]}
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
 '"
@@ -316,6 +316,75 @@ assert e[\"verdict\"] == \"removed\" and [b[\"exe\"] for b in e[\"blockers\"]] =
 '"
 check "without --kernel the summary line is as it was" \
 	sh -c "'$A' check --tables migration-tables --db '$T/k.db' --now 2025-01-15 --entry /sys/fs/selinux/ | grep -qx '2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 2 ready, 0 blocked, 0 not-due, 0 no-data'"
+
+section "check: known enumerators (Ignore:, .enumerators, --count-sweeps)"
+# A covered host; udevadm and tar read the rc entry in the window, as an
+# attribute walk and an archive do, and legacy-irctl reads it by name.
+et=$(date -u -d 2024-07-15 +%s)
+erow() { # host exe uid: a read of rc0's current_protocol a day before --now
+	echo "$1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|$3|1|-|$2|x|9|1|2|0|$((et - 86400))|$((et - 86400))"
+}
+{ echo "S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"; erow h1 /usr/bin/udevadm 0; erow h1 /usr/bin/tar 0; } | fill "$T/e.db"
+{ echo "S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"; erow h1 /usr/bin/udevadm 0; erow h1 /usr/local/bin/legacy-irctl 1000; } | fill "$T/e2.db"
+# The test tables' rc entry, with an Ignore: field.
+mkdir "$T/ign" "$T/glob"
+sed -n '/^What:.*current_protocol/,/^$/p' "$T/tables" |
+	sed 's|^Source:.*|Ignore:\t\t/usr/bin/udevadm\tudevadm info -a reads every attribute\n\t\t/usr/bin/tar tar -c of the device directory\nSource:\t\ttest|' >"$T/ign/sysfs-class-rc"
+sed -n '/^What:.*current_protocol/,/^$/p' "$T/tables" >"$T/glob/sysfs-class-rc"
+printf '# the global list\n/usr/bin/udevadm\tudevadm info -a walks every attribute\n\n/usr/bin/tar\ttar -c of a sysfs directory\n' >"$T/glob/.enumerators"
+ek() {
+	"$A" check --db "$T/e.db" --root "$T/root" --now 2024-07-15 "$@"
+}
+check "the Ignore: tables are valid" "$A" tables validate "$T/ign"
+check "without Ignore:, the walk and the archive block: exit 1" test "$(status ek -t "$T/tables" --entry rcN)" = 1
+check "... both, by name" sh -c "grep -c '^  used by /usr/bin/\(udevadm\|tar\) ' '$T/out' | grep -qx 2"
+cat >"$T/want" <<X
+
+/sys/class/rc/rcN/current_protocol (ready): no use since 2024-06-15T00:00:00Z but by known enumerators
+  enumerated by /usr/bin/tar (tar -c of the device directory), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (udevadm info -a reads every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+X
+check "the same DB, both in the entry's Ignore: ready, exit 0" test "$(status ek -t "$T/ign")" = 0
+check "... listed apart as enumerated by, with the reason" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
+check "... -j: no blocker, each in enumerated with reason, scope, file and line" sh -c "'$A' check -j -t '$T/ign' --db '$T/e.db' --now 2024-07-15 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert e[\"verdict\"] == \"ready\" and e[\"blockers\"] == [], e
+n = e[\"enumerated\"]
+assert [(u[\"exe\"], u[\"reason\"], u[\"scope\"], u[\"line\"], u[\"count\"], u[\"ops\"]) for u in n] == [
+  (\"/usr/bin/tar\", \"tar -c of the device directory\", \"entry\", 10, 2, [\"read\"]),
+  (\"/usr/bin/udevadm\", \"udevadm info -a reads every attribute\", \"entry\", 9, 2, [\"read\"])], n
+assert all(u[\"file\"] == \"$T/ign/sysfs-class-rc\" and u[\"kind\"] == \"use\" for u in n), n
+'"
+check "--count-sweeps: they block again, exit 1" test "$(status ek -t "$T/ign" --count-sweeps)" = 1
+check "... as users, not enumerated" sh -c "grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since' '$T/out' && ! grep -q 'enumerated by' '$T/out'"
+check "... -j says so" sh -c "'$A' check -j -t '$T/ign' --db '$T/e.db' --now 2024-07-15 --count-sweeps | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+e = d[\"entries\"][0]
+assert d[\"count_sweeps\"] is True and e[\"enumerated\"] == [] and len(e[\"blockers\"]) == 2, d
+'"
+check "the tables dir's .enumerators, no Ignore:: ready, exit 0" test "$(status ek -t "$T/glob")" = 0
+check "... with the global list's reason" grep -q '^  enumerated by /usr/bin/udevadm (udevadm info -a walks every attribute), not blocking' "$T/out"
+check "... -j: scope global, the file and its line" sh -c "'$A' check -j -t '$T/glob' --db '$T/e.db' --now 2024-07-15 | python3 -c '
+import json, sys
+n = json.load(sys.stdin)[\"entries\"][0][\"enumerated\"]
+assert [(u[\"exe\"], u[\"scope\"], u[\"file\"], u[\"line\"]) for u in n] == [
+  (\"/usr/bin/tar\", \"global\", \"$T/glob/.enumerators\", 4),
+  (\"/usr/bin/udevadm\", \"global\", \"$T/glob/.enumerators\", 2)], n
+'"
+check "... the .enumerators file named alone with -t works too" test "$(status ek -t "$T/tables" -t "$T/glob/.enumerators" --entry rcN)" = 0
+check "a by-name user still blocks beside an enumerator: exit 1" test "$(status ek -t "$T/glob" --db "$T/e2.db")" = 1
+cat >"$T/want" <<X
+
+/sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (udevadm info -a walks every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+X
+check "... blocked by it alone; the enumerator listed apart" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
+check "the repository's .enumerators: udevadm and tar do not block rc's current_protocol" \
+	same "$("$A" check -j -t migration-tables --db "$T/e.db" --now 2024-07-15 --entry rcN/current_protocol | one_verdict)" \
+	"ready|no use since 2024-06-15T00:00:00Z but by known enumerators"
 
 section "check: bad input"
 check "a missing DB: exit 6" test "$(status ck --db "$T/none.db")" = 6

@@ -75,16 +75,16 @@ want = [
   'users': [
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
     'op': 'open', 'count': 1, 'errors': 0, 'first_seen': '2024-05-02T10:00:05Z',
-    'last_seen': '2024-05-02T10:00:05Z', 'hosts': ['h1']},
+    'last_seen': '2024-05-02T10:00:05Z', 'hosts': ['h1'], 'enumerated': None},
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
     'op': 'write', 'count': 4, 'errors': 4, 'first_seen': '2024-05-01T10:00:05Z',
-    'last_seen': '2024-05-01T10:00:09Z', 'hosts': ['h1']}]},
+    'last_seen': '2024-05-01T10:00:09Z', 'hosts': ['h1'], 'enumerated': None}]},
  {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
   'users': [
    {'exe': '/usr/bin/cat', 'package': 'coreutils', 'uid': 0,
     'cgroup': '/system.slice/mon.service', 'op': 'read', 'count': 8, 'errors': 0,
     'first_seen': '2024-05-01T10:00:00Z', 'last_seen': '2024-05-02T10:00:10Z',
-    'hosts': ['h1', 'h2']}]}]
+    'hosts': ['h1', 'h2'], 'enumerated': None}]}]
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
 "
@@ -104,6 +104,37 @@ check "a bad --since is a usage error" test "$(status "$A" report --db "$T/u.db"
 check "... named" grep -q "^abidep: --since takes .* not 'yesterday'$" "$T/err"
 check "no dpkg database in --root: exit 2" test "$(status "$A" report --db "$T/u.db" --root "$T/nowhere")" = 2
 check "... named" grep -q "^abidep: no dpkg database in $T/nowhere" "$T/err"
+
+section "known enumerators"
+mkdir "$T/ign"
+cat >"$T/ign/sysfs-class-rc" <<X
+What:		$RC
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2010-04-08
+Remove-after:	2012-04-08
+Replaced-by:	/sys/class/rc/rcN/protocols
+Ignore:		/usr/local/bin/legacy-irctl	it lists every protocol file
+Source:		test
+Description:
+		Test.
+X
+printf '/usr/bin/cat\tcat of a whole directory\n' >"$T/ign/.enumerators"
+check "report -t with Ignore: and .enumerators, exit 0" test "$(status "$A" report -t "$T/ign" --db "$T/u.db" --root "$T/root")" = 0
+check "... the entry's enumerator marked, with its reason" \
+	grep -qx "  enumerated by /usr/local/bin/legacy-irctl (it lists every protocol file): abidep check does not count it" "$T/out"
+check "... once per executable (two rows of it)" test "$(grep -c '^  enumerated by /usr/local/bin/legacy-irctl ' "$T/out")" = 1
+check "... the global one too" grep -qx "  enumerated by /usr/bin/cat (cat of a whole directory): abidep check does not count it" "$T/out"
+check "... the rows as before" sh -c "grep -v '^  enumerated by ' '$T/out' | diff -u '$T/want' -"
+check "... -j: each user's enumerated" sh -c "$A report -j -t '$T/ign' --db '$T/u.db' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [u[\"enumerated\"] for u in d[0][\"users\"]] == [{\"reason\": \"it lists every protocol file\", \"scope\": \"entry\", \"file\": \"$T/ign/sysfs-class-rc\", \"line\": 7}] * 2, d
+assert d[1][\"users\"][0][\"enumerated\"] == {\"reason\": \"cat of a whole directory\", \"scope\": \"global\", \"file\": \"$T/ign/.enumerators\", \"line\": 1}, d
+'"
+printf 'cat\tno path\n' >"$T/ign/.enumerators"
+check "tables with errors: exit 2" test "$(status "$A" report -t "$T/ign" --db "$T/u.db")" = 2
+check "... the error named" grep -q "^$T/ign/.enumerators:1: error: bad executable in .enumerators: 'cat': not an absolute path$" "$T/err"
 
 section "empty, missing, corrupt, unwritable"
 : | fill "$T/empty.db"

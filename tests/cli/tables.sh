@@ -197,6 +197,77 @@ check "... their Source names both trees" sh -c "
 		$A tables show \$w | grep -q '(linux-source-6.1)' && $A tables show \$w | grep -q '(linux-source-6.12)' || exit 1
 	done"
 
+section "Ignore: and .enumerators: known enumerators"
+mkdir "$T/en"
+# The rc entry of migration-tables, with an Ignore: field; $1 its lines.
+ign_table() {
+	sed -n '/^What:.*rcN\/current_protocol$/,/^$/p' migration-tables/sysfs-class-rc |
+		awk -v ign="$1" '/^Source:/ { print "Ignore:\t\t" ign } { print }'
+}
+ign_table '/usr/bin/udevadm	udevadm info -a reads every attribute
+		/usr/bin/tar tar -c of the device directory' >"$T/en/good"
+check "an Ignore: field of two lines is valid" test "$(status $A tables validate --strict "$T/en/good")" = 0
+printf 'Ignore:\t\t/usr/bin/udevadm\tudevadm info -a reads every attribute\n\t\t/usr/bin/tar tar -c of the device directory\n' >"$T/en/want-show"
+check "... show prints it as written" sh -c "$A tables show -t '$T/en/good' rcN/current_protocol | grep -A1 '^Ignore:' | diff -u '$T/en/want-show' -"
+check "... list -j carries it, each with its reason and line" sh -c "$A tables list -j -t '$T/en/good' | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[0]
+assert e[\"ignore\"] == [
+ {\"exe\": \"/usr/bin/udevadm\", \"reason\": \"udevadm info -a reads every attribute\", \"file\": \"$T/en/good\", \"line\": 9},
+ {\"exe\": \"/usr/bin/tar\", \"reason\": \"tar -c of the device directory\", \"file\": \"$T/en/good\", \"line\": 10}], e
+'"
+mkdir "$T/en/with" "$T/en/without"
+cp "$T/en/good" "$T/en/with/sysfs-class-rc"
+sed -n '/^What:.*rcN\/current_protocol$/,/^$/p' migration-tables/sysfs-class-rc >"$T/en/without/sysfs-class-rc"
+check "... export --c ignores it: the module's table as without" \
+	sh -c "cd '$T/en/with' && '$PWD/$A' tables export --c -t sysfs-class-rc >'$T/en/c1' && cd '$T/en/without' && '$PWD/$A' tables export --c -t sysfs-class-rc | diff -u - '$T/en/c1'"
+check "... export --abi drops it, as our other fields" sh -c "! $A tables export --abi -t '$T/en/good' | grep -q -e Ignore -e udevadm"
+ign_table 'udevadm	a relative path' >"$T/en/rel"
+check "a relative path: exit 1" test "$(status $A tables validate "$T/en/rel")" = 1
+check "... named, at its line" grep -qx "$T/en/rel:9: error: bad executable in Ignore:: 'udevadm': not an absolute path" "$T/err"
+ign_table '/usr/bin/udevadm
+		/usr/bin/tar	a reason' >"$T/en/noreason"
+check "a missing reason: exit 1" test "$(status $A tables validate "$T/en/noreason")" = 1
+check "... named, at its line" grep -qx "$T/en/noreason:9: error: no reason for '/usr/bin/udevadm' in Ignore: (EXE, then why it reads every attribute)" "$T/err"
+ign_table '/usr/bin/tar	one
+		/usr/bin/tar	two' >"$T/en/dup"
+check "an executable twice: exit 1" test "$(status $A tables validate "$T/en/dup")" = 1
+check "... named, with the first" grep -qx "$T/en/dup:10: error: '/usr/bin/tar' given twice in Ignore: (first at $T/en/dup:9)" "$T/err"
+ign_table '/usr/../bin/tar	dots' >"$T/en/dots"
+check "a '..' component: exit 1" test "$(status $A tables validate "$T/en/dots")" = 1
+ign_table '' >"$T/en/empty"
+check "an empty Ignore:: exit 1" test "$(status $A tables validate "$T/en/empty")" = 1
+check "... named" grep -q "^$T/en/empty:9: error: empty Ignore: " "$T/err"
+mkdir "$T/en/dir"
+cp "$T/en/good" "$T/en/dir/sysfs-class-rc"
+printf '# comment\n\n/usr/bin/lshw\tlists all\nlshw\trelative\n/usr/bin/tar\n/usr/bin/lshw\tagain\n' >"$T/en/dir/.enumerators"
+check ".enumerators in a tables dir: read, and checked: exit 1" test "$(status $A tables validate "$T/en/dir")" = 1
+cat >"$T/en/want" <<X
+$T/en/dir/.enumerators:4: error: bad executable in .enumerators: 'lshw': not an absolute path
+$T/en/dir/.enumerators:5: error: no reason for '/usr/bin/tar' in .enumerators (EXE, then why it reads every attribute)
+$T/en/dir/.enumerators:6: error: '/usr/bin/lshw' given twice in .enumerators (first at $T/en/dir/.enumerators:3)
+X
+check "... each error at its line" diff -u "$T/en/want" "$T/err"
+check "... not an ABI file: not counted as one" grep -qx "1 files, 1 entries, 1 What lines: 3 errors, 0 warnings" "$T/out"
+check "the repository's .enumerators: valid, three, each with a reason" sh -c "$A tables validate -j | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = d[\"enumerators\"]
+assert d[\"errors\"] == 0 and [e[\"exe\"] for e in n] == [\"/usr/bin/udevadm\", \"/usr/bin/lshw\", \"/usr/bin/tar\"], n
+assert all(e[\"reason\"] and e[\"file\"].endswith(\"migration-tables/.enumerators\") for e in n), n
+'"
+check "... validate says how many" sh -c "$A tables validate | grep -qx '3 known enumerators (.enumerators files)'"
+for src in "${ABIDEP_CACHE:-/var/cache/abidep}/linux-source-6.1" "${ABIDEP_CACHE:-/var/cache/abidep}/linux-source-6.12"; do
+	[ -f "$src/scripts/get_abi.pl" ] || continue
+	mkdir -p "$T/en/gsrc/Documentation/ABI/testing"
+	cp migration-tables/.enumerators "$T/en/gsrc/Documentation/ABI/testing/"
+	cp migration-tables/.enumerators "$T/en/gsrc/Documentation/ABI/testing/enumerators"
+	# --debug 2 names each file it opens: the plain name is, the dot file not.
+	perl "$src/scripts/get_abi.pl" --dir "$T/en/gsrc/Documentation/ABI" --debug 2 validate >"$T/en/opened" 2>&1
+	check "$(basename "$src")'s get_abi.pl does not read .enumerators as an ABI file" \
+		sh -c "grep -q '^Opening .*/testing/enumerators\$' '$T/en/opened' && ! grep -q '/\\.enumerators' '$T/en/opened'"
+done
+
 section "list, show, resolve"
 check "list has the rc rename" sh -c "$A tables list | grep -q '^deprecated  2010-04-08  2012-04-08        /sys/class/rc/rcN/current_protocol -> /sys/class/rc/rcN/protocols$'"
 check "list -j is JSON with every entry" sh -c "$A tables list -j | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) > 100 and any(e[\"status\"] == \"removed\" for e in d)'"
