@@ -382,9 +382,13 @@ cat >"$T/want" <<X
   enumerated by /usr/bin/udevadm (udevadm info -a walks every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
 X
 check "... blocked by it alone; the enumerator listed apart" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
-check "the repository's .enumerators: udevadm and tar do not block rc's current_protocol" \
-	same "$("$A" check -j -t migration-tables --db "$T/e.db" --now 2024-07-15 --entry rcN/current_protocol | one_verdict)" \
+{ echo "S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"; erow h1 /usr/bin/tar 0; erow h1 /usr/bin/lshw 0; } | fill "$T/e3.db"
+check "the repository's .enumerators: tar and lshw do not block rc's current_protocol" \
+	same "$("$A" check -j -t migration-tables --db "$T/e3.db" --now 2024-07-15 --entry rcN/current_protocol | one_verdict)" \
 	"ready|no use since 2024-06-15T00:00:00Z but by known enumerators"
+check "... udevadm does: it is systemd-udevd too, whose rules read by name" \
+	same "$("$A" check -j -t migration-tables --db "$T/e.db" --now 2024-07-15 --entry rcN/current_protocol | one_verdict | cut -d '|' -f 1)" \
+	blocked
 
 section "check: bad input"
 check "a missing DB: exit 6" test "$(status ck --db "$T/none.db")" = 6
