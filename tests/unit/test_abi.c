@@ -109,24 +109,27 @@ static void test_parse_groups(void)
 	abi_set_free(&s);
 }
 
+/* One of each format error; line numbers as the comments say. */
+static const char format_errors[] =
+	"Date:\tJan 2020\n"				/* 1: before What */
+	"What:\t/sys/a\n"
+	"Bogus:\tvalue\n"					/* 3: unknown */
+	"Date:\tJan 2020\n"
+	"Date:\tFeb 2020\n"				/* 5: twice */
+	"KernelVersion\t5.7\n"				/* 6: no colon */
+	"Description:\ttext\n"
+	"\n"
+	"Where:\t/sys/b\n"					/* 9: Where */
+	"Date:\tsometime\n"				/* 10: no year */
+	"\n"
+	"What:\t/sys/c\n";					/* 12: no description */
+
 static void test_parse_errors(void)
 {
 	struct abi_set s;
 
 	current = "parse errors";
-	load(&s,
-	     "Date:\tJan 2020\n"			/* 1: before What */
-	     "What:\t/sys/a\n"
-	     "Bogus:\tvalue\n"				/* 3: unknown */
-	     "Date:\tJan 2020\n"
-	     "Date:\tFeb 2020\n"			/* 5: twice */
-	     "KernelVersion\t5.7\n"			/* 6: no colon */
-	     "Description:\ttext\n"
-	     "\n"
-	     "Where:\t/sys/b\n"				/* 9: Where */
-	     "Date:\tsometime\n"			/* 10: no year */
-	     "\n"
-	     "What:\t/sys/c\n", false);			/* 12: no description */
+	load(&s, format_errors, false);
 	CHECK(has_diag(&s, 1, "What: must come first"));
 	CHECK(has_diag(&s, 3, "unknown field 'Bogus:'"));
 	CHECK(has_diag(&s, 5, "given twice"));
@@ -305,19 +308,7 @@ static void test_tolerate(void)
 	struct abi_set s;
 
 	current = "tolerate";
-	load(&s,
-	     "Date:\tJan 2020\n"			/* 1: before What */
-	     "What:\t/sys/a\n"
-	     "Bogus:\tvalue\n"				/* 3: unknown */
-	     "Date:\tJan 2020\n"
-	     "Date:\tFeb 2020\n"			/* 5: twice */
-	     "KernelVersion\t5.7\n"			/* 6: no colon */
-	     "Description:\ttext\n"
-	     "\n"
-	     "Where:\t/sys/b\n"				/* 9: Where */
-	     "Date:\tsometime\n"			/* 10: no year */
-	     "\n"
-	     "What:\t/sys/c\n", false);			/* 12: no description */
+	load(&s, format_errors, false);
 	CHECK(s.errors == 7 && s.warnings == 1);
 	CHECK(abi_tolerate(&s) == 6);
 	CHECK(s.errors == 1 && s.warnings == 7);
