@@ -76,7 +76,7 @@ if wanted kunit; then
 		run_group kunit "$SERIES"
 	done
 fi
-for g in kunit-debug pkg; do
+for g in kunit-debug pkg vm; do
 	wanted $g && run_group $g
 done
 
