@@ -117,7 +117,7 @@ static bool abidep_is_sep(char c)
 
 /**
  * abidep_parse_set - parse a write to a set attribute
- * @names: the values (see abidep_typed_names_valid()); bit i is @names[i].
+ * @names: the values (see abidep_typed_names_valid()); bit i is name i of @names.
  * @nr: how many.
  * @cur: the current set; bits at @nr and above are dropped.
  * @buf: what was written.
@@ -372,7 +372,7 @@ EXPORT_SYMBOL_GPL(abidep_format_enum);
 
 /**
  * abidep_format_set - what a set attribute reads
- * @names: the values (see abidep_typed_names_valid()); bit i is @names[i].
+ * @names: the values (see abidep_typed_names_valid()); bit i is name i of @names.
  * @nr: how many.
  * @cur: the current set.
  * @buf: the page sysfs gave show().
