@@ -249,16 +249,16 @@ $T/en/dir/.enumerators:6: error: '/usr/bin/lshw' given twice in .enumerators (fi
 X
 check "... each error at its line" diff -u "$T/en/want" "$T/err"
 check "... not an ABI file: not counted as one" grep -qx "1 files, 1 entries, 1 What lines: 3 errors, 0 warnings" "$T/out"
-check "the repository's .enumerators: valid, three, each with a reason" sh -c "$A tables validate -j | python3 -c '
+check "the repository's .enumerators: valid, two, each with a reason" sh -c "$A tables validate -j | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 n = d[\"enumerators\"]
-assert d[\"errors\"] == 0 and [e[\"exe\"] for e in n] == [\"/usr/bin/udevadm\", \"/usr/bin/lshw\", \"/usr/bin/tar\"], n
+assert d[\"errors\"] == 0 and [e[\"exe\"] for e in n] == [\"/usr/bin/lshw\", \"/usr/bin/tar\"], n
 assert all(e[\"reason\"] and e[\"file\"].endswith(\"migration-tables/.enumerators\") for e in n), n
 '"
-check "... validate says how many" sh -c "$A tables validate | grep -qx '3 known enumerators (.enumerators files)'"
-for src in "${ABIDEP_CACHE:-/var/cache/abidep}/linux-source-6.1" "${ABIDEP_CACHE:-/var/cache/abidep}/linux-source-6.12"; do
-	[ -f "$src/scripts/get_abi.pl" ] || continue
+check "... validate says how many" sh -c "$A tables validate | grep -qx '2 known enumerators (.enumerators files)'"
+for s in 6.1 6.12; do
+	src=$(scripts/linux-source.sh "$s")
 	mkdir -p "$T/en/gsrc/Documentation/ABI/testing"
 	cp migration-tables/.enumerators "$T/en/gsrc/Documentation/ABI/testing/"
 	cp migration-tables/.enumerators "$T/en/gsrc/Documentation/ABI/testing/enumerators"
