@@ -17,19 +17,27 @@ total_pass=0 total_fail=0
 kernels=${KERNELS:-$(scripts/kver.sh --all)} || exit 1
 KERNELS=$kernels
 
+# run_suite NAME BASE COMMAND...: its closing line must be its own,
+# "BASE: N passed, N failed" (BASE: NAME without the kernel's suffix).
 run_suite() {
-	name=$1
-	shift
+	name=$1 base=$2
+	shift 2
 	echo "=== $name${LANE:+ ($KVER)}"
 	log="${LANE:-build}/test-$name.log"
 	"$@" </dev/null 2>&1 | tee "$log"
 	rc=$(cat "${LANE:-build}/.rc" 2>/dev/null || echo 1)
-	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	line=$(grep -E "^$base: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 	p=${p:-0}
 	f=${f:-0}
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ -z "$line" ]; then
+		echo "$name: no closing line '$base: N passed, N failed' (exit $rc): counted as one failure"
+		f=$((f + 1))
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "$name: ran no test (exit $rc): counted as one failure"
+		f=1
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "$name: exited $rc without a failed test: counted as one failure"
 		f=1
 	fi
@@ -56,7 +64,7 @@ run_group() {
 	suites "$1" >"$list"
 	while read -r name _ cmd; do
 		eval "set -- $cmd"	# (the group and suffix are read before)
-		run_suite "$name${suffix:+-$suffix}" st "$@"
+		run_suite "$name${suffix:+-$suffix}" "$name" st "$@"
 	done <"$list"
 }
 wanted() { [ -z "$groups" ] || echo " $groups " | grep -q " $1 "; }
