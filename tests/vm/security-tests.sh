@@ -23,9 +23,10 @@ user() { setpriv --reuid=$U --regid=$U --clear-groups --inh-caps=-all "$@"; }
 # True if the user's command fails (and print nothing).
 user_fails() { ! user "$@" >/dev/null 2>&1; }
 
-insmod "$KMOD/abidep.ko"
-modprobe rc-loopback
-insmod "$KMOD/examples/abidep_ir_example.ko"
+section "setup"
+check "abidep.ko loads" insmod "$KMOD/abidep.ko"
+check "rc-loopback loads" modprobe rc-loopback
+check "the example driver loads" insmod "$KMOD/examples/abidep_ir_example.ko"
 RC=/sys/class/rc/rc0
 # Someone else (root) uses the aliases: their names must not leak.
 cp /bin/cat /tmp/secret-prog
@@ -72,6 +73,9 @@ check "every alias has its attribute's mode" sh -c "
 	test \$(stat -c %a $EX/current_protocol) = \$(stat -c %a $EX/protocol)"
 check "a user cannot enable the abidep tracepoint" \
 	user_fails sh -c 'echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable'
+check "... root can" sh -c 'echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable &&
+	test "$(cat /sys/kernel/tracing/events/abidep/abidep_access/enable)" = 1 &&
+	echo 0 >/sys/kernel/tracing/events/abidep/abidep_access/enable'
 
 section "other users' program names"
 check "the module logs the program (root sees it)" sh -c "dmesg | grep -q '(secret-prog) /tmp/secret-prog'"
@@ -79,6 +83,7 @@ check "dmesg_restrict is on" test "$(cat /proc/sys/kernel/dmesg_restrict)" = 1
 check "a user cannot read the kernel log" user_fails dmesg
 check "... nor /dev/kmsg" user_fails head -c 1 /dev/kmsg
 check "a user cannot read the trace buffer" user_fails cat /sys/kernel/tracing/trace
+check "... root can" sh -c 'cat /sys/kernel/tracing/trace >/dev/null'
 
 section "the tracer: capabilities"
 check "as a user: exit 3" sh -c "setpriv --reuid=$U --regid=$U --clear-groups $A trace --db /tmp/u.db 2>/tmp/err; test \$? = 3"
