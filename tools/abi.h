@@ -40,10 +40,8 @@ enum abi_status { ABI_ST_NONE, ABI_ST_DEPRECATED, ABI_ST_REMOVED };
  * parses it (../kmod/when.c); kver is the version as text, for messages.
  */
 struct abi_when {
-	bool has_date, has_kver;
-	struct abidep_date date;
-	struct abidep_kver k;
-	char kver[32];
+	struct abidep_when when;	/* as kmod/when.c reads it */
+	char kver[32];			/* its version as text, or "" */
 };
 
 /*

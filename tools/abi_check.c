@@ -29,17 +29,11 @@ static void abi_kver_text(const struct abidep_kver *k, char *buf, size_t size)
 /* The module's grammar (../kmod/when.c), with the version as text. */
 int abi_parse_when(const char *s, struct abi_when *w)
 {
-	struct abidep_when when;
-
 	memset(w, 0, sizeof(*w));
-	if (abidep_parse_when(s, &when))
+	if (abidep_parse_when(s, &w->when))
 		return -1;
-	w->has_date = when.has_date;
-	w->has_kver = when.has_kver;
-	w->date = when.date;
-	w->k = when.kver;
-	if (w->has_kver)
-		abi_kver_text(&w->k, w->kver, sizeof(w->kver));
+	if (w->when.has_kver)
+		abi_kver_text(&w->when.kver, w->kver, sizeof(w->kver));
 	return 0;
 }
 
@@ -120,8 +114,8 @@ static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 	}
 	abi_check_when(set, e, ABI_REMOVE_AFTER, &e->remove_after);
 	abi_check_when(set, e, ABI_REMOVED, &e->removed);
-	if (e->deprecated.year && e->remove_after.has_date &&
-	    abidep_date_cmp(&e->remove_after.date, &e->deprecated) < 0)
+	if (e->deprecated.year && e->remove_after.when.has_date &&
+	    abidep_date_cmp(&e->remove_after.when.date, &e->deprecated) < 0)
 		ERR(e, ABI_REMOVE_AFTER, "removal (%s) before deprecation (%s)",
 		    e->field[ABI_REMOVE_AFTER], e->field[ABI_DEPRECATED]);
 	if (e->field[ABI_REMOVED] && e->status != ABI_ST_REMOVED)

@@ -449,18 +449,15 @@ static bool removed_in_kernel(const struct check *c, const struct abi_entry *e)
 {
 	struct abidep_kver k;
 
-	return e->status == ABI_ST_REMOVED && e->removed.has_kver && kernel_of(c, &k) &&
-	       abidep_kver_cmp(&k, &e->removed.k) >= 0;
+	return e->status == ABI_ST_REMOVED && e->removed.when.has_kver && kernel_of(c, &k) &&
+	       abidep_kver_cmp(&k, &e->removed.when.kver) >= 0;
 }
 
 static void judge_due(struct check *c, struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
-	const struct abi_when *w = &e->remove_after;
-	const struct abidep_when aw = {
-		.has_date = w->has_date, .has_kver = w->has_kver,
-		.date = w->date, .kver = w->k,
-	};
+	const struct abidep_when *w = &e->remove_after.when;
+	const char *kver = e->remove_after.kver;
 	struct abidep_date today;
 	struct abidep_kver k;
 	char t[64];
@@ -474,7 +471,7 @@ static void judge_due(struct check *c, struct check_entry *ce)
 		return;
 	}
 	date_of(c->now, &today);
-	if (abidep_when_due(&aw, &today, kernel_of(c, &k) ? &k : NULL)) {
+	if (abidep_when_due(w, &today, kernel_of(c, &k) ? &k : NULL)) {
 		ce->due = true;
 		return;
 	}
@@ -485,13 +482,13 @@ static void judge_due(struct check *c, struct check_entry *ce)
 		snprintf(t, sizeof(t), "%04u-%02u-%02u", first.year, first.month, first.day);
 		ce->reason = xasprintf("due on %s%s%s%s", t,
 				       w->has_kver ? " or after kernel " : "",
-				       w->has_kver ? w->kver : "",
+				       w->has_kver ? kver : "",
 				       w->has_kver && !c->kernel ? " (see --kernel)" : "");
 	} else if (!c->kernel) {
 		ce->reason = xasprintf("due after kernel %s: give --kernel to judge it",
-				       w->kver);
+				       kver);
 	} else {
-		ce->reason = xasprintf("due after kernel %s (--kernel %s)", w->kver, c->kernel);
+		ce->reason = xasprintf("due after kernel %s (--kernel %s)", kver, c->kernel);
 	}
 }
 

@@ -178,7 +178,7 @@ int export_c(FILE *f, const struct abi_set *set)
 		    !e->field[ABI_DEPRECATED] || !e->field[ABI_REMOVE_AFTER])
 			continue;
 		/* As written: the module parses it as validate did (when.c). */
-		if (e->remove_after.has_date || e->remove_after.has_kver)
+		if (e->remove_after.when.has_date || e->remove_after.when.has_kver)
 			when = xstrdup(e->field[ABI_REMOVE_AFTER]);
 		for (k = 0; k < e->nwhat; k++) {
 			char cls[64], dir[512], ncls[64], ndir[512];

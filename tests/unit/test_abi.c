@@ -73,7 +73,7 @@ static void test_parse_fields(void)
 	CHECK(!strcmp(e->field[ABI_DATE], "April 2010"));
 	CHECK(e->status == ABI_ST_DEPRECATED);
 	CHECK(e->deprecated.year == 2010 && e->deprecated.month == 4 && e->deprecated.day == 8);
-	CHECK(e->remove_after.has_date && e->remove_after.has_kver);
+	CHECK(e->remove_after.when.has_date && e->remove_after.when.has_kver);
 	CHECK(!strcmp(e->remove_after.kver, "3.5"));
 	CHECK(e->nreplaced == 1 && !strcmp(e->replaced_by[0], "/sys/class/rc/rcN/protocols"));
 	/* "Values:" inside Description is text, and paragraphs are kept. */
@@ -187,11 +187,11 @@ static void test_dates(void)
 	struct abi_when w;
 
 	current = "dates";
-	CHECK(!abi_parse_when("2012-04-08, 3.5", &w) && w.has_date && w.has_kver &&
-	      !strcmp(w.kver, "3.5") && w.date.day == 8);
-	CHECK(!abi_parse_when("v6.12", &w) && !w.has_date && !strcmp(w.kver, "6.12"));
+	CHECK(!abi_parse_when("2012-04-08, 3.5", &w) && w.when.has_date && w.when.has_kver &&
+	      !strcmp(w.kver, "3.5") && w.when.date.day == 8);
+	CHECK(!abi_parse_when("v6.12", &w) && !w.when.has_date && !strcmp(w.kver, "6.12"));
 	CHECK(!abi_parse_when("2.6.34-rc1", &w) && !strcmp(w.kver, "2.6.34-rc1"));
-	CHECK(!abi_parse_when("2.6.32.5", &w) && w.k.nr == 4);
+	CHECK(!abi_parse_when("2.6.32.5", &w) && w.when.kver.nr == 4);
 	CHECK(abi_parse_when("soon", &w));
 	CHECK(abi_parse_when("2012-04-08, 2013-01-01", &w));
 	CHECK(abi_parse_when("6", &w));
