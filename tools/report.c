@@ -580,13 +580,27 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 	return EX_OK;
 }
 
-/* The tables, for their enumerators (text and JSON only); an exit status. */
+/*
+ * The tables, for their enumerators (text and JSON only); an exit status.
+ * Tables named with -t must load; without them the report still reads the
+ * DB (a merged one, on a machine without abidep's tables), unmarked.
+ */
 static int report_tables(struct report *r, const struct report_args *a)
 {
-	if (a->prometheus)
+	if (a->prometheus) {
+		if (a->ntables)
+			fprintf(stderr, "abidep: report: -t is not used by --format prometheus\n");
 		return EX_OK;
+	}
 	/* The report uses no Description: skip_text. */
-	return abidep_load_tables(&r->set, a->tables, a->ntables, true) ? EX_USAGE : EX_OK;
+	if (!abidep_load_tables(&r->set, a->tables, a->ntables, true))
+		return EX_OK;
+	if (a->ntables)
+		return EX_USAGE;
+	abi_set_free(&r->set);
+	memset(&r->set, 0, sizeof(r->set));
+	fprintf(stderr, "abidep: report: known enumerators are not marked (give the tables with -t)\n");
+	return EX_OK;
 }
 
 int cmd_report(int argc, char **argv)

@@ -142,6 +142,13 @@ assert d[1][\"users\"][0][\"enumerated\"] == {\"reason\": \"cat of a whole direc
 printf 'cat\tno path\n' >"$T/ign/.enumerators"
 check "tables with errors: exit 2" test "$(status "$A" report -t "$T/ign" --db "$T/u.db")" = 2
 check "... the error named" grep -q "^$T/ign/.enumerators:1: error: bad executable in .enumerators: 'cat': not an absolute path$" "$T/err"
+check "no default tables: the report still reads the DB (exit 0)" \
+	test "$(ABIDEP_TABLES=$T/no-tables status "$A" report -j --db "$T/u.db")" = 0
+check "... its users, unmarked" sh -c "ABIDEP_TABLES=$T/no-tables $A report -j --db $T/u.db 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d and all(u[\"enumerated\"] is None for e in d for u in e[\"users\"]), d'"
+check "... saying so" grep -q 'known enumerators are not marked' "$T/err"
 
 section "empty, missing, corrupt, unwritable"
 : | fill "$T/empty.db"
