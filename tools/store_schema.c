@@ -32,10 +32,12 @@
  * sets user_version 2) in one transaction; a reader takes it as it is and
  * reads no sessions from it.
  *
- * To change the schema: bump SCHEMA_VERSION, write the step from the
- * previous version as a function called from upgrade_schema(), say what a
- * read-only opener of the older version lacks (as no_sessions does), and add
- * a DB of the older version to tests/unit/test_store.c.
+ * To change the schema: bump SCHEMA_VERSION, add the step from the previous
+ * version to schema_steps[] (upgrade_schema() runs every step from a DB's
+ * version on), say in store_check_schema() what a read-only opener of the
+ * older version lacks (as no_sessions does), add a DB of the older version
+ * to tests/unit/test_store.c, and the version that wrote it to
+ * tests/upgrade/releases.
  */
 #include <stdio.h>
 
@@ -92,34 +94,54 @@ static int create_schema(struct store *s)
 	v = store_query_int(s, "PRAGMA user_version");
 	if (v == 0) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) || store_exec(s, sql)) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			return -1;
-		}
+		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) || store_exec(s, sql))
+			v = -1;
+	}
+	if (v < 0) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
 	}
 	return store_exec(s, "COMMIT");
 }
 
+/* The steps from each older schema to the next, in order. */
+static const struct schema_step {
+	int from;
+	const char *sql;
+	const char *what;
+} schema_steps[] = {
+	{ 1, sessions_schema_sql, "add the sessions table" },
+};
+
 /*
- * Schema 1 to 2: add the sessions table. In one transaction, the version
- * read again inside it: of two writers opening the DB together, one
+ * From an older schema to this one, step by step, in one transaction, the
+ * version read again inside it: of two writers opening the DB together, one
  * upgrades it and the other finds it done.
  */
 static int upgrade_schema(struct store *s)
 {
 	char sql[64], why[sizeof(s->err)];
+	const char *what = "read its version";
 	long long v;
+	size_t i;
 
 	if (store_exec(s, "BEGIN IMMEDIATE"))
 		goto fail;
 	v = store_query_int(s, "PRAGMA user_version");
 	if (v < 0)
 		goto rollback;
-	if (v == 1) {
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (store_exec(s, sessions_schema_sql) || store_exec(s, sql))
+	for (i = 0; i < sizeof(schema_steps) / sizeof(schema_steps[0]); i++) {
+		if (schema_steps[i].from < v)
+			continue;
+		what = schema_steps[i].what;
+		if (store_exec(s, schema_steps[i].sql))
 			goto rollback;
 	}
+	what = "set its version";
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
+	if (store_exec(s, sql))
+		goto rollback;
+	what = "commit";
 	if (!store_exec(s, "COMMIT"))
 		return 0;
 rollback:
@@ -127,14 +149,14 @@ rollback:
 fail:
 	/* Keep SQLite's reason: it says which (locked, read-only, full). */
 	snprintf(why, sizeof(why), "%s", s->err[0] ? s->err : sqlite3_errstr(s->rc));
-	store_err(s, "cannot add the sessions table of schema %d to this schema 1 DB: %s",
-		  SCHEMA_VERSION, why);
+	store_err(s, "cannot upgrade this older DB to schema %d (%s): %s",
+		  SCHEMA_VERSION, what, why);
 	return -1;
 }
 
-/**
- * store_check_schema() - is the schema ours? None yet: make it; older:
- * upgrade it (a writer) or note what it lacks (a reader).
+/*
+ * store_check_schema: is the schema ours? None yet: make it; older: upgrade
+ * it (a writer) or note what it lacks (a reader).
  */
 int store_check_schema(struct store *s)
 {
@@ -151,10 +173,10 @@ int store_check_schema(struct store *s)
 	}
 	if (v == SCHEMA_VERSION)
 		return 0;
-	if (v == 1) {
-		/* Readers change nothing: they read no sessions from it. */
+	if (v >= 1) {
+		/* Readers change nothing: what an older schema lacks, they do without. */
 		if (s->readonly) {
-			s->no_sessions = true;
+			s->no_sessions = v < 2;
 			return 0;
 		}
 		return upgrade_schema(s);
