@@ -17,6 +17,7 @@
 #include <getopt.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,7 @@ static int parse_seconds(int c, const char *arg, double *out)
 
 	errno = 0;
 	*out = strtod(arg, &end);
-	if (errno || *end || (c == 'i' ? *out <= 0 : *out < 0)) {
+	if (errno || *end || !isfinite(*out) || (c == 'i' ? *out <= 0 : *out < 0)) {
 		fprintf(stderr, "abidep: --%s takes a positive number of seconds, not '%s'\n",
 			c == 'i' ? "interval" : "duration", arg);
 		return EX_USAGE;

@@ -6,6 +6,7 @@
  * working on pinned maps, learnt back from those maps.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ void files_from_map(struct tracer *tr)
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(tr->fd[M_FILES], &key, &f))
+		/* An id abidep never writes (the map is root's, but pinned). */
+		if (key > INT_MAX || bpf_map_lookup_elem(tr->fd[M_FILES], &key, &f))
 			continue;
 		struct wfile *wf = GROW(tr->files, tr->nfiles, tr->cap);
 
