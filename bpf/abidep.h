@@ -87,9 +87,9 @@ struct abidep_usage {
  * shared with tracers pinned by other versions of abidep (read by a later
  * --sync, --status or --stop, and the other way round after a downgrade), so
  * they never move and the map keeps its size: a counter that goes leaves its
- * index reserved. Index 0 counted every access in the first tracer only;
- * no program of a later one writes it, so it is 0 in every tracer there is
- * to read, and the accesses seen are the counts' sum and the drops.
+ * index reserved. Index 0 once counted every access; no program of this
+ * version writes it, and --status gives the accesses seen as the counts'
+ * sum and the drops, which is what it held.
  */
 enum abidep_stat {
 	ABIDEP_STAT_RESERVED_0 = 0,	/* written by no program; never reused */

@@ -287,7 +287,8 @@ static void abi_check_ignores(struct abi_set *set, const struct abi_ignore *ig,
 
 		if (why)
 			abi_diag_add(set, ig[i].file, ig[i].line, true,
-				     "bad executable in %s: '%s': %s", what, ig[i].exe, why);
+				     "bad executable in %s%s '%s': %s", what,
+				     what[strlen(what) - 1] == ':' ? "" : ":", ig[i].exe, why);
 		if (!*ig[i].reason)
 			abi_diag_add(set, ig[i].file, ig[i].line, true,
 				     "no reason for '%s' in %s (EXE, then why it reads every attribute)",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The usage store: who used which deprecated sysfs file, kept by the tracer
- * (abidep trace) in an SQLite DB and read by abidep report. The schema and
- * its guarantees are in store.c and Documentation/admin-guide/usage-store.rst.
+ * (abidep trace) in an SQLite DB and read by abidep report and check. The
+ * schema is in store_schema.c, the rows' guarantees in store.c, and both in
+ * Documentation/admin-guide/usage-store.rst.
  */
 #ifndef ABIDEP_STORE_H
 #define ABIDEP_STORE_H

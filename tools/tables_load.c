@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loading the migration tables for a command (tables, check, scan, trace),
- * strictly or as the kernel's get_abi.pl reads Documentation/ABI, and what
- * every command shows of their entries.
+ * Loading the migration tables for a command (tables, check, report, scan,
+ * trace), strictly or as the kernel's get_abi.pl reads Documentation/ABI,
+ * and what every command shows of their entries.
  */
 #include <stdio.h>
 #include <stdlib.h>

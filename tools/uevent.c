@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel uevent parser (see uevent.h). Separate from trace.c so that
- * tests/fuzz/fuzz_uevent.c can feed it hostile input: the tracer reads these
- * messages from a netlink socket, and only the sender check in trace.c
- * stands between it and whatever arrives there.
+ * The kernel uevent parser (see uevent.h). Separate from the tracer so that
+ * tests/fuzz/fuzz_uevent.c can feed it hostile input: the live tracer reads
+ * these messages from a netlink socket, and only the sender check in
+ * trace_live.c stands between it and whatever arrives there.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -224,7 +224,7 @@ check "... export --c ignores it: the module's table as without" \
 check "... export --abi drops it, as our other fields" sh -c "! $A tables export --abi -t '$T/en/good' | grep -q -e Ignore -e udevadm"
 ign_table 'udevadm	a relative path' >"$T/en/rel"
 check "a relative path: exit 1" test "$(status $A tables validate "$T/en/rel")" = 1
-check "... named, at its line" grep -qx "$T/en/rel:9: error: bad executable in Ignore:: 'udevadm': not an absolute path" "$T/err"
+check "... named, at its line" grep -qx "$T/en/rel:9: error: bad executable in Ignore: 'udevadm': not an absolute path" "$T/err"
 ign_table '/usr/bin/udevadm
 		/usr/bin/tar	a reason' >"$T/en/noreason"
 check "a missing reason: exit 1" test "$(status $A tables validate "$T/en/noreason")" = 1
