@@ -24,11 +24,16 @@ if [ ! -f "$src/.abidep-unpacked" ]; then
 	if [ ! -f "$src/.abidep-unpacked" ]; then
 		echo "linux-source: unpacking $tarball into $cache" >&2
 		tmp=$(mktemp -d "$cache/.unpack-$series.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
 		tar -xaf "$tarball" -C "$tmp"
 		touch "$tmp/linux-source-$series/.abidep-unpacked"
+		# Not from under a KUnit run (tests/kunit/run holds this lock).
+		exec 8>"$src.abidep-lock"
+		flock 8
 		rm -rf "$src"
 		mv "$tmp/linux-source-$series" "$src"
 		rmdir "$tmp"
+		trap - EXIT
 	fi
 fi
 echo "$src"
