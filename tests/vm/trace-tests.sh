@@ -120,6 +120,7 @@ DB2=/tmp/live.db
 "$A" trace --db $DB2 --interval 1 >/tmp/live.out 2>&1 &
 tracer=$!
 wait_header /tmp/live.out
+check "the live tracer watches (its header)" grep -q '^OP ' /tmp/live.out
 check "the live tracer runs" kill -0 $tracer
 modprobe rc-loopback
 sleep 2						# uevent, then the alias, then a refresh
