@@ -83,7 +83,8 @@ enum abidep_kind {
  * Declare one with ABIDEP_ATTR_ENUM(), ABIDEP_ATTR_SET(), ABIDEP_ATTR_BOOL(),
  * ABIDEP_ATTR_DURATION() or ABIDEP_ATTR_SIZE(), not by hand: the macros
  * check at compile time the value's type, the lock's, and that an enum or
- * a set has as many names as its values.
+ * a set has as many names as its values. Not const, nor __ro_after_init:
+ * the first access writes @names_state.
  */
 struct abidep_typed_attr {
 	struct device_attribute dattr;
