@@ -3,7 +3,8 @@
 #   make            build abidep.ko and the example driver (W=1) into
 #                   build/kmod/$KVER/, and build/abidep (KVER=6.12: for 6.12)
 #   make deps       install the Debian packages everything needs (idempotent)
-#   make test       builds, checkpatch, unit, CLI, fuzz, KUnit, guest tests (every kernel)
+#   make test       builds, checkpatch, htmldocs, unit, CLI, fuzz, KUnit, the runner's
+#                   self-test, packages, guest and upgrade tests (every kernel)
 #   make demo       the whole story in a QEMU guest, in under a minute
 #   make bench      speed figures, side by side with the kernel's own tools
 #   make stress     STRESS_SECONDS (300) of load and churn in the guest
@@ -34,7 +35,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
