@@ -54,9 +54,9 @@ static const char sessions_sql[] =
 #define USAGE_INSERT_SQL						\
 	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"	\
 	" what, table_name, status, cgroup, comm, pid, ppid,"		\
-	" count, errors, first_seen, last_seen)"			\
+	" count, errors, first_seen, last_seen, swept)"		\
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"	\
-	" ?15, ?16, ?17, ?18)"						\
+	" ?15, ?16, ?17, ?18, ?19)"					\
 	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
 
 /* ... and, either way, the first known of the rest. */
@@ -74,6 +74,7 @@ static const char sessions_sql[] =
 static const char upsert_sql[] = USAGE_INSERT_SQL
 	" count = excluded.count,"
 	" errors = excluded.errors,"
+	" swept = excluded.swept,"
 	" last_seen = excluded.last_seen,"
 	USAGE_KEEP_FIRST_SQL;
 
@@ -87,11 +88,17 @@ static const char files_sql[] =
 	"SELECT what, path, table_name, status, MAX(last_seen) FROM usage"
 	FILTER_SQL " GROUP BY what, path ORDER BY what, path";
 
-static const char sums_sql[] =
-	"SELECT what, exe, uid, cgroup, op, host, SUM(count), SUM(errors),"
-	" MIN(first_seen), MAX(last_seen) FROM usage" FILTER_SQL
-	" GROUP BY what, exe, uid, cgroup, op, host"
-	" ORDER BY what, exe, uid, cgroup, op, host";
+/*
+ * The reads of swept: a DB older than schema 3, opened read-only, has no
+ * such column, and is read as if nothing was swept (s->no_swept).
+ */
+#define SUMS_SQL(SWEPT)							\
+	"SELECT what, exe, uid, cgroup, op, host, SUM(count), SUM(errors),"	\
+	" MIN(first_seen), MAX(last_seen), " SWEPT " FROM usage" FILTER_SQL	\
+	" GROUP BY what, exe, uid, cgroup, op, host"			\
+	" ORDER BY what, exe, uid, cgroup, op, host"
+
+static const char *const sums_sql[] = { SUMS_SQL("SUM(swept)"), SUMS_SQL("0") };
 
 /*
  * As upsert_sql, for rows of another DB: see store_merge_row(). Of two
@@ -100,19 +107,27 @@ static const char sums_sql[] =
 static const char merge_sql[] = USAGE_INSERT_SQL
 	" count = max(count, excluded.count),"
 	" errors = max(errors, excluded.errors),"
+	" swept = max(swept, excluded.swept),"
 	" last_seen = max(last_seen, excluded.last_seen),"
 	USAGE_KEEP_FIRST_SQL;
 
-static const char path_sums_sql[] =
-	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"
-	" MIN(first_seen), MAX(last_seen), path FROM usage" FILTER_SQL
-	" GROUP BY what, path, exe, uid, op, host"
-	" ORDER BY what, path, exe, uid, op, host";
+#define PATH_SUMS_SQL(SWEPT)						\
+	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"	\
+	" MIN(first_seen), MAX(last_seen), " SWEPT ", path FROM usage"	\
+	FILTER_SQL							\
+	" GROUP BY what, path, exe, uid, op, host"			\
+	" ORDER BY what, path, exe, uid, op, host"
 
-static const char rows_sql[] =
-	"SELECT host, session, path, op, uid, cgroup_id, exe, what, table_name,"
-	" status, cgroup, comm, pid, ppid, count, errors, first_seen, last_seen"
-	" FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe";
+static const char *const path_sums_sql[] = {
+	PATH_SUMS_SQL("SUM(swept)"), PATH_SUMS_SQL("0"),
+};
+
+#define ROWS_SQL(SWEPT)							\
+	"SELECT host, session, path, op, uid, cgroup_id, exe, what, table_name,"	\
+	" status, cgroup, comm, pid, ppid, count, errors, first_seen, last_seen,"	\
+	" " SWEPT " FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe"
+
+static const char *const rows_sql[] = { ROWS_SQL("swept"), ROWS_SQL("0") };
 
 void store_err(struct store *s, const char *fmt, ...)
 {
@@ -479,10 +494,17 @@ void usage_add(struct usage_counts *to, const struct usage_counts *from)
 		    to->count + from->count;
 	to->errors = to->errors + from->errors < to->errors ? ULLONG_MAX :
 		     to->errors + from->errors;
+	to->swept = to->swept + from->swept < to->swept ? ULLONG_MAX :
+		    to->swept + from->swept;
 	if (from->first_seen < to->first_seen)
 		to->first_seen = from->first_seen;
 	if (from->last_seen > to->last_seen)
 		to->last_seen = from->last_seen;
+}
+
+bool usage_all_swept(const struct usage_counts *c)
+{
+	return c->swept && c->swept >= c->count;
 }
 
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r);
@@ -546,6 +568,7 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	rc |= sqlite3_bind_int64(st, 16, clamp(r->errors));
 	rc |= sqlite3_bind_int64(st, 17, r->first_seen);
 	rc |= sqlite3_bind_int64(st, 18, r->last_seen);
+	rc |= sqlite3_bind_int64(st, 19, clamp(r->swept));
 	return step_write(s, st, rc, "cannot write a usage row");
 }
 
@@ -620,10 +643,11 @@ static int sum_row(sqlite3_stmt *st, const struct walk *w)
 		.errors = (unsigned long long)sqlite3_column_int64(st, 7),
 		.first_seen = sqlite3_column_int64(st, 8),
 		.last_seen = sqlite3_column_int64(st, 9),
+		.swept = (unsigned long long)sqlite3_column_int64(st, 10),
 	};
 
-	if (sqlite3_column_count(st) > 10)
-		u.path = col_text(st, 10);
+	if (sqlite3_column_count(st) > 11)
+		u.path = col_text(st, 11);
 	return w->sum(&u, w->arg);
 }
 
@@ -665,7 +689,7 @@ int store_sums(struct store *s, const struct store_filter *f,
 {
 	struct walk w = { .sum = fn, .arg = arg };
 
-	return walk(s, sums_sql, f, &w);
+	return walk(s, sums_sql[s->no_swept], f, &w);
 }
 
 long long store_rows(struct store *s)
@@ -678,7 +702,7 @@ int store_path_sums(struct store *s, const struct store_filter *f,
 {
 	struct walk w = { .sum = fn, .arg = arg };
 
-	return walk(s, path_sums_sql, f, &w);
+	return walk(s, path_sums_sql[s->no_swept], f, &w);
 }
 
 static int int_or_unknown(sqlite3_stmt *st, int i)
@@ -695,7 +719,7 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 	s->err[0] = '\0';
 	if (s->empty)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, rows_sql, -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, rows_sql[s->no_swept], -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct usage_row r = {
@@ -717,6 +741,7 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 			.errors = (unsigned long long)sqlite3_column_int64(st, 15),
 			.first_seen = sqlite3_column_int64(st, 16),
 			.last_seen = sqlite3_column_int64(st, 17),
+			.swept = (unsigned long long)sqlite3_column_int64(st, 18),
 		};
 
 		/* NOT NULL columns read NULL only from a damaged file. */

@@ -23,6 +23,7 @@ struct store;
  */
 #define USAGE_COUNTS_MEMBERS						\
 	unsigned long long count, errors;	/* accesses, those that failed */ \
+	unsigned long long swept;	/* of count, those made within a sweep */ \
 	long long first_seen, last_seen		/* unix seconds */
 
 struct usage_counts {
@@ -35,6 +36,14 @@ struct usage_counts {
  * one row of the store.
  */
 void usage_add(struct usage_counts *to, const struct usage_counts *from);
+
+/*
+ * Were all of @c's accesses made within a sweep (the process, or its
+ * parent, listed the file's directory and opened several of its files)?
+ * Such a user is an enumerator, not a program that needs the file; one
+ * unswept access makes it a user by name. No access at all is no sweep.
+ */
+bool usage_all_swept(const struct usage_counts *c);
 
 /* One row: what one tracer load (a session) has counted for one key. */
 struct usage_row {
@@ -79,7 +88,7 @@ int store_rollback(struct store *s);
 
 /*
  * Upsert keyed by (host, session, path, op, uid, cgroup_id, exe): count,
- * errors and last_seen are replaced by the given (cumulative) values,
+ * errors, swept and last_seen are replaced by the given (cumulative) values,
  * first_seen = min(old, new), and comm, pid, ppid, cgroup, what, table and
  * status keep the first non-NULL. host, session, path, op and exe must not
  * be NULL. Counts above INT64_MAX are stored as INT64_MAX.
@@ -124,7 +133,7 @@ struct usage_sum {
 	const char *cgroup;	/* NULL if unknown */
 	const char *op;
 	const char *host;
-	union {			/* SUM, SUM, MIN, MAX */
+	union {			/* SUM, SUM, SUM, MIN, MAX */
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
 	};
@@ -155,15 +164,15 @@ int store_path_sums(struct store *s, const struct store_filter *f,
 		    int (*fn)(const struct usage_sum *, void *), void *arg);
 
 /*
- * Call @fn for every row, in key order; pid and ppid are -1 when unknown.
- * Return as store_files().
+ * Call @fn for every row, in key order; pid and ppid are -1 when unknown,
+ * swept is 0 in a DB older than schema 3. Return as store_files().
  */
 int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 		   void *arg);
 
 /*
  * Merge a row read from another DB (abidep merge): keyed as store_upsert(),
- * but count, errors and last_seen become the larger of the two and
+ * but count, errors, swept and last_seen become the larger of the two and
  * first_seen the smaller. A session's counts only grow, so of two copies
  * of one DB the later wins whichever is merged first, and merging the same
  * row twice changes nothing.

@@ -20,6 +20,7 @@ struct store {
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
 	bool no_sessions;	/* read-only schema 1: no sessions table */
+	bool no_swept;		/* read-only schema 1 or 2: no usage.swept */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */
 };

@@ -4,13 +4,13 @@
  * wrote: the one place that knows the versions (store.c reads and writes
  * rows of the current one).
  *
- * Schema (PRAGMA user_version 2):
+ * Schema (PRAGMA user_version 3):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
  *		what, table_name, status			the table entry
  *		cgroup, comm, pid, ppid				first known
- *		count, errors, first_seen, last_seen		the counts
+ *		count, errors, first_seen, last_seen, swept	the counts
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
  *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
  *	CREATE TABLE sessions (
@@ -32,6 +32,15 @@
  * sets user_version 2) in one transaction; a reader takes it as it is and
  * reads no sessions from it.
  *
+ * swept (schema 3) is how many of count were made within a sweep: the
+ * process, or its parent, had listed the file's directory and opened
+ * several files in it (the tracer's signal of an enumerator, udevadm info
+ * -a or tar, as against a program that opens the file by name). It is last
+ * so that a new DB and one upgraded by ALTER TABLE ADD COLUMN have the
+ * same columns in the same order. Schema 2 lacked it: a writer adds it,
+ * 0 in every older row (nothing told sweeps apart when they were counted,
+ * so their uses stay uses by name); a reader reads it as 0.
+ *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
  * version on), say in store_check_schema() what a read-only opener of the
@@ -46,7 +55,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#define SCHEMA_VERSION	2
+#define SCHEMA_VERSION	3
 
 static const char schema_sql[] =
 	"CREATE TABLE usage (\n"
@@ -68,6 +77,7 @@ static const char schema_sql[] =
 	"	errors		INTEGER	NOT NULL,\n"
 	"	first_seen	INTEGER	NOT NULL,\n"
 	"	last_seen	INTEGER	NOT NULL,\n"
+	"	swept		INTEGER	NOT NULL DEFAULT 0,\n"
 	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe)\n"
 	");\n"
 	/* The report's GROUP BY and ORDER BY, in this order. */
@@ -82,6 +92,10 @@ static const char sessions_schema_sql[] =
 	"	last_sync	INTEGER	NOT NULL,\n"
 	"	PRIMARY KEY (host, session)\n"
 	");\n";
+
+/* Schema 3's column, added to an older DB: see upgrade_schema(). */
+static const char swept_schema_sql[] =
+	"ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;\n";
 
 static int create_schema(struct store *s)
 {
@@ -111,6 +125,7 @@ static const struct schema_step {
 	const char *what;
 } schema_steps[] = {
 	{ 1, sessions_schema_sql, "add the sessions table" },
+	{ 2, swept_schema_sql, "add the swept column" },
 };
 
 /*
@@ -177,6 +192,7 @@ int store_check_schema(struct store *s)
 		/* Readers change nothing: what an older schema lacks, they do without. */
 		if (s->readonly) {
 			s->no_sessions = v < 2;
+			s->no_swept = v < 3;
 			return 0;
 		}
 		return upgrade_schema(s);

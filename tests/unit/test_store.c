@@ -164,7 +164,7 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 2);
+	CHECK(sql_int(db, "PRAGMA user_version") == 3);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
@@ -924,6 +924,202 @@ static int session1(struct store *s, const char *host, const char *session, long
 	return ret;
 }
 
+/* ---- older schemas: DBs as an older abidep wrote them ---- */
+
+/*
+ * Schema 2, as abidep wrote it until schema 3 (b3adf26): the usage table
+ * without swept, its index, the sessions table. Schema 1 is the same
+ * without sessions.
+ */
+static const char schema2_usage_sql[] =
+	"CREATE TABLE usage (host TEXT NOT NULL, session TEXT NOT NULL,"
+	" path TEXT NOT NULL, op TEXT NOT NULL, uid INTEGER NOT NULL,"
+	" cgroup_id INTEGER NOT NULL, exe TEXT NOT NULL, what TEXT,"
+	" table_name TEXT, status TEXT, cgroup TEXT, comm TEXT, pid INTEGER,"
+	" ppid INTEGER, count INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
+	" PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe));"
+	"CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host);";
+static const char schema2_sessions_sql[] =
+	"CREATE TABLE sessions (host TEXT NOT NULL, session TEXT NOT NULL,"
+	" started INTEGER NOT NULL, last_sync INTEGER NOT NULL,"
+	" PRIMARY KEY (host, session));";
+
+/*
+ * A DB of schema @version (1 or 2), in WAL mode as abidep kept it: cat's
+ * read (3, first 10, last 20) and write (5, 1 failed, 15 to 25) of rc0 in
+ * session s1 of h1; schema 2 also has that session (10 to 30).
+ */
+static void make_old_db(const char *db, int version)
+{
+	char *sql = xasprintf("PRAGMA journal_mode = WAL; %s %s"
+		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
+		" 'read', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
+		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 3, 0, 10, 20);"
+		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
+		" 'write', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
+		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 5, 1, 15, 25);"
+		"%s PRAGMA user_version = %d;",
+		schema2_usage_sql, version >= 2 ? schema2_sessions_sql : "",
+		version >= 2 ? "INSERT INTO sessions VALUES ('h1', 's1', 10, 30);" : "",
+		version);
+	sqlite3 *h;
+
+	CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
+	      sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(h);
+	free(sql);
+}
+
+static bool has_swept(const char *db)
+{
+	return sql_int(db, "SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'") == 1;
+}
+
+/* store_each_row()'s rows as "op|count|swept" lines. */
+static int swept_row_line(const struct usage_row *r, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%llu|%llu\n", r->host, r->op, r->count, r->swept);
+	return 0;
+}
+
+/* store_sums() and store_path_sums() as "host|op|count|errors|swept" lines. */
+static int swept_sum_line(const struct usage_sum *u, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%llu|%llu|%llu\n", u->host, u->op, u->count, u->errors, u->swept);
+	return 0;
+}
+
+/* Each walk of @s gives what @want_* say. */
+static bool walks_are(struct store *s, const char *want_rows, const char *want_sums)
+{
+	struct lines rows = { "", 0 }, sums = { "", 0 }, paths = { "", 0 };
+	bool ok = !store_each_row(s, swept_row_line, &rows) &&
+		  !store_sums(s, NULL, swept_sum_line, &sums) &&
+		  !store_path_sums(s, NULL, swept_sum_line, &paths);
+
+	ok = ok && !strcmp(rows.buf, want_rows) && !strcmp(sums.buf, want_sums) &&
+	     !strcmp(paths.buf, want_sums);
+	if (!ok)
+		printf("# %s\n# rows:\n%s# want:\n%s# sums:\n%s# path sums:\n%s# want:\n%s",
+		       store_errmsg(s), rows.buf, want_rows, sums.buf, paths.buf, want_sums);
+	return ok;
+}
+
+static void test_schema2(void)
+{
+	char *db = xstrdup(tpath("v2.db"));
+	char err[512];
+	struct usage_row r;
+	struct store *s;
+
+	current = "schema 2";
+	make_old_db(db, 2);
+	/* Read-only: read as it is, nothing swept, nothing changed. */
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(store_rows(s) == 2);
+		CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n",
+				"h1|read|3|0|0\nh1|write|5|1|0\n"));
+		CHECK(sessions_are(s, "h1|s1|10|30\n"));
+		store_close(s);
+	}
+	CHECK(sql_int(db, "PRAGMA user_version") == 2);
+	CHECK(!has_swept(db));
+	/* Read-write: upgraded to 3, the rows kept with swept 0. */
+	s = open_rw(db);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	CHECK(sql_int(db, "PRAGMA user_version") == 3);
+	CHECK(has_swept(db));
+	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
+	CHECK(sessions_are(s, "h1|s1|10|30\n"));
+	/* Then written like any: the session's read goes on, partly swept. */
+	r = row("s1", 9, 10, 40);
+	r.swept = 4;
+	CHECK(!upsert1(s, &r));
+	CHECK(walks_are(s, "h1|read|9|4\nh1|write|5|0\n", "h1|read|9|0|4\nh1|write|5|1|0\n"));
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	/* Opened again: nothing more to do. */
+	s = open_rw(db);
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK(sql_int(db, "PRAGMA user_version") == 3);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 5);
+out:
+	free(db);
+}
+
+/*
+ * swept: replaced by an upsert as count is, the larger kept by a merge,
+ * summed by the sums, clamped as count is.
+ */
+static void test_swept(void)
+{
+	char *db = xstrdup(tpath("swept.db")), *out = xstrdup(tpath("swept-out.db"));
+	struct usage_row r;
+	struct store *s, *o;
+
+	current = "swept";
+	s = open_rw(db);
+	o = open_rw(out);
+	CHECK(s && o);
+	if (!s || !o)
+		goto out;
+	/* A sweep (all 4 swept), then the same session reads it by name too. */
+	r = row("b:1", 4, 100, 110);
+	r.swept = 4;
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT swept FROM usage") == 4);
+	r = row("b:1", 6, 100, 120);
+	r.swept = 5;
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT swept FROM usage") == 5);
+	/* Another session's sweep, another host's reads by name. */
+	r = row("b:2", 3, 200, 210);
+	r.swept = 3;
+	CHECK(!upsert1(s, &r));
+	r = row("b:3", 2, 200, 210);
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	CHECK(walks_are(s, "h1|read|6|5\nh1|read|3|3\nh2|read|2|0\n",
+			"h1|read|9|0|8\nh2|read|2|0|0\n"));
+	/* Merged: swept as it was; a later copy's larger swept wins, an older one's does not. */
+	CHECK(!merge_db(o, db));
+	CHECK(walks_are(o, "h1|read|6|5\nh1|read|3|3\nh2|read|2|0\n",
+			"h1|read|9|0|8\nh2|read|2|0|0\n"));
+	r = row("b:1", 7, 100, 130);
+	r.swept = 6;
+	CHECK(!upsert1(s, &r));
+	CHECK(!merge_db(o, db));
+	CHECK(sql_int(out, "SELECT swept FROM usage WHERE session = 'b:1'") == 6);
+	r.swept = 2;		/* as an older copy */
+	CHECK(!upsert1(s, &r));
+	CHECK(!merge_db(o, db));
+	CHECK(sql_int(out, "SELECT swept FROM usage WHERE session = 'b:1'") == 6);
+	/* Past INT64_MAX: clamped, as count is. */
+	r = row("big", ~0ULL, 1, 1);
+	r.swept = ~0ULL;
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT swept FROM usage WHERE session = 'big'") == LLONG_MAX);
+out:
+	store_close(s);
+	store_close(o);
+	free(db);
+	free(out);
+}
+
 static void test_sessions(void)
 {
 	char *db = xstrdup(tpath("sessions.db")), *v1 = xstrdup(tpath("v1.db"));
@@ -963,38 +1159,35 @@ static void test_sessions(void)
 	store_close(s);
 
 	/* A schema 1 DB: a usage table, no sessions. */
-	s = open_rw(v1);
-	r = row("s1", 3, 10, 20);
-	CHECK(s && !upsert1(s, &r));
-	store_close(s);
-	{
-		sqlite3 *h;
-
-		sqlite3_open(v1, &h);
-		CHECK(sqlite3_exec(h, "DROP TABLE sessions; PRAGMA user_version = 1",
-				   NULL, NULL, NULL) == SQLITE_OK);
-		sqlite3_close(h);
-	}
-	/* Read-only: read as it is, no sessions, nothing changed. */
+	make_old_db(v1, 1);
+	/* Read-only: read as it is, no sessions, nothing swept, nothing changed. */
 	s = store_open(v1, true, err, sizeof(err));
 	CHECK(s != NULL);
 	if (s) {
-		CHECK(store_rows(s) == 1);
+		CHECK(store_rows(s) == 2);
 		CHECK(sessions_are(s, ""));
+		CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n",
+				"h1|read|3|0|0\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
 	CHECK(sql_int(v1, "PRAGMA user_version") == 1);
 	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master WHERE name = 'sessions'") == 0);
-	/* Read-write: upgraded, rows kept; then written like any. */
+	/* Read-write: upgraded through schema 2 to 3, rows kept; then written like any. */
 	s = open_rw(v1);
 	CHECK(s != NULL);
 	if (s) {
-		CHECK(store_rows(s) == 1);
+		CHECK(store_rows(s) == 2);
 		CHECK(!session1(s, "h1", "s1", 30));
 		CHECK(sessions_are(s, "h1|s1|30|30\n"));
+		r = row("s1", 4, 10, 40);
+		r.swept = 1;
+		CHECK(!upsert1(s, &r));
+		CHECK(walks_are(s, "h1|read|4|1\nh1|write|5|0\n",
+				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 2);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 3);
+	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
 	s = open_rw(v1);
@@ -1009,18 +1202,37 @@ out:
 /* usage_add(): counts saturate, first_seen the earlier, last_seen the later. */
 static void test_usage_add(void)
 {
-	struct usage_row r = { .count = 3, .errors = 1, .first_seen = 100, .last_seen = 200 };
-	struct usage_counts more = { .count = 4, .errors = 0, .first_seen = 50, .last_seen = 150 };
+	struct usage_row r = { .count = 3, .errors = 1, .swept = 2, .first_seen = 100,
+			       .last_seen = 200 };
+	struct usage_counts more = { .count = 4, .errors = 0, .swept = 4, .first_seen = 50,
+				     .last_seen = 150 };
 	struct usage_counts big = { .count = ULLONG_MAX - 1, .errors = ULLONG_MAX,
-				    .first_seen = 300, .last_seen = 400 };
+				    .swept = ULLONG_MAX - 5, .first_seen = 300, .last_seen = 400 };
 
 	current = "usage_add";
 	usage_add(&r.counts, &more);
-	CHECK(r.count == 7 && r.errors == 1);
+	CHECK(r.count == 7 && r.errors == 1 && r.swept == 6);
 	CHECK(r.first_seen == 50 && r.last_seen == 200);
 	usage_add(&r.counts, &big);
-	CHECK(r.count == ULLONG_MAX && r.errors == ULLONG_MAX);
+	CHECK(r.count == ULLONG_MAX && r.errors == ULLONG_MAX && r.swept == ULLONG_MAX);
 	CHECK(r.first_seen == 50 && r.last_seen == 400);
+}
+
+/* usage_all_swept(): every access swept, and at least one. */
+static void test_all_swept(void)
+{
+	struct usage_counts c = { 0 };
+
+	current = "usage_all_swept";
+	CHECK(!usage_all_swept(&c));		/* no access: no sweep */
+	c.count = 3;
+	CHECK(!usage_all_swept(&c));		/* all by name */
+	c.swept = 2;
+	CHECK(!usage_all_swept(&c));		/* one by name */
+	c.swept = 3;
+	CHECK(usage_all_swept(&c));
+	c.swept = 4;				/* more than count (a damaged row): all */
+	CHECK(usage_all_swept(&c));
 }
 
 int main(void)
@@ -1035,8 +1247,11 @@ int main(void)
 	test_open_errors();
 	test_readonly_dir();
 	test_merge();
+	test_schema2();
+	test_swept();
 	test_sessions();
 	test_usage_add();
+	test_all_swept();
 	test_dpkg();
 	test_dpkg_speed();
 	if (rm_tree(tmp))

@@ -50,11 +50,18 @@ DB=/tmp/up.db
 check "previous: trace --pin" "$PREV" trace --pin --db $DB
 reads 3
 check "previous: trace --sync" "$PREV" trace --sync --db $DB
+# The 2 -> 3 upgrade is tested on previous's DB (tests/upgrade/releases).
+check "... the DB is schema 2 (no swept column)" same "$(sqlite3 $DB 'PRAGMA user_version')" 2
 check "... its counts, read by this version" same "$(rows $DB)" "$(want 3)"
+check "... which leaves it schema 2 (a reader changes nothing)" \
+	same "$(sqlite3 $DB 'PRAGMA user_version')" 2
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
 check "this version: trace --sync of the old pin" "$A" trace --sync --db $DB
+check "... which makes the DB schema 3" same "$(sqlite3 $DB 'PRAGMA user_version')" 3
 check "... every access counted once (3 + 4)" same "$(rows $DB)" "$(want 7)"
+check "... none swept: cat reads the file by name" \
+	same "$(sqlite3 $DB "SELECT SUM(swept) FROM usage WHERE path = '$F'")" 0
 reads 2
 check "this version: trace --stop of the old pin" "$A" trace --stop --db $DB
 check "... nothing left pinned" test ! -e $PIN
@@ -65,8 +72,10 @@ check "this version pins afresh on the same DB" "$A" trace --pin --db $DB
 reads 1
 check "... and stops" "$A" trace --stop --db $DB
 check "... its session added to the old one's (9 + 1)" same "$(rows $DB)" "$(want 10)"
-check "the previous version reads the DB this one wrote" \
-	sh -c "'$PREV' report -j --db $DB | grep -q current_governor_ro"
+# A schema 3 DB is newer than previous knows: it refuses it, saying so.
+check "the previous version refuses the DB this one upgraded (exit 6)" \
+	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 3' /tmp/prev.err
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
@@ -85,7 +94,8 @@ check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 2" same "$(sqlite3 $DB1 'PRAGMA user_version')" 2
+check "... which makes it schema 3 (sessions, then swept)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'" | tr '\n' ' ')" "3 1 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
