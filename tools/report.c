@@ -9,6 +9,10 @@
  *	abidep -j report
  *	abidep report --format prometheus [-o FILE]
  *
+ * Each user is shown as a sweep (every access of it made within a sweep
+ * of the file's directory: an enumerator, which abidep check does not
+ * count) or by-name.
+ *
  * The Prometheus form is node_exporter textfile-collector metrics, per
  * (entry, file, exe, package, uid, host, op): a fleet's Prometheus then shows
  * who uses what.
@@ -73,9 +77,13 @@ static void report_usage(FILE *f)
 		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
 		"table entry (What), the files used, and per executable, uid, cgroup and\n"
 		"operation the number of uses and of errors, first and last use (UTC), and\n"
-		"the hosts, summed over the tracer's sessions (reboots, restarts). Known\n"
-		"enumerators (the tables' Ignore: fields and %s files) are marked:\n"
-		"abidep check does not count them.\n"
+		"the hosts, summed over the tracer's sessions (reboots, restarts). HOW is\n"
+		"sweep when every use was swept (the program or its parent listed the\n"
+		"file's directory and opened at least 4 distinct files in it, as udevadm\n"
+		"info -a and tar do), by-name otherwise; SWEPT counts the swept uses.\n"
+		"Unless given --count-sweeps, abidep check counts neither sweeps nor the\n"
+		"uses of known enumerators (the tables' Ignore: fields and %s\n"
+		"files), which are marked.\n"
 		"\n"
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
@@ -237,6 +245,12 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 
 /* ---- printing ---- */
 
+/* A sweep, or a user by name: see usage_all_swept(). */
+static const char *user_how(const struct user *u)
+{
+	return usage_all_swept(&u->counts) ? "sweep" : "by-name";
+}
+
 static void print_json(const struct report *r)
 {
 	struct json j;
@@ -264,7 +278,9 @@ static void print_json(const struct report *r)
 			json_kint(&j, "uid", u->uid);
 			json_kstr(&j, "cgroup", u->cgroup);
 			json_kstr(&j, "op", u->op);
+			json_kstr(&j, "how", user_how(u));
 			json_kint(&j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
+			json_kint(&j, "swept", u->swept > LLONG_MAX ? LLONG_MAX : (long long)u->swept);
 			json_kint(&j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 			json_kstr(&j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 			json_kstr(&j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
@@ -287,11 +303,11 @@ static void print_json(const struct report *r)
 	json_end(&j);
 }
 
-enum { C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_COUNT, C_ERRORS, C_FIRST, C_LAST,
-       C_HOSTS, NCOLS };
+enum { C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_HOW, C_COUNT, C_SWEPT, C_ERRORS,
+       C_FIRST, C_LAST, C_HOSTS, NCOLS };
 
 static const char *const col_names[NCOLS] = {
-	"EXE", "PACKAGE", "UID", "CGROUP", "OP", "COUNT", "ERRORS",
+	"EXE", "PACKAGE", "UID", "CGROUP", "OP", "HOW", "COUNT", "SWEPT", "ERRORS",
 	"FIRST-SEEN", "LAST-SEEN", "HOSTS",
 };
 
@@ -307,7 +323,9 @@ static void user_cols(const struct user *u, char *col[NCOLS])
 	col[C_UID] = xasprintf("%u", u->uid);
 	col[C_CGROUP] = xstrdup(u->cgroup ? u->cgroup : "-");
 	col[C_OP] = xstrdup(u->op);
+	col[C_HOW] = xstrdup(user_how(u));
 	col[C_COUNT] = xasprintf("%llu", u->count);
+	col[C_SWEPT] = xasprintf("%llu", u->swept);
 	col[C_ERRORS] = xasprintf("%llu", u->errors);
 	col[C_FIRST] = xstrdup(iso_time(u->first_seen, t, sizeof(t)));
 	col[C_LAST] = xstrdup(iso_time(u->last_seen, t, sizeof(t)));
@@ -327,7 +345,7 @@ static void print_row(char *const col[NCOLS], const int width[NCOLS])
 
 	printf(" ");
 	for (c = 0; c < NCOLS; c++) {
-		bool num = c == C_UID || c == C_COUNT || c == C_ERRORS;
+		bool num = c == C_UID || c == C_COUNT || c == C_SWEPT || c == C_ERRORS;
 
 		if (c == NCOLS - 1)
 			printf(" %s\n", col[c]);
@@ -356,8 +374,8 @@ static void print_enumerators(const struct entry *e)
  * the whole report:
  *
  * /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol
- *   EXE           PACKAGE    UID  CGROUP  OP    COUNT  ERRORS  FIRST-SEEN  LAST-SEEN  HOSTS
- *   /usr/bin/cat  coreutils    0  -       read      3       0  ...
+ *   EXE           PACKAGE    UID  CGROUP  OP    HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN  ...
+ *   /usr/bin/cat  coreutils    0  -       read  by-name      3      0       0  ...
  */
 static void print_text(const struct report *r)
 {
@@ -407,7 +425,7 @@ struct prom_ctx {
 	struct dpkg *dpkg;
 };
 
-/* The three families get one sample each per (what, path, exe, uid, op, host). */
+/* The four families get one sample each per (what, path, exe, uid, op, host). */
 static int add_metric(const struct usage_sum *u, void *arg)
 {
 	struct prom_ctx *c = arg;
@@ -422,6 +440,9 @@ static int add_metric(const struct usage_sum *u, void *arg)
 	prom_sample(c->p, prom_labels, values, NLABELS, v);
 	prom_family(c->p, "abidep_deprecated_access_errors_total", "counter", NULL);
 	snprintf(v, sizeof(v), "%llu", u->errors);
+	prom_sample(c->p, prom_labels, values, NLABELS, v);
+	prom_family(c->p, "abidep_deprecated_access_swept_total", "counter", NULL);
+	snprintf(v, sizeof(v), "%llu", u->swept);
 	prom_sample(c->p, prom_labels, values, NLABELS, v);
 	prom_family(c->p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge", NULL);
 	snprintf(v, sizeof(v), "%lld", u->last_seen);
@@ -445,6 +466,8 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 		    "Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions.");
 	prom_family(c.p, "abidep_deprecated_access_errors_total", "counter",
 		    "Of those uses, the ones that failed.");
+	prom_family(c.p, "abidep_deprecated_access_swept_total", "counter",
+		    "Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened at least 4 distinct files in it.");
 	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
 		    "The last use, in unix seconds.");
 	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) || store_commit(s)) {

@@ -593,11 +593,12 @@ assert d[\"sessions\"] == 3 and [h[\"host\"] for h in d[\"uncovered_hosts\"]] ==
 
 section "report --format prometheus"
 # Hostile executable names: a quote, a backslash, a newline, a byte that is not UTF-8.
+# Swept uses, the last field: cat's summed over its cgroups (2 + 1 of 2 + 3).
 cat >"$T/prows" <<X
 h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|write|1000|55|-|/usr/local/bin/legacy-irctl|legacy-irctl|400|1|4|4|$((t0 + 5))|$((t0 + 9))
-h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/usr/bin/cat|cat|400|1|2|0|$t0|$t0
-h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|57|/b|/usr/bin/cat|cat|400|1|3|1|$((t0 + 1))|$((t0 + 70))
-h2|b2:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/tmp/a%22b%5Cc%0Ad%FFe|x|400|1|1|0|$t0|$t0
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/usr/bin/cat|cat|400|1|2|0|$t0|$t0|2
+h1|b1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|57|/b|/usr/bin/cat|cat|400|1|3|1|$((t0 + 1))|$((t0 + 70))|1
+h2|b2:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|56|/a|/tmp/a%22b%5Cc%0Ad%FFe|x|400|1|1|0|$t0|$t0|1
 h2|b2:1|/sys/x/y|-|-|-|open|0|56|/a|/tmp/%22%22|x|400|1|1|1|$t0|$t0
 X
 fill "$T/p.db" <"$T/prows"
@@ -614,6 +615,12 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} '$t0
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} '$((t0 + 70))
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} '$((t0 + 9))
+	printf '%s\n' "# HELP abidep_deprecated_access_swept_total Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened at least 4 distinct files in it."
+	printf '%s\n' '# TYPE abidep_deprecated_access_swept_total counter'
+	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 0'
+	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 1'
+	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} 3'
+	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 0'
 	printf '%s\n' '# HELP abidep_deprecated_access_total Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions.'
 	printf '%s\n' '# TYPE abidep_deprecated_access_total counter'
 	printf '%s\n' 'abidep_deprecated_access_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 1'
@@ -633,7 +640,8 @@ if [ -n "$PY" ]; then
 from prometheus_client.parser import text_string_to_metric_families
 fams = {f.name: f for f in text_string_to_metric_families(open('$T/out', encoding='utf-8').read())}
 assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_errors',
-                        'abidep_deprecated_access_last_seen_timestamp_seconds'], sorted(fams)
+                        'abidep_deprecated_access_last_seen_timestamp_seconds',
+                        'abidep_deprecated_access_swept'], sorted(fams)
 exes = sorted(s.labels['exe'] for s in fams['abidep_deprecated_access'].samples)
 assert exes == ['/tmp/\"\"', '/tmp/a\"b\\\\c\nd\ufffde', '/usr/bin/cat', '/usr/local/bin/legacy-irctl'], exes
 "
@@ -643,7 +651,7 @@ fi
 check "-o FILE: exit 0, nothing on stdout" sh -c "'$A' report --db '$T/p.db' --root '$T/root' --format prometheus -o '$T/abidep.prom' >'$T/out' && test ! -s '$T/out'"
 check "... the same metrics" diff -u "$T/want.prom" "$T/abidep.prom"
 check "... readable by node_exporter (0644 under umask 022), no temporary file left" sh -c "test \$(stat -c %a '$T/abidep.prom') = 644 && ! ls -a '$T' | grep -q '^\.abidep\.prom\.'"
-check "--entry filters the metrics" sh -c "'$A' report --db '$T/p.db' --format prometheus --entry /sys/x/y | grep -c '^abidep_' | grep -qx 3"
+check "--entry filters the metrics" sh -c "'$A' report --db '$T/p.db' --format prometheus --entry /sys/x/y | grep -c '^abidep_' | grep -qx 4"
 check "an empty DB: the HELP and TYPE lines only" sh -c "'$A' report --db '$T/empty.db' --format prometheus >'$T/empty.prom' && grep -q '^# TYPE ' '$T/empty.prom' && ! grep -qv '^# ' '$T/empty.prom'"
 check "-o into a missing directory: exit 2" test "$(status "$A" report --db "$T/p.db" --format prometheus -o "$T/nodir/a.prom")" = 2
 check "... named" grep -q "^abidep: cannot create a temporary file in $T/nodir for $T/nodir/a.prom" "$T/err"

@@ -3,8 +3,9 @@
  * The CLI tests' DB writer (tests/cli/check.sh, report.sh): rows on stdin,
  * fields separated by '|' (- for NULL, %XX for any byte, so that names may
  * hold newlines and quotes), one upsert each, one transaction, as the
- * tracer writes them. A line S|host|session|started|last_sync is a session
- * row instead (store_merge_session()).
+ * tracer writes them; a 19th field is swept (left out: 0). A line
+ * S|host|session|started|last_sync is a session row instead
+ * (store_merge_session()).
  *	fill DB <rows
  */
 #include <stdio.h>
@@ -34,9 +35,9 @@ static char *f(char *s)
 
 int main(int argc, char **argv)
 {
-	char line[4096], err[1024], *v[18];
+	char line[4096], err[1024], *v[19];
 	struct store *s = store_open(argv[1], false, err, sizeof(err));
-	int n;
+	int n, k;
 
 	if (!s) {
 		fprintf(stderr, "fill: %s\n", err);
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 		char *p = line;
 
 		line[strcspn(line, "\n")] = '\0';
-		for (n = 0; n < 18 && (v[n] = strsep(&p, "|")); n++)
+		for (n = 0; n < 19 && (v[n] = strsep(&p, "|")); n++)
 			;
 		if (n == 5 && !strcmp(v[0], "S")) {
 			if (store_merge_session(s, v[1], v[2], strtoll(v[3], NULL, 10),
@@ -57,12 +58,12 @@ int main(int argc, char **argv)
 				goto fail;
 			continue;
 		}
-		if (n != 18) {
+		if ((n != 18 && n != 19) || p) {
 			fprintf(stderr, "fill: %d fields: %s\n", n, line);
 			return 2;
 		}
-		for (n = 0; n < 18; n++)
-			v[n] = f(v[n]);
+		for (k = 0; k < n; k++)
+			v[k] = f(v[k]);
 		r = (struct usage_row){
 			.host = v[0], .session = v[1], .path = v[2],
 			.what = v[3], .table = v[4], .status = v[5],
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 			.errors = strtoull(v[15], NULL, 10),
 			.first_seen = strtoll(v[16], NULL, 10),
 			.last_seen = strtoll(v[17], NULL, 10),
+			.swept = n == 19 ? strtoull(v[18], NULL, 10) : 0,
 		};
 		if (store_upsert(s, &r))
 			goto fail;

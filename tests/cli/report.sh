@@ -28,13 +28,18 @@ t0=1714557600
 t1=$((t0 + 86400))
 GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
 RC=/sys/class/rc/rcN/current_protocol
+# Swept uses (the last field; none when left out): cat's reads are partly
+# swept (its first session's 4 of 5, not 3 of 3: a sync replaces), so cat
+# reads by name; every read of udevadm, on two hosts, was swept: a sweep.
 rows() {
-	# host session path what table status op uid cgroup_id cgroup exe comm pid ppid count errors first last
+	# host session path what table status op uid cgroup_id cgroup exe comm pid ppid count errors first last [swept]
 	sed 's/ *|/|/g' <<X
-h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |cat |100 |1 |3 |0 |$t0 |$((t0 + 60))
-h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |- |-1 |-1 |5 |0 |$t0 |$((t0 + 120))
-h1 |b2:4 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |77 |/system.slice/mon.service |/usr/bin/cat |cat |200 |1 |2 |0 |$t1 |$((t1 + 10))
-h2 |b3:7 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |12 |/system.slice/mon.service |/usr/bin/cat |cat |300 |1 |1 |0 |$((t0 + 30)) |$((t0 + 30))
+h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |cat |100 |1 |3 |0 |$t0 |$((t0 + 60)) |3
+h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |10 |/system.slice/mon.service |/usr/bin/cat |- |-1 |-1 |5 |0 |$t0 |$((t0 + 120)) |4
+h1 |b2:4 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |77 |/system.slice/mon.service |/usr/bin/cat |cat |200 |1 |2 |0 |$t1 |$((t1 + 10)) |0
+h2 |b3:7 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |12 |/system.slice/mon.service |/usr/bin/cat |cat |300 |1 |1 |0 |$((t0 + 30)) |$((t0 + 30)) |1
+h1 |b1:1 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |20 |- |/usr/bin/udevadm |udevadm |150 |1 |4 |0 |$((t0 + 200)) |$((t0 + 200)) |4
+h2 |b3:7 |$GOV |$GOV |sysfs-cpuidle |deprecated |read |0 |20 |- |/usr/bin/udevadm |udevadm |350 |1 |2 |0 |$((t0 + 300)) |$((t0 + 300)) |2
 h1 |b1:1 |/sys/class/rc/rc0/current_protocol |$RC |sysfs-class-rc |deprecated |write |1000 |55 |- |/usr/local/bin/legacy-irctl |legacy-irctl |400 |399 |4 |4 |$((t0 + 5)) |$((t0 + 9))
 h1 |b2:4 |/sys/class/rc/rc3/current_protocol |$RC |sysfs-class-rc |deprecated |open |1000 |55 |- |/usr/local/bin/legacy-irctl |legacy-irctl |401 |399 |1 |0 |$((t1 + 5)) |$((t1 + 5))
 X
@@ -44,18 +49,21 @@ mkdir -p "$T/root/var/lib/dpkg/info"
 printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
 printf '/.\n/lib/x86_64-linux-gnu/libc.so.6\n' >"$T/root/var/lib/dpkg/info/libc6:amd64.list"
 rows | fill "$T/u.db"
-check "the DB is written through store_upsert" test "$(sqlite3 "$T/u.db" 'SELECT count(*) FROM usage')" = 5
+check "the DB is written through store_upsert" test "$(sqlite3 "$T/u.db" 'SELECT count(*) FROM usage')" = 7
+check "... swept replaced as count is, 0 when not given" \
+	test "$(sqlite3 "$T/u.db" 'SELECT swept FROM usage ORDER BY host, session, path, op, exe' | tr '\n' ' ')" = "0 4 4 0 0 1 2 "
 
 section "text"
 cat >"$T/want" <<X
 /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
-  EXE                          PACKAGE     UID  CGROUP                     OP     COUNT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
-  /usr/local/bin/legacy-irctl  -          1000  -                          open       1       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
-  /usr/local/bin/legacy-irctl  -          1000  -                          write      4       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
+  /usr/local/bin/legacy-irctl  -          1000  -                          open   by-name      1      0       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
+  /usr/local/bin/legacy-irctl  -          1000  -                          write  by-name      4      0       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
-  EXE                          PACKAGE     UID  CGROUP                     OP     COUNT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
-  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read       8       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1,h2
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   by-name      8      5       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1,h2
+  /usr/bin/udevadm             -             0  -                          read   sweep        6      6       0  2024-05-01T10:03:20Z  2024-05-01T10:05:00Z  h1,h2
 X
 check "report, exit 0" test "$(status "$A" report --db "$T/u.db" --root "$T/root")" = 0
 check "... per entry, summed over sessions and hosts, with packages" diff -u "$T/want" "$T/out"
@@ -74,16 +82,22 @@ want = [
   'files': ['/sys/class/rc/rc0/current_protocol', '/sys/class/rc/rc3/current_protocol'],
   'users': [
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
-    'op': 'open', 'count': 1, 'errors': 0, 'first_seen': '2024-05-02T10:00:05Z',
-    'last_seen': '2024-05-02T10:00:05Z', 'hosts': ['h1'], 'enumerated': None},
+    'op': 'open', 'how': 'by-name', 'count': 1, 'swept': 0, 'errors': 0,
+    'first_seen': '2024-05-02T10:00:05Z', 'last_seen': '2024-05-02T10:00:05Z',
+    'hosts': ['h1'], 'enumerated': None},
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
-    'op': 'write', 'count': 4, 'errors': 4, 'first_seen': '2024-05-01T10:00:05Z',
-    'last_seen': '2024-05-01T10:00:09Z', 'hosts': ['h1'], 'enumerated': None}]},
+    'op': 'write', 'how': 'by-name', 'count': 4, 'swept': 0, 'errors': 4,
+    'first_seen': '2024-05-01T10:00:05Z', 'last_seen': '2024-05-01T10:00:09Z',
+    'hosts': ['h1'], 'enumerated': None}]},
  {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
   'users': [
    {'exe': '/usr/bin/cat', 'package': 'coreutils', 'uid': 0,
-    'cgroup': '/system.slice/mon.service', 'op': 'read', 'count': 8, 'errors': 0,
-    'first_seen': '2024-05-01T10:00:00Z', 'last_seen': '2024-05-02T10:00:10Z',
+    'cgroup': '/system.slice/mon.service', 'op': 'read', 'how': 'by-name', 'count': 8,
+    'swept': 5, 'errors': 0, 'first_seen': '2024-05-01T10:00:00Z',
+    'last_seen': '2024-05-02T10:00:10Z', 'hosts': ['h1', 'h2'], 'enumerated': None},
+   {'exe': '/usr/bin/udevadm', 'package': None, 'uid': 0, 'cgroup': None, 'op': 'read',
+    'how': 'sweep', 'count': 6, 'swept': 6, 'errors': 0,
+    'first_seen': '2024-05-01T10:03:20Z', 'last_seen': '2024-05-01T10:05:00Z',
     'hosts': ['h1', 'h2'], 'enumerated': None}]}]
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
