@@ -52,7 +52,10 @@ static void check_usage(FILE *f)
 		"           version: already removed from that kernel (uses still listed)\n"
 		"Status: removed entries are always due. The uses of known enumerators\n"
 		"(tools that read every attribute: the tables' Ignore: fields and\n"
-		"%s files) do not block; they are listed as \"enumerated by\".\n"
+		"%s files) do not block, nor do a program's uses that were all\n"
+		"swept (it or its parent listed the file's directory and opened at\n"
+		"least 4 distinct files in it); one use by name blocks. They are\n"
+		"listed as \"enumerated by\".\n"
 		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
@@ -66,7 +69,8 @@ static void check_usage(FILE *f)
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
 		"  --root DIR         name executables' packages from DIR's dpkg database\n"
 		"                     (default /)\n"
-		"  --count-sweeps     count the known enumerators' uses as blockers too\n"
+		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
+		"                     blockers too\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
 		"  -h, --help         this help\n"
 		"\n",
@@ -135,30 +139,49 @@ static void print_row(char *const col[NCOLS], const int width[NCOLS])
 	}
 }
 
+/* Why an enumerated use does not block: its Ignore: reason, or its sweep. */
+static const char *enum_reason(const struct check_use *u)
+{
+	return u->ignored ? u->ignored->reason : "swept its directory";
+}
+
+/* "3 uses (open,read)", and how many were swept if any. */
+static char *uses_text(const struct check_use *u)
+{
+	char *ops = ops_text(u->ops), *text;
+
+	if (u->swept)
+		text = xasprintf("%llu uses (%s), %llu swept", u->count, ops, u->swept);
+	else
+		text = xasprintf("%llu uses (%s)", u->count, ops);
+	free(ops);
+	return text;
+}
+
 /* Who uses or references the entry: for blocked entries, the blockers. */
 static void print_details(const struct check *c, const struct check_entry *ce)
 {
-	char t[64];
+	char t[64], *uses;
 	int k;
 
 	printf("\n%s (%s): %s\n", ce->e->what[0], verdict_name(ce->verdict), ce->reason);
 	for (k = 0; k < ce->nuses; k++) {
 		const struct check_use *u = &ce->uses[k];
-		char *ops = ops_text(u->ops);
 
-		printf("  used by %s (package %s, uid %u, host %s): %llu uses (%s), %llu failed, last %s\n",
-		       u->exe, or_dash(u->package), u->uid, u->host, u->count, ops,
-		       u->errors, iso_time(u->last_seen, t, sizeof(t)));
-		free(ops);
+		uses = uses_text(u);
+		printf("  used by %s (package %s, uid %u, host %s): %s, %llu failed, last %s\n",
+		       u->exe, or_dash(u->package), u->uid, u->host, uses, u->errors,
+		       iso_time(u->last_seen, t, sizeof(t)));
+		free(uses);
 	}
 	for (k = 0; k < ce->nenums; k++) {
 		const struct check_use *u = &ce->enums[k];
-		char *ops = ops_text(u->ops);
 
-		printf("  enumerated by %s (%s), not blocking (package %s, uid %u, host %s): %llu uses (%s), %llu failed, last %s\n",
-		       u->exe, u->ignored->reason, or_dash(u->package), u->uid, u->host,
-		       u->count, ops, u->errors, iso_time(u->last_seen, t, sizeof(t)));
-		free(ops);
+		uses = uses_text(u);
+		printf("  enumerated by %s (%s), not blocking (package %s, uid %u, host %s): %s, %llu failed, last %s\n",
+		       u->exe, enum_reason(u), or_dash(u->package), u->uid, u->host, uses,
+		       u->errors, iso_time(u->last_seen, t, sizeof(t)));
+		free(uses);
 	}
 	for (k = 0; k < ce->nrefs; k++) {
 		const struct scan_hit *h = ce->refs[k].hit;
@@ -295,6 +318,7 @@ static void json_use(struct json *j, const struct check_use *u)
 			json_str(j, check_op_names[o]);
 	json_arr_end(j);
 	json_kint(j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
+	json_kint(j, "swept", u->swept > LLONG_MAX ? LLONG_MAX : (long long)u->swept);
 	json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 	json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 	json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
@@ -336,12 +360,26 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 		}
 		json_arr_end(j);
 	}
-	/* Uses by known enumerators, with why and where they are listed. */
+	/*
+	 * Uses that do not block, and why: a known enumerator's ("ignore"),
+	 * with where it is listed, or a sweep's ("sweep"), listed nowhere.
+	 */
 	json_key(j, "enumerated");
 	json_arr_start(j);
 	for (k = 0; k < ce->nenums; k++) {
-		json_use(j, &ce->enums[k]);
-		abidep_json_ignore_members(j, e, ce->enums[k].ignored);
+		const struct check_use *u = &ce->enums[k];
+
+		json_use(j, u);
+		json_kstr(j, "why", u->ignored ? "ignore" : "sweep");
+		if (u->ignored) {
+			abidep_json_ignore_members(j, e, u->ignored);
+		} else {
+			json_kstr(j, "reason", enum_reason(u));
+			json_kstr(j, "scope", NULL);
+			json_kstr(j, "file", NULL);
+			json_key(j, "line");
+			json_null(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);

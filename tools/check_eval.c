@@ -7,7 +7,11 @@
  *		  day, month or year it names); or --kernel is later than its
  *		  Remove-after kernel version.
  *	blocked	  due, and used since now - quiet-days (any host), or
- *		  referenced by a strong or medium scan hit.
+ *		  referenced by a strong or medium scan hit. A use by a known
+ *		  enumerator, or a row whose every access was swept (the
+ *		  process or its parent had listed the file's directory and
+ *		  opened several files in it), is no use, unless
+ *		  --count-sweeps.
  *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
  *		  window: some host's tracer did not run through it (below).
  *	ready	  due, not blocked, and the DB covers the window.
@@ -228,6 +232,7 @@ static int add_row(const struct usage_row *r, void *arg)
 	const struct abi_ignore *ig;
 	struct check_entry *ce;
 	struct check_use *u;
+	bool sweep;
 
 	c->rows++;
 	add_host(c, r->host);
@@ -245,13 +250,19 @@ static int add_row(const struct usage_row *r, void *arg)
 	/* A session whose last use is in the window: it used the entry then. */
 	if (r->last_seen < c->quiet_since)
 		return 0;
-	/* A known enumerator's reads are no use of it, unless --count-sweeps. */
+	/*
+	 * Unless --count-sweeps, a known enumerator's reads are no use of it,
+	 * nor are a sweep's: a row whose every access was swept. One access
+	 * by name makes the row a use: the program may need the file.
+	 */
 	ig = c->count_sweeps ? NULL : abi_ignored(c->set, ce->e, r->exe);
-	if (ig)
+	sweep = !c->count_sweeps && !ig && usage_all_swept(&r->counts);
+	if (ig || sweep)
 		u = use_of(c, &ce->enums, &ce->nenums, &ce->ecap, r);
 	else
 		u = use_of(c, &ce->uses, &ce->nuses, &ce->ucap, r);
 	u->ignored = ig;
+	u->sweep = sweep;
 	u->ops |= 1u << op_bit(r->op);
 	return 0;
 }
@@ -505,6 +516,20 @@ static char *judge_removed(const struct check *c, const struct check_entry *ce)
 			 iso_time(c->quiet_since, t, sizeof(t)));
 }
 
+/* Who the ready entry's uses were by, if any: " but by known enumerators". */
+static const char *enums_text(const struct check_entry *ce)
+{
+	bool known = false, sweeps = false;
+	int k;
+
+	for (k = 0; k < ce->nenums; k++) {
+		known |= ce->enums[k].ignored != NULL;
+		sweeps |= ce->enums[k].sweep;
+	}
+	return known && sweeps ? " but by known enumerators and sweeps" :
+	       known ? " but by known enumerators" : sweeps ? " but by sweeps" : "";
+}
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64];
@@ -556,7 +581,7 @@ void check_judge(struct check *c)
 		if (ce->verdict == V_READY)
 			ce->reason = xasprintf("no use since %s%s%s",
 					       iso_time(c->quiet_since, t, sizeof(t)),
-					       ce->nenums ? " but by known enumerators" : "",
+					       enums_text(ce),
 					       c->scanned ? ", no strong or medium reference" : "");
 		c->counts[ce->verdict]++;
 	}

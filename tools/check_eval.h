@@ -26,7 +26,9 @@ struct check_use {
 	unsigned int uid;
 	char *host;
 	unsigned int ops;	/* 1 << OP_OPEN | ... */
-	const struct abi_ignore *ignored;	/* a known enumerator's, not counted */
+	/* In check_entry.enums, why not counted: a known enumerator's, or... */
+	const struct abi_ignore *ignored;
+	bool sweep;		/* ...every access of its rows was swept */
 	union {			/* summed over its sessions: usage_add() */
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
@@ -70,7 +72,10 @@ struct check_entry {
 	char *reason;		/* why this verdict, one line */
 	struct check_use *uses;
 	int nuses, ucap;
-	/* Uses by known enumerators (Ignore:, .enumerators): they do not block. */
+	/*
+	 * Uses that do not block: by known enumerators (Ignore:,
+	 * .enumerators), and rows whose every access was swept.
+	 */
 	struct check_use *enums;
 	int nenums, ecap;
 	struct check_ref *refs;
@@ -85,7 +90,7 @@ struct check {
 	int quiet_days;
 	const char *kernel;		/* --kernel, or NULL */
 	struct dpkg *dpkg;		/* packages of the DB's executables */
-	bool count_sweeps;		/* enumerators' uses block too */
+	bool count_sweeps;		/* enumerators' and swept uses block too */
 
 	/* Derived. */
 	const struct abi_set *set;	/* check_select()'s: its enumerators */

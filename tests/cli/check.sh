@@ -209,7 +209,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
    \"last_use\": \"2024-06-30T10:00:10Z\",
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"uid\": 0, \"host\": \"h2\",
-     \"ops\": [\"open\", \"read\"], \"count\": 3, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
+     \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
      \"last_seen\": \"2024-06-30T10:00:10Z\"}],
    \"weak_references\": [], \"enumerated\": []}]}
 if d != want:
@@ -389,6 +389,86 @@ check "the repository's .enumerators: tar and lshw do not block rc's current_pro
 check "... udevadm does: it is systemd-udevd too, whose rules read by name" \
 	same "$("$A" check -j -t migration-tables --db "$T/e.db" --now 2024-07-15 --entry rcN/current_protocol | one_verdict | cut -d '|' -f 1)" \
 	blocked
+
+section "check: sweeps (uses all swept)"
+# On a covered host, a day before --now: udevadm and tar read rc's file
+# only within sweeps of its directory (every use swept), legacy-irctl by
+# name 3 times besides 2 sweeps (mixed), find by name in one session and
+# in sweeps in another. Tables without Ignore: the tracer's signal alone.
+wrow() { # host session exe count swept: reads of rc0's current_protocol
+	echo "$1|$2|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|1|-|$3|x|9|1|$4|0|$((et - 86400))|$((et - 86400))|$5"
+}
+wses="S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"
+{ echo "$wses"; wrow h1 b1:1 /usr/bin/udevadm 4 4; wrow h1 b1:1 /usr/bin/tar 3 3; } | fill "$T/w.db"
+{ echo "$wses"; wrow h1 b1:1 /usr/bin/udevadm 4 4; wrow h1 b1:1 /usr/local/bin/legacy-irctl 5 2; } | fill "$T/w2.db"
+{ echo "$wses"; wrow h1 b1:1 /usr/bin/find 4 4; wrow h1 b1:2 /usr/bin/find 1 0; } | fill "$T/w3.db"
+wk() {
+	"$A" check -t "$T/tables" --root "$T/root" --now 2024-07-15 --entry rcN "$@"
+}
+cat >"$T/want" <<X
+
+/sys/class/rc/rcN/current_protocol (ready): no use since 2024-06-15T00:00:00Z but by sweeps
+  enumerated by /usr/bin/tar (swept its directory), not blocking (package -, uid 0, host h1): 3 uses (read), 3 swept, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z
+X
+check "uses all swept do not block: ready, exit 0" test "$(status wk --db "$T/w.db")" = 0
+check "... listed apart as enumerated by, having swept the directory" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
+check "... -j: no blocker; each enumerated, why sweep, with its swept uses" sh -c "'$A' check -j -t '$T/tables' --db '$T/w.db' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert e[\"verdict\"] == \"ready\" and e[\"blockers\"] == [], e
+assert e[\"reason\"] == \"no use since 2024-06-15T00:00:00Z but by sweeps\", e
+n = e[\"enumerated\"]
+assert [(u[\"exe\"], u[\"why\"], u[\"reason\"], u[\"scope\"], u[\"file\"], u[\"line\"], u[\"count\"], u[\"swept\"])
+        for u in n] == [
+  (\"/usr/bin/tar\", \"sweep\", \"swept its directory\", None, None, None, 3, 3),
+  (\"/usr/bin/udevadm\", \"sweep\", \"swept its directory\", None, None, None, 4, 4)], n
+'"
+check "--count-sweeps: they block, exit 1" test "$(status wk --db "$T/w.db" --count-sweeps)" = 1
+check "... as users, their swept uses counted" sh -c "grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since' '$T/out' &&
+	grep -qx '  used by /usr/bin/udevadm (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z' '$T/out' && ! grep -q 'enumerated by' '$T/out'"
+cat >"$T/want" <<X
+
+/sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 0, host h1): 5 uses (read), 2 swept, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z
+X
+check "uses partly swept block: exit 1" test "$(status wk --db "$T/w2.db")" = 1
+check "... the mixed user a blocker, with its swept uses; the sweep apart" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
+check "... -j: the blocker's count and swept" sh -c "'$A' check -j -t '$T/tables' --db '$T/w2.db' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert [(b[\"exe\"], b[\"count\"], b[\"swept\"]) for b in e[\"blockers\"]] == [(\"/usr/local/bin/legacy-irctl\", 5, 2)], e
+assert [(u[\"exe\"], u[\"why\"]) for u in e[\"enumerated\"]] == [(\"/usr/bin/udevadm\", \"sweep\")], e
+'"
+check "a session by name blocks, whatever the program swept in another: exit 1" \
+	test "$(status wk --db "$T/w3.db")" = 1
+check "... blocked by that session's use; the sweeping one apart" sh -c "
+	grep -qx '  used by /usr/bin/find (package -, uid 0, host h1): 1 uses (read), 0 failed, last 2024-07-14T00:00:00Z' '$T/out' &&
+	grep -q '^  enumerated by /usr/bin/find (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, ' '$T/out'"
+check "with Ignore: (tar and udevadm known): the known ones' reason, ready" \
+	same "$("$A" check -j -t "$T/ign" --db "$T/w.db" --now 2024-07-15 | one_verdict)" \
+	"ready|no use since 2024-06-15T00:00:00Z but by known enumerators"
+check "... -j: why ignore, where listed, and swept" sh -c "'$A' check -j -t '$T/ign' --db '$T/w.db' --now 2024-07-15 | python3 -c '
+import json, sys
+n = json.load(sys.stdin)[\"entries\"][0][\"enumerated\"]
+assert [(u[\"exe\"], u[\"why\"], u[\"scope\"], u[\"line\"], u[\"swept\"]) for u in n] == [
+  (\"/usr/bin/tar\", \"ignore\", \"entry\", 10, 3), (\"/usr/bin/udevadm\", \"ignore\", \"entry\", 9, 4)], n
+'"
+{ echo "$wses"; wrow h1 b1:1 /usr/bin/udevadm 4 4; wrow h1 b1:1 /usr/bin/grep 6 6; } | fill "$T/w4.db"
+check "known enumerators and sweeps both: ready, saying so" \
+	same "$("$A" check -j -t "$T/ign" --db "$T/w4.db" --now 2024-07-15 | one_verdict)" \
+	"ready|no use since 2024-06-15T00:00:00Z but by known enumerators and sweeps"
+# The same DB as schema 2 wrote it: nothing told sweeps apart then.
+cp "$T/w.db" "$T/w-v2.db"
+sql "$T/w-v2.db" 'ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 2; PRAGMA journal_mode = DELETE' >/dev/null
+chmod 0444 "$T/w-v2.db"
+check "a schema 2 DB, read-only: every use by name, blocked, exit 1" test "$(status wk --db "$T/w-v2.db")" = 1
+check "... by both" grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since' "$T/out"
+check "merge keeps swept: the fleet DB judged as its input" sh -c "
+	'$A' merge '$T/w2.db' -o '$T/wfleet.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/wfleet.db' 'SELECT exe, count, swept FROM usage ORDER BY exe' | tr '\n' ' ')\" = '/usr/bin/udevadm|4|4 /usr/local/bin/legacy-irctl|5|2 ' &&
+	'$A' check -t '$T/tables' --root '$T/root' --now 2024-07-15 --entry rcN --db '$T/wfleet.db' | sed -n '3,6p' | diff -u '$T/want' -"
 
 section "check: bad input"
 check "a missing DB: exit 6" test "$(status ck --db "$T/none.db")" = 6
