@@ -11,6 +11,10 @@
  * is new (a live tracer only). The first user's details are kept in the map, so nothing is lost
  * when no daemon runs (pinned mode).
  *
+ * fentry on kernfs's readdir too, for sweeps (bpf/abidep.h): a listing of a
+ * watched file's directory makes the opens in it that follow, for a few
+ * seconds, count toward telling a sweep from a reader by name.
+ *
  * Two sets of programs, one loaded (tools/trace_load.c chooses): fexit, and
  * kprobe/kretprobe pairs doing the same for kernels where fexit cannot
  * attach (no BPF trampolines, or no BTF for the functions).
@@ -60,6 +64,15 @@ const __volatile__ __u32 slot_mask = ABIDEP_SLOTS - 1;
 SEC(".data.clock") __u64 clock_jiffies;
 SEC(".data.clock") __u64 clock_ns;
 
+/*
+ * Until when (jiffies) a listing may be fresh: 0 when no watched directory
+ * was ever listed. An unwatched open looks for listings only before it, so
+ * that otherwise its cost is this load. Counted as if HZ were 1000 (the
+ * most it is), so it lasts at least ABIDEP_SWEEP_WINDOW_NS on any kernel;
+ * each listing's own time says whether it is fresh.
+ */
+SEC(".data.sweep") __u64 sweep_until;
+
 /* See bpf/abidep.h; userspace writes it through a mapping. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -94,12 +107,32 @@ struct {
 	__type(value, struct abidep_file);
 } files SEC(".maps");
 
+/* Sweeps (bpf/abidep.h): the watched files' directories, and listings. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, ABIDEP_MAX_DIRS);
+	__type(key, __u64);
+	__type(value, __u32);
+} dirs SEC(".maps");
+
+/* LRU: a listing is of use for seconds; the oldest make room. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ABIDEP_MAX_LISTINGS);
+	__type(key, struct abidep_listing_key);
+	__type(value, struct abidep_listing);
+} listings SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ABIDEP_NR_STATS);
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
+
+/* A new listing starts empty. */
+static const struct abidep_listing empty_listing;
 
 /* A usage value is too large for the BPF stack: build it here. */
 struct {
@@ -122,6 +155,7 @@ struct {
 struct abidep_pending {
 	__u32 file_id;
 	__u32 op;
+	__u64 dir;		/* the file's directory's inode number */
 };
 
 struct {
@@ -211,10 +245,172 @@ static __always_inline void count(struct abidep_usage *u, long ret, __u64 now)
 	u->last_ns = now;
 }
 
-/* A watched file was accessed: count it under the current task's key. */
-static __always_inline void record(__u32 file_id, __u32 op, long ret)
+/*
+ * Sweeps (bpf/abidep.h). Whether a listing may be fresh: the cheap test
+ * that every open of an unwatched file makes (bpf_jiffies64() is inlined).
+ */
+static __always_inline bool sweep_armed(void)
+{
+	return sweep_until && bpf_jiffies64() <= sweep_until;
+}
+
+/* The directory a sysfs file is in: its inode number (kernfs node id). */
+static __always_inline __u64 file_dir(const struct file *file)
+{
+	return file->f_path.dentry->d_parent->d_inode->i_ino;
+}
+
+static __always_inline __u64 kp_file_dir(const struct file *file)
+{
+	return BPF_CORE_READ(file, f_path.dentry, d_parent, d_inode, i_ino);
+}
+
+static __always_inline bool listing_stale(const struct abidep_listing *l, __u64 now)
+{
+	/* Signed: another CPU may have stored a time a little after ours. */
+	return (__s64)(now - l->last_ns) > (__s64)ABIDEP_SWEEP_WINDOW_NS;
+}
+
+/*
+ * The fresh listing of @dir that an access by @task falls under: its
+ * process's, or its parent's (find -exec cat), or NULL.
+ */
+static __always_inline struct abidep_listing *
+listing_of(struct task_struct *task, __u64 dir, __u64 now)
+{
+	struct abidep_listing_key k = { .tgid = task->tgid, .pad = 0, .dir = dir };
+	struct abidep_listing *l;
+
+	l = bpf_map_lookup_elem(&listings, &k);
+	if (!l) {
+		k.tgid = task->real_parent->tgid;
+		l = bpf_map_lookup_elem(&listings, &k);
+	}
+	if (!l || listing_stale(l, now))
+		return NULL;
+	return l;
+}
+
+/*
+ * A listing became a sweep: the watched accesses it held count as swept.
+ * Listings are not locked (tracing programs may not take a BPF spin lock):
+ * two CPUs crossing the threshold at once could both add; the tracer keeps
+ * swept no larger than count when it reads.
+ */
+static __always_inline void sweep_resolve(struct abidep_listing *l)
+{
+	__u32 i, n = l->npending;
+	struct abidep_usage *u;
+
+	l->npending = 0;
+	for (i = 0; i < ABIDEP_SWEEP_PENDING; i++) {
+		if (i >= n)
+			break;
+		u = bpf_map_lookup_elem(&usage, &l->pending[i]);
+		if (u)
+			__sync_fetch_and_add(&u->swept, l->pending_count[i]);
+	}
+}
+
+/* An open in a listed directory: one of its files, maybe the one that makes a sweep. */
+static __always_inline void sweep_note_open(struct abidep_listing *l, __u64 ino, __u64 now)
+{
+	__u32 i, n = l->nseen;
+
+	l->last_ns = now;
+	if (n >= ABIDEP_SWEEP_FILES)
+		return;
+	for (i = 0; i < ABIDEP_SWEEP_FILES; i++)
+		if (i < n && l->seen[i] == ino)
+			return;
+	barrier_var(n);				/* as in sweep_hold() */
+	n &= ABIDEP_SWEEP_FILES - 1;
+	l->seen[n] = ino;
+	l->nseen = n + 1;
+	if (n + 1 == ABIDEP_SWEEP_FILES)
+		sweep_resolve(l);
+}
+
+/* Every open of a sysfs file while a listing may be fresh. */
+static __always_inline void sweep_open(__u64 ino, __u64 dir)
+{
+	__u64 now = now_ns();
+	struct abidep_listing *l = listing_of(bpf_get_current_task_btf(), dir, now);
+
+	if (l)
+		sweep_note_open(l, ino, now);
+}
+
+static __always_inline bool key_eq(const struct abidep_usage_key *a,
+				   const struct abidep_usage_key *b)
+{
+	return a->file_id == b->file_id && a->op == b->op && a->uid == b->uid &&
+	       a->exe_dev == b->exe_dev && a->exe_ino == b->exe_ino &&
+	       a->cgroup_id == b->cgroup_id;
+}
+
+/*
+ * A watched access under a listing not yet a sweep: held until it is one.
+ * Full, it stays by-name, which never hides a user.
+ */
+static __always_inline void sweep_hold(struct abidep_listing *l,
+				       const struct abidep_usage_key *key)
+{
+	__u32 i, n = l->npending;
+
+	for (i = 0; i < ABIDEP_SWEEP_PENDING; i++) {
+		if (i >= n)
+			break;
+		if (key_eq(&l->pending[i], key)) {
+			l->pending_count[i]++;
+			return;
+		}
+	}
+	if (n >= ABIDEP_SWEEP_PENDING)
+		return;
+	/*
+	 * n is below the size (a power of two), but the compiler drops a
+	 * mask it can prove useless, and the verifier loses the bound: hide
+	 * n from the compiler, then mask.
+	 */
+	barrier_var(n);
+	n &= ABIDEP_SWEEP_PENDING - 1;
+	l->pending[n] = *key;
+	l->pending_count[n] = 1;
+	l->npending = n + 1;
+}
+
+/* A readdir of a sysfs directory: a listing, if a watched file is in it. */
+static __always_inline void listed(__u64 dir)
+{
+	struct abidep_listing_key k = {
+		.tgid = bpf_get_current_pid_tgid() >> 32, .pad = 0, .dir = dir,
+	};
+	struct abidep_listing *l;
+	__u64 now;
+
+	if (!bpf_map_lookup_elem(&dirs, &dir))
+		return;
+	now = now_ns();
+	l = bpf_map_lookup_elem(&listings, &k);
+	if (!l || listing_stale(l, now)) {
+		bpf_map_update_elem(&listings, &k, &empty_listing, BPF_ANY);
+		l = bpf_map_lookup_elem(&listings, &k);
+		if (!l)
+			return;
+	}
+	l->last_ns = now;
+	sweep_until = bpf_jiffies64() + ABIDEP_SWEEP_WINDOW_NS / 1000000;
+}
+
+/*
+ * A watched file was accessed: count it under the current task's key. @dir:
+ * the file's directory, or 0 when no listing can be fresh (sweep_armed()).
+ */
+static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 {
 	struct abidep_usage_key key = {};
+	struct abidep_listing *l = NULL;
 	struct abidep_usage *u;
 	struct task_struct *task;
 	struct mm_struct *mm;
@@ -240,10 +436,16 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 		key.exe_ino = exe->f_inode->i_ino;
 	}
 	now = now_ns();
+	if (dir)
+		l = listing_of(task, dir, now);
 
 	u = bpf_map_lookup_elem(&usage, &key);
 	if (u) {
 		count(u, ret, now);
+		if (l && l->nseen >= ABIDEP_SWEEP_FILES)
+			__sync_fetch_and_add(&u->swept, 1);
+		else if (l)
+			sweep_hold(l, &key);
 		return;
 	}
 
@@ -254,6 +456,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 	__builtin_memset(u, 0, sizeof(*u));
 	u->count = 1;
 	u->errors = ret < 0;
+	u->swept = l && l->nseen >= ABIDEP_SWEEP_FILES;
 	u->first_ns = now;
 	u->last_ns = now;
 	u->pid = task->tgid;
@@ -263,7 +466,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 		exe_path(exe, u);
 	err = bpf_map_update_elem(&usage, &key, u, BPF_NOEXIST);
 	if (err == -EEXIST) {
-		/* Another CPU added it meanwhile. */
+		/* Another CPU added it meanwhile: counted as by-name. */
 		u = bpf_map_lookup_elem(&usage, &key);
 		if (u)
 			count(u, ret, now);
@@ -273,6 +476,8 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
 		stat_inc(ABIDEP_STAT_DROPPED);
 		return;
 	}
+	if (l && l->nseen < ABIDEP_SWEEP_FILES)
+		sweep_hold(l, &key);
 	if (events_on && bpf_ringbuf_output(&events, &key, sizeof(key), 0))
 		stat_inc(ABIDEP_STAT_EVENTS_LOST);
 }
@@ -282,6 +487,8 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret)
  * every sysfs read. The superblock, then the inode number's slot: an array
  * lookup the verifier inlines (a bounds check and an address). An unwatched
  * file ends there unless its slot has "more"; then the watched hash says.
+ * An open also loads sweep_until, and only while a watched directory's
+ * listing may be fresh looks for it.
  *
  * Userspace empties a slot (ino 0) before it changes file_id, and sets ino
  * last: the second load of ino (x86, where the JIT puts these loads, does
@@ -330,10 +537,28 @@ static __always_inline bool watched_inode(struct inode *inode, __u32 *file_id)
 SEC("fentry/kernfs_fop_open")
 int BPF_PROG(abidep_open, struct inode *inode, struct file *file)
 {
+	bool armed;
 	__u32 id;
 
-	if (watched_inode(inode, &id))
-		record(id, ABIDEP_OP_OPEN, 0);
+	if (!inode || inode->i_sb->s_magic != SYSFS_MAGIC)
+		return 0;
+	/* Every open, watched or not, may be one of a sweep's. */
+	armed = sweep_armed();
+	if (armed)
+		sweep_open(inode->i_ino, file_dir(file));
+	if (watched_ino(inode->i_ino, &id))
+		record(id, ABIDEP_OP_OPEN, 0, armed ? file_dir(file) : 0);
+	return 0;
+}
+
+/* A listing of a directory: at every getdents(2) of it. */
+SEC("fentry/kernfs_fop_readdir")
+int BPF_PROG(abidep_readdir, struct file *file)
+{
+	struct inode *inode = file->f_inode;
+
+	if (inode->i_sb->s_magic == SYSFS_MAGIC)
+		listed(inode->i_ino);
 	return 0;
 }
 
@@ -353,7 +578,7 @@ int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
 	__u32 id;
 
 	if (watched_ino(sf->file->f_inode->i_ino, &id))
-		record(id, ABIDEP_OP_READ, ret);
+		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0);
 	return 0;
 }
 
@@ -367,7 +592,7 @@ static __always_inline void read_called(struct kernfs_open_file *of, long ret)
 	__u32 id;
 
 	if (ret && watched_ino(of->file->f_inode->i_ino, &id))
-		record(id, ABIDEP_OP_READ, ret);
+		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(of->file) : 0);
 }
 
 SEC("fexit/sysfs_kf_read")
@@ -392,7 +617,8 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 	__u32 id;
 
 	if (watched_inode(iocb->ki_filp->f_inode, &id))
-		record(id, ABIDEP_OP_WRITE, ret);
+		record(id, ABIDEP_OP_WRITE, ret,
+		       sweep_armed() ? file_dir(iocb->ki_filp) : 0);
 	return 0;
 }
 
@@ -401,13 +627,14 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
  * through them with BPF_CORE_READ. The kprobe notes a watched call by
  * thread; its kretprobe counts it with the return value.
  */
-static __always_inline void kp_note(__u64 ino, __u32 op)
+static __always_inline void kp_note(const struct file *file, __u64 ino, __u32 op)
 {
 	struct abidep_pending p = { .op = op };
 	__u64 tid;
 
 	if (!watched_ino(ino, &p.file_id))
 		return;
+	p.dir = sweep_armed() ? kp_file_dir(file) : 0;
 	tid = bpf_get_current_pid_tgid();
 	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
 }
@@ -435,25 +662,43 @@ static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
 	if (copy.op != op)
 		return;
 	if (ret || ret_zero)
-		record(copy.file_id, op, ret);
+		record(copy.file_id, op, ret, copy.dir);
 }
 
 /* Opens on the way in, as with fentry: no kretprobe. */
 SEC("kprobe/kernfs_fop_open")
-int BPF_KPROBE(abidep_kp_open, struct inode *inode)
+int BPF_KPROBE(abidep_kp_open, struct inode *inode, struct file *file)
 {
 	__u64 ino = kp_sysfs_ino(inode);
+	bool armed;
 	__u32 id;
 
-	if (ino && watched_ino(ino, &id))
-		record(id, ABIDEP_OP_OPEN, 0);
+	if (!ino)
+		return 0;
+	armed = sweep_armed();
+	if (armed)
+		sweep_open(ino, kp_file_dir(file));
+	if (watched_ino(ino, &id))
+		record(id, ABIDEP_OP_OPEN, 0, armed ? kp_file_dir(file) : 0);
+	return 0;
+}
+
+SEC("kprobe/kernfs_fop_readdir")
+int BPF_KPROBE(abidep_kp_readdir, struct file *file)
+{
+	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(file, f_inode));
+
+	if (ino)
+		listed(ino);
 	return 0;
 }
 
 SEC("kprobe/sysfs_kf_seq_show")
 int BPF_KPROBE(abidep_kp_read, struct seq_file *sf)
 {
-	kp_note(BPF_CORE_READ(sf, file, f_inode, i_ino), ABIDEP_OP_READ);
+	const struct file *file = BPF_CORE_READ(sf, file);
+
+	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
 	return 0;
 }
 
@@ -467,7 +712,9 @@ int BPF_KRETPROBE(abidep_kr_read, int ret)
 SEC("kprobe/sysfs_kf_read")
 int BPF_KPROBE(abidep_kp_read_pre, struct kernfs_open_file *of)
 {
-	kp_note(BPF_CORE_READ(of, file, f_inode, i_ino), ABIDEP_OP_READ);
+	const struct file *file = BPF_CORE_READ(of, file);
+
+	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
 	return 0;
 }
 
@@ -481,7 +728,9 @@ int BPF_KRETPROBE(abidep_kr_read_pre, long ret)
 SEC("kprobe/sysfs_kf_bin_read")
 int BPF_KPROBE(abidep_kp_read_bin, struct kernfs_open_file *of)
 {
-	kp_note(BPF_CORE_READ(of, file, f_inode, i_ino), ABIDEP_OP_READ);
+	const struct file *file = BPF_CORE_READ(of, file);
+
+	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
 	return 0;
 }
 
@@ -495,10 +744,11 @@ int BPF_KRETPROBE(abidep_kr_read_bin, long ret)
 SEC("kprobe/kernfs_fop_write_iter")
 int BPF_KPROBE(abidep_kp_write, struct kiocb *iocb)
 {
-	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(iocb, ki_filp, f_inode));
+	struct file *file = BPF_CORE_READ(iocb, ki_filp);
+	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(file, f_inode));
 
 	if (ino)
-		kp_note(ino, ABIDEP_OP_WRITE);
+		kp_note(file, ino, ABIDEP_OP_WRITE);
 	return 0;
 }
 

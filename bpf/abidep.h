@@ -79,7 +79,50 @@ struct abidep_usage {
 	char comm[ABIDEP_TASK_COMM_LEN];
 	char exe[ABIDEP_EXE_DEPTH][ABIDEP_EXE_COMP];	/* leaf first */
 	__u8 exe_truncated;	/* deeper than ABIDEP_EXE_DEPTH */
-	__u8 pad[7];
+	__u8 pad[3];
+	/*
+	 * Of count, the accesses made within a sweep (see struct
+	 * abidep_listing). In what was padding: a tracer pinned by an abidep
+	 * from before it leaves it 0, and those accesses read as by-name.
+	 */
+	__u32 swept;
+};
+
+/*
+ * Sweeps: a process that lists a directory and opens many of its files
+ * (udevadm info -a, grep -r, tar) reads a deprecated file without meaning
+ * to use it. dirs holds the directories of the watched files, by inode
+ * number (kernfs node id); a readdir of one makes a listing, keyed by the
+ * process (tgid) and the directory. While a listing is fresh (its last
+ * activity less than ABIDEP_SWEEP_WINDOW_NS ago), the opens of files in
+ * that directory by the process or by its children (find -exec cat) are
+ * noted in it, up to ABIDEP_SWEEP_FILES distinct files: from there on it is
+ * a sweep, and the watched accesses made under it, before (held in pending)
+ * and after, count as swept. A listing that never reaches that many files
+ * (a program that lists the directory, then opens the file it wants) leaves
+ * its accesses by-name.
+ */
+#define ABIDEP_MAX_DIRS		ABIDEP_MAX_WATCHED
+#define ABIDEP_MAX_LISTINGS	1024
+/* Powers of two: the programs index with a mask. */
+#define ABIDEP_SWEEP_FILES	4
+#define ABIDEP_SWEEP_PENDING	8
+#define ABIDEP_SWEEP_WINDOW_NS	(5ULL * 1000000000ULL)
+
+struct abidep_listing_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 dir;
+};
+
+struct abidep_listing {
+	__u64 last_ns;				/* CLOCK_BOOTTIME: readdir or open */
+	__u64 seen[ABIDEP_SWEEP_FILES];	/* distinct files opened in it */
+	__u32 nseen;
+	__u32 npending;
+	/* Watched accesses made before it was a sweep: key and how many. */
+	struct abidep_usage_key pending[ABIDEP_SWEEP_PENDING];
+	__u32 pending_count[ABIDEP_SWEEP_PENDING];
 };
 
 /*

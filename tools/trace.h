@@ -33,12 +33,13 @@
 #define DEFAULT_DB "/var/lib/abidep/usage.db"
 
 /* The maps this process uses, by their index in tracer.fd[] (trace_pin.c names them). */
-enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, NR_MAPS };
+enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, M_DIRS, NR_MAPS };
 
 /* A watched file, as this process knows it. */
 struct wfile {
 	char *path;
 	__u64 ino;
+	__u64 dir_ino;		/* its directory's: in the dirs map (sweeps) */
 	__u32 id;
 	bool present;		/* found by the last resolve */
 };

@@ -178,6 +178,7 @@ int load_bpf(struct tracer *tr)
 	tr->fd[M_STATS] = bpf_map__fd(tr->skel->maps.stats);
 	tr->fd[M_EVENTS] = bpf_map__fd(tr->skel->maps.events);
 	tr->fd[M_SLOTS] = bpf_map__fd(tr->skel->maps.slots);
+	tr->fd[M_DIRS] = bpf_map__fd(tr->skel->maps.dirs);
 	for (i = 0; i < NR_MAPS; i++)
 		if (tr->fd[i] < 0)
 			return EX_LOAD;

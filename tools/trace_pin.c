@@ -22,8 +22,14 @@
 
 /* The pinned maps' names, by map index (trace.h). */
 static const char *const map_names[NR_MAPS] = {
-	"watched", "usage", "files", "stats", "events", "slots",
+	"watched", "usage", "files", "stats", "events", "slots", "dirs",
 };
+
+/* Maps a tracer pinned by an older abidep lacks: its programs use none. */
+static bool optional_map(int i)
+{
+	return i == M_SLOTS || i == M_DIRS;
+}
 
 /*
  * The pinned maps, for --sync, --stop and --status. Two such processes (a
@@ -43,17 +49,16 @@ int open_pinned(struct tracer *tr)
 	for (i = 0; i < NR_MAPS; i++) {
 		snprintf(path, sizeof(path), PIN_DIR "/%s", map_names[i]);
 		tr->fd[i] = bpf_obj_get(path);
-		/* Pinned by an abidep from before the slots: its programs use none. */
-		if (tr->fd[i] < 0 && i == M_SLOTS && errno == ENOENT &&
+		if (tr->fd[i] < 0 && optional_map(i) && errno == ENOENT &&
 		    !access(PIN_DIR "/usage", F_OK))
-			return EX_OK;
+			continue;
 		if (tr->fd[i] < 0) {
 			fprintf(stderr, "abidep: no pinned tracer (%s: %s); start one with 'abidep trace --pin'\n",
 				path, strerror(errno));
 			return EX_PINNED;
 		}
 	}
-	return slots_map(&tr->slots, tr->fd[M_SLOTS]);
+	return tr->fd[M_SLOTS] < 0 ? EX_OK : slots_map(&tr->slots, tr->fd[M_SLOTS]);
 }
 
 int pin_all(struct tracer *tr)

@@ -17,10 +17,11 @@ int show_status(struct tracer *tr)
 	__u64 s[ABIDEP_NR_STATS];
 	__u32 fk, fn, *fprev = NULL;
 	struct abidep_usage_key uk, un, *uprev = NULL;
-	int files = 0, watched = 0, keys = 0;
+	__u64 dk, dn, *dprev = NULL;
+	int files = 0, watched = 0, keys = 0, dirs = 0;
 	struct abidep_usage u;
 	struct abidep_file f;
-	__u64 seen = 0;
+	__u64 seen = 0, swept = 0;
 
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], fprev, &fn)) {
 		fk = fn;
@@ -33,8 +34,16 @@ int show_status(struct tracer *tr)
 		uk = un;
 		uprev = &uk;
 		keys++;
-		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &uk, &u))
+		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &uk, &u)) {
 			seen += u.count;
+			swept += u.swept < u.count ? u.swept : u.count;
+		}
+	}
+	/* A tracer pinned by an abidep from before sweeps has no dirs map. */
+	while (tr->fd[M_DIRS] >= 0 && !bpf_map_get_next_key(tr->fd[M_DIRS], dprev, &dn)) {
+		dk = dn;
+		dprev = &dk;
+		dirs++;
 	}
 	read_stats(tr, s);
 	/*
@@ -55,6 +64,8 @@ int show_status(struct tracer *tr)
 		json_kint(&j, "hits", seen);
 		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
 		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
+		json_kint(&j, "swept", swept);
+		json_kint(&j, "dirs", dirs);
 		json_obj_end(&j);
 		json_end(&j);
 	} else {
@@ -63,6 +74,8 @@ int show_status(struct tracer *tr)
 		       PIN_DIR, files, watched, keys, usage_max(tr),
 		       (unsigned long long)seen, (unsigned long long)s[ABIDEP_STAT_DROPPED],
 		       (unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
+		printf("%llu of the accesses in sweeps, of the %d directories with watched files\n",
+		       (unsigned long long)swept, dirs);
 	}
 	return EX_OK;
 }

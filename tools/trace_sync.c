@@ -122,6 +122,8 @@ static void sync_row_read(struct tracer *tr, struct sync_row *sr,
 		.ppid = u->ppid,
 		.count = u->count,
 		.errors = u->errors,
+		/* At most count: see sweep_resolve() in bpf/abidep.bpf.c. */
+		.swept = u->swept < u->count ? u->swept : u->count,
 		.first_seen = boot_to_unix(u->first_ns),
 		.last_seen = boot_to_unix(u->last_ns),
 	};

@@ -35,6 +35,20 @@ struct resolve_arg {
 	int added;
 };
 
+/* The inode number of @path's directory (sweeps: bpf/abidep.h), or 0. */
+static __u64 dir_ino(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return 0;
+	memcpy(dir, path, slash - path);
+	dir[slash - path] = '\0';
+	return stat(dir, &st) ? 0 : st.st_ino;
+}
+
 static int watch_one(const char *path, void *arg)
 {
 	struct resolve_arg *ra = arg;
@@ -49,6 +63,7 @@ static int watch_one(const char *path, void *arg)
 		return 0;
 	if (wf && wf->ino == st.st_ino) {
 		wf->present = true;
+		wf->dir_ino = dir_ino(path);
 		return 0;
 	}
 	if (!wf) {
@@ -60,6 +75,7 @@ static int watch_one(const char *path, void *arg)
 		bpf_map_delete_elem(tr->fd[M_WATCHED], &wf->ino);
 	}
 	wf->ino = st.st_ino;
+	wf->dir_ino = dir_ino(path);
 	wf->present = true;
 	snprintf(f.path, sizeof(f.path), "%s", path);
 	snprintf(f.what, sizeof(f.what), "%s", ra->what);
@@ -78,6 +94,48 @@ static int watch_one(const char *path, void *arg)
 	}
 	ra->added++;
 	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The dirs map: the directories of the present files, no others. A tracer
+ * pinned by an abidep from before sweeps has none.
+ */
+static void dirs_sync(struct tracer *tr)
+{
+	__u64 *want = xcalloc(tr->nfiles + 1, sizeof(*want));
+	__u64 key, next, *prev = NULL;
+	__u32 one = 1;
+	int i, n = 0;
+
+	if (tr->fd[M_DIRS] < 0)
+		goto out;
+	for (i = 0; i < tr->nfiles; i++)
+		if (tr->files[i].present && tr->files[i].dir_ino)
+			want[n++] = tr->files[i].dir_ino;
+	qsort(want, n, sizeof(*want), cmp_u64);
+	while (!bpf_map_get_next_key(tr->fd[M_DIRS], prev, &next)) {
+		key = next;
+		if (!bsearch(&key, want, n, sizeof(*want), cmp_u64)) {
+			/* Deleted: the walk goes on from the start. */
+			bpf_map_delete_elem(tr->fd[M_DIRS], &key);
+			prev = NULL;
+			continue;
+		}
+		prev = &key;
+	}
+	for (i = 0; i < n; i++)
+		if (bpf_map_update_elem(tr->fd[M_DIRS], &want[i], &one, BPF_ANY))
+			fprintf(stderr, "abidep: cannot note a watched directory: %s\n",
+				strerror(errno));
+out:
+	free(want);
 }
 
 /* Resolve the tables against /sys; watch what appeared, unwatch what went. */
@@ -123,6 +181,7 @@ int watch_refresh(struct tracer *tr, bool verbose)
 		gone++;
 	}
 	slots_sync(&tr->slots, tr->files, tr->nfiles);
+	dirs_sync(tr);
 	if (verbose && (added || gone))
 		fprintf(stderr, "abidep: watching %d files (%d new, %d gone)\n",
 			watched, added, gone);
