@@ -46,22 +46,27 @@ echo "== tracer: cost on sysfs open+read+close loops, in the QEMU guest (TCG)"
 echo "   no tracer vs abidep (pinned) vs bpftrace (kfunc:kernfs_fop_open + name filter)"
 mkdir -p build/bench
 gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
+# The previous release's tracer beside this one's (tests/upgrade/releases).
+tests/upgrade/build previous
+base=build/release/previous/src/build/abidep
 val() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 pct() { awk -v r="$1" 'BEGIN {printf "%+.1f%%", (r - 1) * 100}'; }
 met() { awk -v x="$1" -v lim="$2" 'BEGIN {print (x <= lim) ? "met" : "MISSED"}'; }
 for how in instructions wall; do
 	if [ $how = instructions ]; then
 		echo "   -- in guest instructions (-icount shift=0, 1 CPU):"
-		out=$(tests/vm/run --icount --timeout 1200 sh -c 'BENCH_ITERS=1000 BENCH_ROUNDS=3 BENCH_CYCLES=2 tests/bench/guest.sh' 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
+		out=$(tests/vm/run --icount --timeout 1200 sh -c "BENCH_BASE=$base BENCH_ITERS=1000 BENCH_ROUNDS=3 BENCH_CYCLES=2 tests/bench/guest.sh" 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
 	else
 		echo "   -- in wall time (medians; moved by host load):"
-		out=$(tests/vm/run --timeout 1200 tests/bench/guest.sh 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
+		out=$(tests/vm/run --timeout 1200 env BENCH_BASE=$base tests/bench/guest.sh 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
 	fi
 	echo "$out" | sed 's/^/   /'
 	au=$(val abidep_unwatched) aw=$(val abidep_watched) bu=$(val bpftrace_unwatched) bw=$(val bpftrace_watched)
 	rss=$(val tracer_rss_kib) mem=$(val map_memlock_bytes)
 	echo "   unwatched file: abidep $(pct "$au") (target <= +3%: $(met "$au" 1.03)), bpftrace $(pct "$bu") (abidep cheaper: $(awk -v a="$au" -v b="$bu" 'BEGIN {print (a < b) ? "yes" : "NO"}'))"
 	echo "   watched file:   abidep $(pct "$aw") (target <= +15%: $(met "$aw" 1.15)), bpftrace $(pct "$bw") (abidep cheaper: $(awk -v a="$aw" -v b="$bw" 'BEGIN {print (a < b) ? "yes" : "NO"}'))"
+	pu=$(val base_unwatched) pw=$(val base_watched)
+	echo "   the previous release's tracer (tests/upgrade/releases): unwatched $(pct "$pu"), watched $(pct "$pw")"
 	echo "   tracer resident memory: $((rss / 1024)) MiB (target <= 32 MiB: $(met "$rss" 32768)); kernel maps (memlock, upper bound): $((mem / 1024)) KiB"
 done
 

@@ -21,15 +21,22 @@ measure() {
 }
 
 $LOOP $UNWATCHED 1000 >/dev/null		# warm up
-# Cycles of no tracer and abidep, so that drift in the guest's speed
-# falls on both sides alike.
+# Cycles of no tracer and abidep (and the previous release's abidep,
+# $BENCH_BASE, when given), so that drift in the guest's speed falls on
+# every side alike.
+BASE=${BENCH_BASE:-}
 for cycle in $(seq "${BENCH_CYCLES:-3}"); do
 	measure none
 	"$A" trace --pin --db /tmp/bench.db
 	measure abidep
-	[ "$cycle" = 1 ] && mem=$(bpftool map show | awk '/name (watched|usage|files|stats|scratch|events|slots|pending) / {getline; for (i = 1; i <= NF; i++) if ($i == "memlock") {sub("B", "", $(i+1)); s += $(i+1)}} END {print s}')
+	[ "$cycle" = 1 ] && mem=$(bpftool map show | awk '/name (watched|usage|files|stats|scratch|events|slots|pending|dirs|listings) / {getline; for (i = 1; i <= NF; i++) if ($i == "memlock") {sub("B", "", $(i+1)); s += $(i+1)}} END {print s}')
 	"$A" trace --status | sed 's/^/# /'
 	"$A" trace --stop --db /tmp/bench.db
+	if [ -n "$BASE" ]; then
+		"$BASE" trace --pin --db /tmp/base.db
+		measure base
+		"$BASE" trace --stop --db /tmp/base.db
+	fi
 done
 measure none
 
@@ -61,3 +68,5 @@ echo "RESULT none_unwatched_ns=$(m u.none) none_watched_ns=$(m w.none)"
 echo "RESULT abidep_unwatched=$(ratio "$(m u.abidep)" "$(m u.none)") abidep_watched=$(ratio "$(m w.abidep)" "$(m w.none)")"
 echo "RESULT bpftrace_unwatched=$(ratio "$(m u.bpftrace)" "$(m u.none)") bpftrace_watched=$(ratio "$(m w.bpftrace)" "$(m w.none)")"
 echo "RESULT tracer_rss_kib=$rss map_memlock_bytes=$mem"
+[ -z "$BASE" ] ||
+	echo "RESULT base_unwatched=$(ratio "$(m u.base)" "$(m u.none)") base_watched=$(ratio "$(m w.base)" "$(m w.none)")"
