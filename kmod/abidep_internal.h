@@ -118,6 +118,7 @@ int abidep_entry_check(const struct abidep_entry *e, struct abidep_state *st);
 struct device_attribute *abidep_find_dev_attr(struct device *dev,
 					      const char *name);
 void abidep_note_access(struct abidep_alias *a, bool write, ssize_t ret);
+int abidep_alias_create_file(struct abidep_alias *a);
 
 /*
  * A table of class entries (the compiled-in one, or a test's): abidep adds

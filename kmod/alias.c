@@ -232,6 +232,34 @@ static char *abidep_alias_path(struct device *dev, const char *old_name)
 	return path;
 }
 
+/*
+ * Every alias file abidep creates is created here, under one lock, its name
+ * looked up first: of two of abidep's creators of one name on one device (a
+ * device added while a brownout window ends, a driver's own alias and a
+ * class table's), the second finds the first's file and gets -EEXIST, and
+ * sysfs, which warns with a stack trace of a duplicate, never sees one. A
+ * file the device's own driver makes by that name is outside the lock: the
+ * driver would be making an attribute its subsystem removed.
+ */
+static DEFINE_MUTEX(abidep_create_lock);
+
+int abidep_alias_create_file(struct abidep_alias *a)
+{
+	struct kernfs_node *kn;
+	int ret;
+
+	mutex_lock(&abidep_create_lock);
+	kn = kernfs_find_and_get(a->kobj->sd, a->shim.attr.name);
+	if (kn) {
+		kernfs_put(kn);
+		ret = -EEXIST;
+	} else {
+		ret = sysfs_create_file(a->kobj, &a->shim.attr);
+	}
+	mutex_unlock(&abidep_create_lock);
+	return ret;
+}
+
 /* The new attribute's file on @dev: its mode, or a negative errno. */
 static int abidep_target_mode(struct device *dev, const char *name,
 			      const struct attribute *attr)
@@ -281,7 +309,10 @@ struct abidep_alias *abidep_device_alias_add(struct device *dev,
 	mode = abidep_target_mode(dev, entry->new_name, &new_attr->attr);
 	if (mode < 0)
 		return ERR_PTR(mode);
-	/* sysfs would warn with a stack trace; say it plainly instead. */
+	/*
+	 * Refused before anything is made; abidep_alias_create_file() looks
+	 * again, under its lock, when it creates the file.
+	 */
 	kn = kernfs_find_and_get(dev->kobj.sd, entry->old_name);
 	if (kn) {
 		kernfs_put(kn);

@@ -79,7 +79,7 @@ static unsigned int abidep_brownout_set_hidden(struct abidep_state *st,
 		if (hide) {
 			sysfs_remove_file(a->kobj, &a->shim.attr);
 		} else {
-			ret = sysfs_create_file(a->kobj, &a->shim.attr);
+			ret = abidep_alias_create_file(a);
 			if (ret) {
 				/* It stays hidden: removing it later is skipped. */
 				pr_err("brownout of %s/%s: %s not restored (%d)\n",
@@ -191,8 +191,8 @@ void abidep_brownout_exit(struct abidep_state *st)
  * During a hide window the file is not created (the window creates it when
  * it ends), so a device that appears meanwhile is browned out too.
  *
- * Return: 0, -EEXIST (a hidden alias of the entry on the same device), or
- * the error of sysfs_create_file().
+ * Return: 0, -EEXIST (a hidden alias of the entry on the same device, or a
+ * file by its name), or the error of sysfs_create_file().
  */
 int abidep_brownout_alias_add(struct abidep_alias *a)
 {
@@ -208,7 +208,7 @@ int abidep_brownout_alias_add(struct abidep_alias *a)
 				ret = -EEXIST;
 		a->hidden = !ret;
 	} else {
-		ret = sysfs_create_file(a->kobj, &a->shim.attr);
+		ret = abidep_alias_create_file(a);
 	}
 	if (!ret)
 		list_add_tail(&a->bo_node, &bo->aliases);
@@ -322,21 +322,24 @@ int abidep_brownout_parse(char *s, char **name, unsigned int *seconds,
 	return 0;
 }
 
-/* The one entry @name names, or an ERR_PTR(): -ENOENT, -ENOTUNIQ. */
+/*
+ * The one entry @name names, or an ERR_PTR(): -ENOENT, -ENOTUNIQ. A name
+ * with a slash is qualified, even by nothing: "/OLD" names no entry.
+ */
 static struct abidep_state *abidep_brownout_find(const char *name)
 {
 	struct abidep_state *st, *found = NULL;
-	const char *old = strchr(name, '/');
-	size_t qlen = old ? old - name : 0;
+	const char *slash = strchr(name, '/');
+	const char *old = slash ? slash + 1 : name;
+	size_t qlen = slash ? slash - name : 0;
 
 	lockdep_assert_held(&abidep_lock);
-	old = old ? old + 1 : name;
 	list_for_each_entry(st, &abidep_registry, node) {
 		const char *q = abidep_brownout_qual(st);
 
 		if (strcmp(st->entry->old_name, old))
 			continue;
-		if (qlen && (strlen(q) != qlen || strncmp(q, name, qlen)))
+		if (slash && (strlen(q) != qlen || strncmp(q, name, qlen)))
 			continue;
 		if (found)
 			return ERR_PTR(-ENOTUNIQ);

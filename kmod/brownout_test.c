@@ -250,6 +250,40 @@ static void abidep_bo_expire_test(struct kunit *test)
 	abidep_alias_remove(a);
 }
 
+/* A file of the device's own by the entry's old name. */
+static ssize_t bo_old_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return bo_val_show(dev, attr, buf);
+}
+static DEVICE_ATTR_RO(bo_old);
+
+/*
+ * A file by the old name made on the device in a hide window: the window's
+ * end finds it (abidep_alias_create_file() looks before it creates) and
+ * leaves the alias hidden, and removing the alias leaves the device's file.
+ */
+static void abidep_bo_taken_test(struct kunit *test)
+{
+	struct abidep_bo_ctx *c = test->priv;
+	struct abidep_alias *a;
+
+	a = abidep_device_alias_add(c->dev[0], &c->entry, &dev_attr_bo_val);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	KUNIT_ASSERT_EQ(test, abidep_bo_ctl(c->by_owner), 0);
+	KUNIT_ASSERT_EQ(test, device_create_file(c->dev[0], &dev_attr_bo_old), 0);
+	KUNIT_ASSERT_EQ(test, abidep_bo_ctl("bo_old off"), 0);
+	KUNIT_EXPECT_TRUE(test, a->hidden);
+	KUNIT_EXPECT_TRUE(test, abidep_bo_has_file(c->dev[0], "bo_old"));
+	/* A second alias on the device is refused: the name is taken. */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(abidep_device_alias_add(c->dev[0], &c->entry,
+							      &dev_attr_bo_val)),
+			-EEXIST);
+	abidep_alias_remove(a);
+	KUNIT_EXPECT_TRUE(test, abidep_bo_has_file(c->dev[0], "bo_old"));
+	device_remove_file(c->dev[0], &dev_attr_bo_old);
+}
+
 /* Names: unknown, ambiguous, qualified by class or by owner. */
 static void abidep_bo_names_test(struct kunit *test)
 {
@@ -283,6 +317,7 @@ static struct kunit_case abidep_brownout_cases[] = {
 	KUNIT_CASE(abidep_bo_fail_test),
 	KUNIT_CASE(abidep_bo_hide_test),
 	KUNIT_CASE(abidep_bo_expire_test),
+	KUNIT_CASE(abidep_bo_taken_test),
 	KUNIT_CASE(abidep_bo_names_test),
 	{}
 };
