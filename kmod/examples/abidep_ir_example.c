@@ -141,9 +141,9 @@ static ssize_t current_protocol_store_xlate(struct device *dev, const char *buf,
 	/* Today's names as the set takes them (one newline allowed), ... */
 	if (!abidep_parse_enum(ir_names, IR_NR_PROTOS, buf, count, &idx))
 		return scnprintf(out, size, "%s", ir_names[idx]);
-	/* ... or an old spelling. */
+	/* ... or an old spelling, alone in the write but for a newline. */
 	i = ir_old_find(buf, len);
-	if (i < 0 || (buf[len] && buf[len + 1]))
+	if (i < 0 || count != len + (buf[len] == '\n'))
 		return -EINVAL;
 	return scnprintf(out, size, "%s", ir_names[i]);
 }
