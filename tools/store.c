@@ -180,6 +180,11 @@ const char *store_errmsg(struct store *s)
 	return s && s->err[0] ? s->err : "no error";
 }
 
+bool store_damaged(struct store *s)
+{
+	return s && ((s->rc & 0xff) == SQLITE_CORRUPT || (s->rc & 0xff) == SQLITE_NOTADB);
+}
+
 int store_exec(struct store *s, const char *sql)
 {
 	char *msg = NULL;

@@ -107,6 +107,9 @@ int store_session(struct store *s, const char *host, const char *session, long l
 /* The message of the last failure (never NULL). */
 const char *store_errmsg(struct store *s);
 
+/* Whether the last failure was a damaged file (SQLite: corrupt, not a DB). */
+bool store_damaged(struct store *s);
+
 /* ---- reading, for abidep report ---- */
 
 /* Which rows to read; zeroed: all. */

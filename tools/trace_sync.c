@@ -196,6 +196,16 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	return store_commit(tr->db);
 }
 
+/*
+ * A sync of pinned maps (--sync, --stop) that failed has lost nothing: the
+ * counts are cumulative and stay in the maps for the next sync to write.
+ */
+static void say_kept(struct tracer *tr)
+{
+	if (!tr->skel)
+		fprintf(stderr, "abidep: nothing is lost: the counts stay in the pinned maps ('abidep trace --status') until a sync succeeds\n");
+}
+
 /* Write the session's cumulative counts; the number of rows, or -1. */
 int sync_db(struct tracer *tr)
 {
@@ -205,8 +215,11 @@ int sync_db(struct tracer *tr)
 	n = sync_rows_read(tr, &rows);
 	n = sync_rows_merge(rows, n);
 	if (sync_rows_write(tr, rows, n)) {
-		fprintf(stderr, "abidep: cannot write %s: %s\n", tr->db_path,
-			store_errmsg(tr->db));
+		fprintf(stderr, "abidep: cannot write %s: %s%s\n", tr->db_path,
+			store_errmsg(tr->db), store_damaged(tr->db) ?
+			"; it is damaged: move it aside with its -wal and -shm files (a sync then starts a new one), or restore a copy" :
+			"");
+		say_kept(tr);
 		n = -1;
 	}
 	free(rows);
@@ -275,6 +288,7 @@ int open_db(struct tracer *tr)
 	tr->db = store_open(tr->db_path, false, err, sizeof(err));
 	if (!tr->db) {
 		fprintf(stderr, "abidep: %s\n", err);
+		say_kept(tr);
 		return EX_DB;
 	}
 	return EX_OK;

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Faults injected into the usage tracer, in the guest: kill -9 during DB
 # writes, a usage map that fills up, no bpffs, abidep.ko unloaded while the
-# tracer runs, a full disk under the DB. Every count checked is exact.
+# tracer runs, a full disk under the DB, two syncs (or a sync and --stop) at
+# once, a damaged DB. Every count checked is exact.
 #	tests/vm/run --timeout 900 tests/vm/fault-tests.sh
-# FAULT_KILLS (default 12) sets the number of kill -9 rounds.
+# FAULT_KILLS (default 12) sets the number of kill -9 rounds, FAULT_RACES
+# (default 4) the rounds of each race of two syncs.
 # Ends with "fault: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -20,6 +22,11 @@ mkdir -p $W
 # "path op uid exe session count" per row, sorted: what the DB $1 holds.
 rows() {
 	sqlite3 "$1" "SELECT path, op, uid, exe, session, count FROM usage ORDER BY 1, 2, 3, 4, 5" | tr '|' ' '
+}
+
+# Root's cat's opens and reads of the watched file in DB $1, all sessions.
+cat_rows() {
+	sqlite3 "$1" "SELECT op, sum(count) FROM usage WHERE path = '$F' AND uid = 0 AND exe = '/usr/bin/cat' GROUP BY op ORDER BY op" | tr '\n' ' '
 }
 
 # Every row of snapshot $1 is in DB $2 with a count at least as high: the
@@ -175,6 +182,214 @@ check "all 3000 users are there" \
 	test "$(sqlite3 $DB "SELECT count(DISTINCT uid) FROM usage WHERE uid >= 20000 AND op = 'open'")" = 3000
 check "... and the acknowledged rows" kept $W/acked $DB
 umount $W/small
+
+section "two syncs at once, and a sync racing --stop: they take turns, nothing lost or doubled"
+# The timer's sync and a hand-run one (or --stop) at once. A sync reads the
+# maps, then takes the DB's write lock; so that two write in the order they
+# read, the second waits on the pin directory's lock (tools/trace_pin.c)
+# until the first is done. To make the race bite every round, another
+# process holds the DB's write lock: the first sync reads the maps and
+# waits for the DB while cats go on reading the watched file; the cats
+# stop, the second sync (or --stop) starts and must wait for the first,
+# then the DB is let go. Without the pin lock both would wait for the DB,
+# and whichever got it last would have the last word: the first, with
+# older counts, as often as not. The DB must hold exactly the cats made.
+DB=$W/race.db
+RACES=${FAULT_RACES:-4}
+# Hold DB $1's write lock (in the background, $holder) until $W/release
+# exists; back once it is held.
+hold_db() {
+	rm -f $W/held $W/release
+	python3 -c '
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+open(sys.argv[2] + "/held", "w").close()
+while not os.path.exists(sys.argv[2] + "/release"):
+    time.sleep(0.01)
+c.execute("ROLLBACK")' "$1" $W &
+	holder=$!
+	while [ ! -e $W/held ] && kill -0 $holder 2>/dev/null; do sleep 0.02; done
+}
+# What process $1 is waiting in, within 30 s: flock (the pin directory's
+# lock), sleep (SQLite's wait for a locked DB: the only sleep in abidep
+# trace), gone (it exited), or busy.
+waits() {
+	i=0
+	while [ $i -lt 600 ]; do
+		case $(cut -d ' ' -f 3 /proc/$1/stat 2>/dev/null) in
+		''|Z) echo gone; return ;;
+		esac
+		case $(cut -d ' ' -f 1 /proc/$1/syscall 2>/dev/null) in
+		73) echo flock; return ;;
+		35|230) echo sleep; return ;;
+		esac
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo busy
+}
+# cats of the watched file until $W/stop exists (in the background,
+# $loader); how many in $W/cats.
+loader() {
+	rm -f $W/stop $W/cats
+	( n=0; while [ ! -e $W/stop ]; do cat $F >/dev/null; n=$((n + 1)); done; echo $n >$W/cats ) &
+	loader=$!
+	sleep 0.5
+}
+stop_loader() {
+	touch $W/stop
+	wait $loader
+	cats=$((cats + $(cat $W/cats)))
+}
+# One round: a sync that read the maps and waits for the DB, more cats,
+# then a second sync (race sync N) or --stop (race stop N).
+race() {
+	hold_db $DB
+	loader
+	"$A" trace --sync --db $DB 2>$W/first.err &
+	first=$!
+	w1=$(waits $first)
+	sleep 0.5			# cats after the first read the maps
+	stop_loader
+	"$A" trace --$1 --db $DB 2>$W/second.err &
+	second=$!
+	w2=$(waits $second)
+	touch $W/release
+	wait $holder
+	wait $first
+	s1=$?
+	wait $second
+	s2=$?
+	check "round $2, a sync and a --$1: the sync waited for the DB ($w1), the --$1 for the sync ($w2)" \
+		test "$w1 $w2" = "sleep flock"
+	check "... both exit 0 ($s1 $s2)" test "$s1 $s2" = "0 0"
+	[ "$s1 $s2" = "0 0" ] || sed 's/^/#   /' $W/first.err $W/second.err
+	check "... the DB holds exactly the $cats cats made" same "$(cat_rows $DB)" "open|$cats read|$cats "
+}
+cats=0
+check "trace --pin" "$A" trace --pin --db $DB
+r=0
+while [ $r -lt "$RACES" ]; do
+	r=$((r + 1))
+	race sync $r
+	race stop $r
+	check "... nothing pinned after the --stop" test ! -e $PIN
+	"$A" trace --pin --db $DB
+done
+# Free-running, no DB holder: the timer's sync and a hand-run one, again
+# and again, while the file is read; then a sync and a --stop together.
+loader
+bad=0
+for _ in $(seq $((RACES * 2))); do
+	"$A" trace --sync --db $DB 2>>$W/free.err &
+	a=$!
+	"$A" trace --sync --db $DB 2>>$W/free.err &
+	b=$!
+	wait $a || bad=$((bad + 1))
+	wait $b || bad=$((bad + 1))
+done
+stop_loader
+check "$((RACES * 4)) syncs, two at a time under load: every one exits 0" test $bad = 0
+[ $bad = 0 ] || sed 's/^/#   /' $W/free.err
+"$A" trace --sync --db $DB 2>$W/a.err &
+a=$!
+"$A" trace --stop --db $DB 2>$W/b.err &
+b=$!
+wait $a
+sa=$?
+wait $b
+sb=$?
+check "a sync and a --stop together: --stop exits 0, the sync 0 or, after it, 8 ($sa $sb)" \
+	sh -c "test $sb = 0 && { test $sa = 0 || { test $sa = 8 && grep -q 'no pinned tracer' $W/a.err; }; }"
+check "... the DB holds exactly the $cats cats made, in all" same "$(cat_rows $DB)" "open|$cats read|$cats "
+check "... nothing pinned" test ! -e $PIN
+check "... and the DB is sound" test "$(sqlite3 $DB 'PRAGMA integrity_check')" = ok
+
+section "a damaged DB: the sync fails saying what to do, the counts stay pinned until one succeeds"
+DB=$W/damaged.db
+check "trace --pin" "$A" trace --pin --db $DB
+# Rows enough to fill pages: damage in the middle of one hits rows.
+check "300 users read the watched file" sh -c "$H u 300 $F | grep -q '^opens=300 open_errors=0 reads=300 '"
+cats=0
+# The accesses the pinned maps hold (--status's "accesses seen").
+hits() { "$A" trace --status -j | python3 -c 'import json, sys; print(json.load(sys.stdin)["hits"])'; }
+users() { sqlite3 "$1" "SELECT count(DISTINCT uid), sum(count) FROM usage WHERE path = '$F' AND uid >= 20000"; }
+# Damage $DB: seeded random bytes over the middle half of every page but
+# the first (pages), cut in the middle of a page (truncated), text
+# (text), random bytes (random).
+damage() {
+	case $1 in
+	pages)
+		python3 -c '
+import random, sys
+f = open(sys.argv[1], "r+b")
+head = f.read(100)
+ps = int.from_bytes(head[16:18], "big")
+ps = 65536 if ps == 1 else ps
+n = f.seek(0, 2) // ps
+rnd = random.Random(16)
+for p in range(1, n):
+    f.seek(p * ps + ps // 4)
+    f.write(rnd.randbytes(ps // 2))' $DB ;;
+	truncated) truncate -s $(($(stat -c %s $DB) / 2 + 100)) $DB ;;
+	text) echo "not a database, but a note" >$DB ;;
+	random) python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(16).randbytes(8192))' $DB ;;
+	esac
+}
+# damaged KIND REMEDY: a sync, reads only the maps hold, damage, a failed
+# sync; then the remedy (aside: the DB moved aside; restore: the copy made
+# after the first sync put back) and a sync that must write it all.
+damaged() {
+	for _ in 1 2 3; do cat $F >/dev/null; done
+	cats=$((cats + 3))
+	"$A" trace --sync --db $DB
+	cp $DB $W/copy.db
+	cat $F >/dev/null
+	cat $F >/dev/null
+	cats=$((cats + 2))
+	check "$1: no -wal file, all is in the DB file" test ! -e $DB-wal
+	damage $1
+	check "$1: the damage is real (quick_check: $(sqlite3 $DB 'PRAGMA quick_check' 2>&1 | head -n 1))" \
+		sh -c "test \"\$(sqlite3 $DB 'PRAGMA quick_check' 2>&1)\" != ok"
+	"$A" trace --sync --db $DB 2>$W/err
+	st=$?
+	sed 's/^/#   /' $W/err
+	check "$1: --sync exits 6" test $st = 6
+	check "... naming the DB and what is wrong with it" grep -qE "$DB: .*(malformed|not a database)" $W/err
+	check "... and what to do" grep -qE "move (it|this file) aside" $W/err
+	check "... and that nothing is lost" \
+		grep -qxF "abidep: nothing is lost: the counts stay in the pinned maps ('abidep trace --status') until a sync succeeds" $W/err
+	check "... the pinned maps hold every access ($((600 + 2 * cats)))" test "$(hits)" = $((600 + 2 * cats))
+	case $2 in
+	aside) mv $DB $DB.damaged-$1 ;;
+	restore) cp $W/copy.db $DB ;;
+	esac
+	rm -f $DB-wal $DB-shm
+	check "$1, $2: --sync exits 0" "$A" trace --sync --db $DB
+	check "... the DB has each access once: 300 users', root's $cats cats" \
+		same "$(users $DB) $(cat_rows $DB)" "300|600 open|$cats read|$cats "
+	check "... and is sound" test "$(sqlite3 $DB 'PRAGMA integrity_check')" = ok
+}
+damaged pages aside
+damaged truncated restore
+damaged text aside
+damaged random restore
+# --stop into a damaged DB: it fails and leaves the tracer pinned.
+cat $F >/dev/null
+cats=$((cats + 1))
+cp $DB $W/copy.db
+damage pages
+"$A" trace --stop --db $DB 2>$W/err
+st=$?
+check "--stop into a damaged DB: exit 6, and nothing unpinned" test "$st $(test -e $PIN/usage && echo pinned)" = "6 pinned"
+check "... nothing is lost" grep -q "nothing is lost" $W/err
+cp $W/copy.db $DB
+rm -f $DB-wal $DB-shm
+check "the copy put back, --stop exits 0" "$A" trace --stop --db $DB
+check "... the DB has each access once: 300 users', root's $cats cats" \
+	same "$(users $DB) $(cat_rows $DB)" "300|600 open|$cats read|$cats "
+check "... nothing pinned" test ! -e $PIN
 
 reports=$(dmesg | grep -E 'BUG:|WARNING:|Oops|INFO: task .* blocked|possible (circular|recursive) locking')
 check "the kernel log has no report" test -z "$reports"
