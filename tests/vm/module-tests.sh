@@ -257,7 +257,79 @@ check "a user cannot write the alias (protocols is 0644)" \
 	sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo nec > $RC/current_protocol' 2>/dev/null"
 check "root can rescan" sh -c 'echo 1 > /sys/kernel/abidep/rescan'
 
+section "log_interval: its range, and what each extreme logs"
+# Documentation/ABI/testing/sysfs-module-abidep: the seconds between two
+# log lines for the same user of an entry; a new user is always logged. An
+# unsigned int, parsed as the kernel parses one (kstrtouint): 0 to
+# 4294967295. Each access due a line either prints it or, past the module's
+# global limit (10 lines per 5 s), adds one to the state file's
+# log_suppressed: lines plus suppressed is what log_interval decided.
+LI=/sys/module/abidep/parameters/log_interval
+suppressed() { sed -n '1s/^# abidep state v1 .* log_suppressed=\([0-9]*\)$/\1/p' "$STATE"; }
+# The accesses of program /tmp/$1 (a cat) that were due a line so far.
+decided() { echo $(($(dmesg | grep -c "($1) /tmp/$1\$") + $(suppressed))); }
+# $1 reads of the rc alias by a new program /tmp/$2, $3 seconds apart.
+reads_by() {
+	cp /bin/cat /tmp/$2
+	i=0
+	while [ $i -lt "$1" ]; do
+		[ $i = 0 ] || sleep "$3"
+		/tmp/$2 "$RC/current_protocol" >/dev/null
+		i=$((i + 1))
+	done
+	li_reads=$((li_reads + $1))
+}
+li_reads=0
+r0=$(state_field current_protocol protocols reads)
+for v in 0 1 4294967295; do
+	check "log_interval $v: taken, and in the state file's header" \
+		sh -c "echo $v >$LI && test \"\$(cat $LI)\" = $v && head -n 1 $STATE | grep -q ' log_interval=$v '"
+done
+echo 3600 >$LI
+for bad in 4294967296 99999999999999999999; do
+	check "log_interval $bad: ERANGE, unchanged" \
+		test "$(try_write $LI $bad) $(cat $LI)" = "1:Numerical result out of range 3600"
+done
+for bad in -1 -0x1 abc 1.5 '' 12abc; do
+	check "log_interval '$bad': EINVAL, unchanged" \
+		test "$(try_write $LI "$bad") $(cat $LI)" = "1:Invalid argument 3600"
+done
+echo 0 >$LI
+d0=$(decided li-zero)
+reads_by 15 li-zero 0
+check "log_interval 0: every access due a line (15 reads: $(($(decided li-zero) - d0)) logged or suppressed)" \
+	test $(($(decided li-zero) - d0)) = 15
+echo 1 >$LI
+d0=$(decided li-one)
+t0=$(date +%s%N)
+reads_by 2 li-one 0
+t1=$(date +%s%N)
+sleep 1.5
+reads_by 1 li-one 0
+check "log_interval 1: two reads $(((t1 - t0) / 1000000)) ms apart, one line; one 1.5 s later, another" \
+	test "$(($(decided li-one) - d0)) $(((t1 - t0) < 1000000000))" = "2 1"
+# The longest interval, and the smallest that would wrap to under a second
+# in 32 bits (ceil(2^32 / HZ) for each HZ Kconfig offers: 100, 250, 300,
+# 1000): the interval is seconds * HZ in jiffies, an unsigned long.
+for v in 4294967295 42949673 17179870 14316558 4294968; do
+	echo $v >$LI
+	d0=$(decided li-$v)
+	reads_by 2 li-$v 1.2
+	check "log_interval $v: the new user logged, not again 1.2 s later" test $(($(decided li-$v) - d0)) = 1
+done
+echo 3600 >$LI
+check "the alias's reads all counted, logged or not ($li_reads)" \
+	test "$(($(state_field current_protocol protocols reads) - r0))" = "$li_reads"
+
 check "rmmod abidep at the end" rmmod abidep
 check "no debugfs or sysfs left behind" sh -c '! test -e /sys/kernel/debug/abidep && ! test -e /sys/kernel/abidep'
+check "log_interval=-1 at load: refused, and said" sh -c "! insmod $KMOD/abidep.ko log_interval=-1 2>/dev/null && ! test -e /sys/module/abidep &&
+	dmesg | grep -qF \"abidep: \\\`-1' invalid for parameter \\\`log_interval'\""
+for bad in 4294967296 abc; do
+	check "log_interval=$bad at load: refused" sh -c "! insmod $KMOD/abidep.ko log_interval=$bad 2>/dev/null && ! test -e /sys/module/abidep"
+done
+for v in 0 4294967295; do
+	check "log_interval=$v at load: taken" sh -c "insmod $KMOD/abidep.ko log_interval=$v && test \"\$(cat /sys/module/abidep/parameters/log_interval)\" = $v && rmmod abidep"
+done
 
 finish guest
