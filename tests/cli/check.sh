@@ -545,17 +545,41 @@ check "-d is an input, as a DB operand is" sh -c "'$A' merge -d '$T/h1.db' '$T/h
 check "no -o: exit 2" test "$(status "$A" merge "$T/h1.db")" = 2
 check "no input: exit 2" test "$(status "$A" merge -o "$T/x.db")" = 2
 check "--help: exit 0" test "$(status "$A" merge --help)" = 0
-# Killed mid-merge: the output is the old one or the whole new one, never half.
+# Killed mid-merge: the output is the old one, whole, never half. The merge
+# is one transaction into a temporary file, renamed over the output once
+# committed: the kill is sent once that file's WAL holds more than 1 MiB of
+# rows (uncommitted) while the merge still runs, so that it lands
+# mid-merge, which the temporary file left behind then proves (a merge
+# that finished renamed it away).
 seq 1 60000 | sed "s/.*/h9|s&|\/sys\/kernel\/gone|\/sys\/kernel\/gone|t|removed|read|0|1|-|\/usr\/bin\/cat|cat|1|1|1|0|$t0|$t0/" | fill "$T/big.db"
 cp "$T/fleet.db" "$T/kill.db"
+old_sum=$(md5sum <"$T/kill.db")
+old_totals=$(sql "$T/kill.db" 'SELECT count(*), sum(count) FROM usage')
 "$A" merge "$T/big.db" -o "$T/kill.db" >/dev/null 2>&1 &
 pid=$!
-sleep 0.3
-kill -9 $pid 2>/dev/null
+wal=0
+i=0
+while [ $i -lt 3000 ] && [ "$wal" -le 1048576 ] && kill -0 $pid 2>/dev/null; do
+	for f in "$T"/.kill.db.merge-*-wal; do
+		[ -f "$f" ] && wal=$(stat -c %s "$f")
+	done
+	[ "$wal" -le 1048576 ] && sleep 0.01
+	i=$((i + 1))
+done
+killed=no
+kill -9 $pid 2>/dev/null && killed=yes
 wait $pid 2>/dev/null
-rows=$(sql "$T/kill.db" 'SELECT count(*) FROM usage')
-check "killed mid-merge: the output whole, old or new ($rows rows)" sh -c "test '$rows' = 6 || test '$rows' = 60006"
+check "killed mid-merge: sent while it ran, its temporary's WAL at $wal bytes" \
+	test "$killed" = yes -a "$wal" -gt 1048576
+check "... and it landed before the end: the temporary file is left" \
+	sh -c "ls -a '$T' | grep -q '^\.kill\.db\.merge-[^-]*\$'"
+check "... the output is the old one, byte for byte, with no -wal" \
+	sh -c "test \"\$(md5sum <'$T/kill.db')\" = '$old_sum' && test ! -e '$T/kill.db-wal'"
 check "... and sound" test "$(sql "$T/kill.db" 'PRAGMA integrity_check')" = ok
+rm -f "$T"/.kill.db.merge-*
+check "the merge again: exit 0" test "$(status "$A" merge "$T/big.db" -o "$T/kill.db")" = 0
+check "... every row once, the counts exact (6 + 60000 rows, ${old_totals#*|} + 60000)" \
+	test "$(sql "$T/kill.db" 'SELECT count(*), sum(count) FROM usage')" = "60006|$((${old_totals#*|} + 60000))"
 
 section "check: sessions (when the tracer ran)"
 at() {
