@@ -1,77 +1,127 @@
 #!/bin/sh
-# abidep scan DIR (default /usr) side by side with grep over the same names
-# (abidep scan --print-patterns), alternating runs, medians of wall time and
-# of CPU time (user + sys). Figures, not tests: exits 0 unless a command
-# cannot run at all. Called by scripts/bench.sh; BENCH_SCAN_RUNS (default 5).
+# make bench's scan figures: abidep scan DIR (default /usr/lib) against grep
+# over the same names (abidep scan --print-patterns), page cache warm.
+# Called by scripts/bench.sh; BENCH_SCAN_RUNS rounds (default 5).
 #
-# grep -rlF is the command of the issue; it also counts a name inside a
-# longer word ("protocol" in "protocols"), which abidep does not call a
-# reference. grep -rlwF has abidep's rule (whole words), so its file set
-# must equal that of abidep scan --weak -l --all-bytes (every hit, weak ones
-# included, every byte of ELF files). By default abidep reads only the ELF
-# sections that can hold strings (Documentation/admin-guide/scan.rst); the files it
-# then finds are listed against --all-bytes's too.
+# The configuration whose findings equal grep's: a name is a reference as a
+# whole word (grep -w's rule with LC_ALL=C), every hit counts (--weak), the
+# files with one are listed (-l) and ELF files are read whole
+# (--all-bytes), so that `abidep scan --weak -l --all-bytes` and
+# `grep -rlwF -f PATTERNS` must list the same files: compared before the
+# timed rounds, a difference fails the bench. Timed with one thread
+# (grep has one) and with all of them (--threads' default); the default
+# configuration (string sections of ELF files only, strong and medium hits
+# of common names, every hit listed), with one thread and all, is the
+# second row. Every timed run must exit as it should (abidep 1: hits; grep
+# 0: matches), or the bench fails.
+#
+# Files per second from each tool's own count of the files it examined:
+# abidep's "files" (-j), and the lines of `grep -rcwF` (one per file grep
+# read); the two must be equal.
+#
+# Writes lines to $BENCH_SCAN_OUT (default build/bench/raw/scan.txt) for
+# tests/bench/results.py, in tests/bench/guest.sh's format:
+#   I KEY VALUE...; S SIDE wall|cpu ROUND MICROSECONDS; C SIDE - WHAT EXPECTED GOT; F MESSAGE
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-DIR=${1:-/usr}
+DIR=${1:-/usr/lib}
 RUNS=${BENCH_SCAN_RUNS:-5}
 A=build/abidep
+T=build/bench/timeit
+OUT=${BENCH_SCAN_OUT:-build/bench/raw/scan.txt}
 export LC_ALL=C
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$(dirname "$OUT")"
+: >"$OUT"
+rec() { echo "$*" >>"$OUT"; }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-
-# run NAME CMD...: append wall and CPU seconds of one run to $tmp/NAME.{wall,cpu}
-run() {
-	name=$1
-	shift
-	/usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" >/dev/null 2>&1 || true
-	awk '{print $1}' "$tmp/t" >>"$tmp/$name.wall"
-	awk '{print $2 + $3}' "$tmp/t" >>"$tmp/$name.cpu"
-}
-
+[ -x $T ] || gcc -O2 -static -o $T tests/bench/timeit.c
 $A scan --print-patterns >"$tmp/patterns" 2>/dev/null
-echo "== scan: abidep scan $DIR vs grep -rl[w]F -f PATTERNS $DIR ($(wc -l <"$tmp/patterns") names, $RUNS runs each, alternating, page cache warm)"
+threads=$(nproc)
+[ "$threads" -le 8 ] || threads=8
+rec I dir "$DIR"
+rec I patterns "$(wc -l <"$tmp/patterns")"
+rec I threads "$threads"
+rec I rounds "$RUNS"
+rec I grep "$(grep --version | head -n 1)"
+rec I cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
+echo "   scan: $DIR, $(wc -l <"$tmp/patterns") names, file sets first (this also warms the page cache)"
 
-# The file sets (also warms the page cache).
-$A scan --weak -l --all-bytes "$DIR" >"$tmp/abidep.files" 2>/dev/null || true
-$A scan --weak -l "$DIR" >"$tmp/abidep-elf.files" 2>/dev/null || true
-grep -rlwF -f "$tmp/patterns" "$DIR" 2>/dev/null | sort >"$tmp/grepw.files" || true
-grep -rlF -f "$tmp/patterns" "$DIR" 2>/dev/null | sort >"$tmp/grep.files" || true
-files=$($A -j scan "$DIR" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"])')
-
-for i in $(seq "$RUNS"); do
-	run abidep "$A" scan "$DIR"
-	run grep grep -rlF -f "$tmp/patterns" "$DIR"
-	run abidep1 "$A" scan --threads 1 "$DIR"
-	run grepw grep -rlwF -f "$tmp/patterns" "$DIR"
-	run abidepall "$A" scan --all-bytes "$DIR"
+# The file sets and the counts (untimed; twice, the first warms the cache).
+for _ in 1 2; do
+	$A -j scan --weak -l --all-bytes "$DIR" >"$tmp/all.json" 2>/dev/null || true
 done
+$A -j scan "$DIR" >"$tmp/default.json" 2>/dev/null || true
+grep -rlwF -f "$tmp/patterns" "$DIR" 2>/dev/null | sort >"$tmp/grep.files" || true
+grep -rcwF -f "$tmp/patterns" "$DIR" 2>/dev/null | wc -l >"$tmp/grep.count" || true
+python3 - "$tmp" "$DIR" >>"$OUT" <<'EOF'
+import json, sys
+tmp, root = sys.argv[1], sys.argv[2]
+def load(name):
+    try:
+        return json.load(open(f"{tmp}/{name}.json"))
+    except Exception:
+        return {}
+a, d = load("all"), load("default")
+# abidep names files as the system they belong to sees them: here the
+# host's, so the same paths as grep's.
+files = sorted(a.get("files_with_hits", []))
+with open(f"{tmp}/abidep.files", "w") as f:
+    f.write("".join(x + "\n" for x in files))
+grep = open(f"{tmp}/grep.files").read().split("\n")[:-1]
+only_a = sorted(set(files) - set(grep))
+only_g = sorted(set(grep) - set(files))
+print("C equal - files_with_hits", len(grep), len(files))
+print("C equal - files_only_abidep", 0, len(only_a))
+print("C equal - files_only_grep", 0, len(only_g))
+for x in (only_a[:3] + only_g[:3]):
+    print("I differs", x)
+gcount = int(open(f"{tmp}/grep.count").read().split()[0] or 0)
+print("C equal - files_examined", gcount, a.get("files", 0))
+print("I files_abidep", a.get("files", 0))
+print("I files_grep", gcount)
+print("I bytes_all", a.get("bytes", 0))
+print("I bytes_default", d.get("bytes", 0))
+print("I files_default", d.get("files", 0))
+print("I hits_default", len(d.get("hits", [])))
+dh = {h["file"] for h in d.get("hits", [])}
+print("I files_with_hits_default", len(dh))
+print("I files_with_hits", len(files))
+EOF
 
-fig() {
-	w=$(median <"$tmp/$1.wall")
-	c=$(median <"$tmp/$1.cpu")
-	printf '   %-34s %7.2f s wall  %7.2f s CPU  %9.0f files/s\n' "$2" "$w" "$c" \
-		"$(awk -v f="$files" -v w="$w" 'BEGIN {print (w > 0) ? f / w : 0}')"
+# How each command must exit: abidep 1 when it lists a hit, grep 0 when it
+# finds a match.
+sa=0 sd=0 sg=1
+[ ! -s "$tmp/abidep.files" ] || sa=1
+[ "$(sed -n 's/^I hits_default //p' "$OUT")" = 0 ] || sd=1
+[ ! -s "$tmp/grep.files" ] || sg=0
+
+# One round: every command once, in an order rotated by one each round.
+SIDES="grep abidep1 abidep default1 default"
+cmd() {
+	case $1 in
+	grep) echo "-e $sg grep -rlwF -f $tmp/patterns $DIR" ;;
+	abidep1) echo "-e $sa $A scan --weak -l --all-bytes --threads 1 $DIR" ;;
+	abidep) echo "-e $sa $A scan --weak -l --all-bytes $DIR" ;;
+	default1) echo "-e $sd $A scan --threads 1 $DIR" ;;
+	default) echo "-e $sd $A scan $DIR" ;;
+	esac
 }
-fig abidep "abidep scan (all CPUs)"
-fig abidep1 "abidep scan --threads 1"
-fig abidepall "abidep scan --all-bytes"
-fig grep "grep -rlF"
-fig grepw "grep -rlwF"
-ratio() { awk -v a="$(median <"$tmp/$1.$3")" -v g="$(median <"$tmp/$2.$3")" 'BEGIN {printf "%.1f", (a > 0) ? g / a : 0}'; }
-r=$(ratio abidep grep wall)
-echo "   $files files examined"
-echo "   ratio vs grep -rlF:  ${r}x faster wall ($(ratio abidep grep cpu)x CPU; one thread: $(ratio abidep1 grep wall)x wall) (target: at least 2x: $(awk -v r="$r" 'BEGIN {print (r >= 2) ? "met" : "MISSED"}'))"
-echo "   ratio vs grep -rlwF: $(ratio abidep grepw wall)x faster wall ($(ratio abidep grepw cpu)x CPU; one thread: $(ratio abidep1 grepw wall)x wall)"
-echo "   --all-bytes (every byte, as grep): $(ratio abidepall grep wall)x grep -rlF wall ($(ratio abidepall grep cpu)x CPU), $(ratio abidepall grepw wall)x grep -rlwF wall"
-if cmp -s "$tmp/abidep.files" "$tmp/grepw.files"; then
-	echo "   same files as grep -rlwF (abidep --weak -l --all-bytes): yes ($(wc -l <"$tmp/abidep.files") files with a whole-word name)"
-else
-	echo "   same files as grep -rlwF (abidep --weak -l --all-bytes): NO ($(wc -l <"$tmp/abidep.files") vs $(wc -l <"$tmp/grepw.files"); first differences:)"
-	diff "$tmp/abidep.files" "$tmp/grepw.files" | head -n 5 | sed 's/^/      /'
-fi
-echo "   default (ELF string sections): $(wc -l <"$tmp/abidep-elf.files") files; $(comm -13 "$tmp/abidep-elf.files" "$tmp/abidep.files" | wc -l) have the names only in ELF code or tables, $(comm -23 "$tmp/abidep-elf.files" "$tmp/abidep.files" | wc -l) not in --all-bytes's"
-echo "   grep -rlF: $(wc -l <"$tmp/grep.files") files, $(comm -13 "$tmp/abidep.files" "$tmp/grep.files" | wc -l) of them only with a name inside a longer word, $(comm -23 "$tmp/abidep.files" "$tmp/grep.files" | wc -l) missing"
+rec I sides $SIDES
+for s in $SIDES; do rec I cmd "$s" "$(cmd "$s" | cut -d' ' -f3-)"; done
+n=$(echo $SIDES | wc -w)
+for r in $(seq "$RUNS"); do
+	order=$(echo $SIDES $SIDES | tr ' ' '\n' | sed -n "$(((r - 1) % n + 1)),+$((n - 1))p" | tr '\n' ' ')
+	for s in $order; do
+		# shellcheck disable=SC2046 # the command's words
+		if t=$($T $(cmd "$s") 2>"$tmp/err"); then
+			rec S "$s" wall "$r" "${t% *}"
+			rec S "$s" cpu "$r" "${t#* }"
+		else
+			rec F "scan: $s: $(cat "$tmp/err")"
+		fi
+	done
+	echo "   scan: round $r of $RUNS done"
+done

@@ -1,82 +1,118 @@
 #!/bin/sh
-# make bench: speed figures measured side by side in one run (alternating
-# runs, medians), with the project's targets. Figures, not tests: it always
-# exits 0 unless a command cannot run at all.
+# make bench: every speed figure the documentation quotes, each side by side
+# with the floor or the tools it replaces, every side's work checked.
+#
+#   tables  abidep tables vs the kernel's get_abi.pl, on each supported
+#           kernel's Documentation/ABI          (scripts/bench-tables.sh)
+#   tracer  sysfs loops under no tracer, the floor (empty programs on
+#           abidep's attach points), abidep, the previous release's abidep
+#           and two bpftrace programs, in a QEMU guest of each supported
+#           kernel: in guest instructions (-icount), in wall time, and (no
+#           tracer, the floor, abidep) with two readers on two vCPUs
+#                                                        (tests/bench/guest.sh)
+#   alias   reading through the module's aliases vs the new attributes,
+#           in instructions and wall time, on each kernel (tests/bench/alias.sh)
+#   scan    abidep scan vs grep over the same names, on /usr/lib
+#                                                     (scripts/bench-scan.sh)
+#
+# Each part writes raw lines under build/bench/raw/; tests/bench/results.py
+# judges them and writes build/bench/results.json and build/bench/results.rst
+# (the table; printed at the end). make bench exits 1 and says FAILED when a
+# side produced no figure or counted wrong (a missed target is not a
+# failure: the table says MISSED). Only a run that measured every supported
+# kernel and did not fail refreshes Documentation/admin-guide/bench-results.inc,
+# the committed copy of the table the documentation includes.
+#
+# Knobs: BENCH_KERNELS (series, default every supported kernel),
+# BENCH_ROUNDS (6) and BENCH_ITERS (2000) for the tracer, ALIAS_ROUNDS (8) and
+# ALIAS_ITERS (2000),
+# BENCH_RUNS (15) for the tables, BENCH_SCAN_RUNS (5), BENCH_SCAN_DIR (/usr/lib).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-src=$(scripts/linux-source.sh)
-ABI=$src/Documentation/ABI
-RUNS=${BENCH_RUNS:-15}
+RAW=build/bench/raw
+ROUNDS=${BENCH_ROUNDS:-6}
+ITERS=${BENCH_ITERS:-2000}
+all=$(scripts/kver.sh --all | xargs -n 1 scripts/kver.sh --series | tr '\n' ' ')
+KERNELS=${BENCH_KERNELS:-$all}
+start=$(date +%s)
 
-# median of the numbers on stdin
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+rm -rf "$RAW"
+mkdir -p "$RAW"
+run=$RAW/run.txt
+rec() { echo "$*" >>"$run"; }
+rec I date "$(date -u +%Y-%m-%d)"
+rec I cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs"
+rec I mem "$(awk '/MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo)"
+rec I os "$(. /etc/os-release && echo "$PRETTY_NAME"), QEMU $(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9.]*\).*/\1/p')"
+rec I commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with local changes)' || true)"
+rec I load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# microseconds one run of "$@" takes (output discarded, exit status ignored),
-# fork to wait: see tests/bench/timeit.c for why not `date` around it
-mkdir -p build/bench
+echo "== make bench: kernels $KERNELS; about 20 minutes (build/bench/raw/*.log as it goes)"
+gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
 gcc -O2 -static -o build/bench/timeit tests/bench/timeit.c
-timeit() {
-	build/bench/timeit "$@"
+gcc -O2 -static -o build/bench/floor tests/bench/floor.c -lbpf -lelf -lz
+# The previous release's tracer beside this one's (tests/upgrade/releases).
+tests/upgrade/build previous >"$RAW/previous-build.log" 2>&1 ||
+	rec F "the previous release could not be built (build/bench/raw/previous-build.log)"
+base=$repo/build/release/previous/src/build/abidep
+
+echo "== tables: abidep tables vs get_abi.pl"
+# shellcheck disable=SC2086 # the series
+scripts/bench-tables.sh $KERNELS || rec F "scripts/bench-tables.sh exited $?"
+
+# guest NAME SERIES MINUTES RUNNER-OPTIONS... -- CMD...: one guest run, its
+# output in $RAW/NAME.log, its files in $RAW/NAME/. A guest that never
+# reported (123) or timed out (124) is booted once more: under a loaded
+# host QEMU now and then stalls at boot.
+guest() {
+	name=$1 series=$2 minutes=$3
+	shift 3
+	echo "== $name (about $minutes min)"
+	for try in 1 2; do
+		rc=0
+		KVER=$series tests/vm/run --timeout $((minutes * 240 + 300)) --out "$RAW/$name" "$@" \
+			>"$RAW/$name.log" 2>&1 || rc=$?
+		case $rc in
+		123 | 124) rec I retry "$name: the guest run exited $rc (try $try)" ;;
+		*) break ;;
+		esac
+	done
+	[ "$rc" = 0 ] || rec F "$name: the guest run exited $rc ($RAW/$name.log)"
+	tail -n 1 "$RAW/$name.log" | sed 's/^/   /'
 }
 
-echo "== tables: parse and validate the whole Documentation/ABI of linux-source-6.1"
-echo "   abidep tables validate  vs  scripts/get_abi.pl validate, $RUNS runs each, alternating"
-a=$(mktemp) g=$(mktemp)
-for i in $(seq "$RUNS"); do
-	timeit build/abidep tables validate -q "$ABI" >>"$a"
-	timeit perl "$src/scripts/get_abi.pl" --dir "$ABI" validate >>"$g"
-done
-ma=$(median <"$a")
-mg=$(median <"$g")
-rm -f "$a" "$g"
-what=$(build/abidep tables validate -q "$ABI" | sed -n 's/.* entries, \([0-9]*\) What lines.*/\1/p')
-ratio=$(awk -v a="$ma" -v g="$mg" 'BEGIN {printf "%.1f", g / a}')
-printf '   abidep      %8.2f ms  (%s What lines)\n' "$(awk -v a="$ma" 'BEGIN {print a / 1000}')" "$what"
-printf '   get_abi.pl  %8.2f ms\n' "$(awk -v g="$mg" 'BEGIN {print g / 1000}')"
-verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 20) ? "met" : "MISSED"}')
-echo "   ratio       ${ratio}x faster (target: at least 20x: $verdict)"
-
-echo
-# Guest figures twice: in instructions (QEMU -icount: the guest's clock
-# counts instructions, so host load cannot move them; reproducible to 0.5%,
-# the figures the targets are judged on) and in wall time (TCG, so host load
-# moves them by several percent; for reference).
-echo "== tracer: cost on sysfs open+read+close loops, in the QEMU guest (TCG)"
-echo "   no tracer vs abidep (pinned) vs bpftrace (kfunc:kernfs_fop_open + name filter)"
-mkdir -p build/bench
-gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
-# The previous release's tracer beside this one's (tests/upgrade/releases).
-tests/upgrade/build previous
-base=build/release/previous/src/build/abidep
-val() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-pct() { awk -v r="$1" 'BEGIN {printf "%+.1f%%", (r - 1) * 100}'; }
-met() { awk -v x="$1" -v lim="$2" 'BEGIN {print (x <= lim) ? "met" : "MISSED"}'; }
-for how in instructions wall; do
-	if [ $how = instructions ]; then
-		echo "   -- in guest instructions (-icount shift=0, 1 CPU):"
-		out=$(tests/vm/run --icount --timeout 1200 sh -c "BENCH_BASE=$base BENCH_ITERS=1000 BENCH_ROUNDS=3 BENCH_CYCLES=2 tests/bench/guest.sh" 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
-	else
-		echo "   -- in wall time (medians; moved by host load):"
-		out=$(tests/vm/run --timeout 1200 env BENCH_BASE=$base tests/bench/guest.sh 2>&1 | grep '^RESULT' | sed 's/^RESULT //')
-	fi
-	echo "$out" | sed 's/^/   /'
-	au=$(val abidep_unwatched) aw=$(val abidep_watched) bu=$(val bpftrace_unwatched) bw=$(val bpftrace_watched)
-	rss=$(val tracer_rss_kib) mem=$(val map_memlock_bytes)
-	echo "   unwatched file: abidep $(pct "$au") (target <= +3%: $(met "$au" 1.03)), bpftrace $(pct "$bu") (abidep cheaper: $(awk -v a="$au" -v b="$bu" 'BEGIN {print (a < b) ? "yes" : "NO"}'))"
-	echo "   watched file:   abidep $(pct "$aw") (target <= +15%: $(met "$aw" 1.15)), bpftrace $(pct "$bw") (abidep cheaper: $(awk -v a="$aw" -v b="$bw" 'BEGIN {print (a < b) ? "yes" : "NO"}'))"
-	pu=$(val base_unwatched) pw=$(val base_watched)
-	echo "   the previous release's tracer (tests/upgrade/releases): unwatched $(pct "$pu"), watched $(pct "$pw")"
-	echo "   tracer resident memory: $((rss / 1024)) MiB (target <= 32 MiB: $(met "$rss" 32768)); kernel maps (memlock, upper bound): $((mem / 1024)) KiB"
+for k in $KERNELS; do
+	env="BENCH_BASE=$base BENCH_ROUNDS=$ROUNDS BENCH_ITERS=$ITERS"
+	guest tracer-$k-icount "$k" 5 --icount -- env $env BENCH_MEMORY=1 tests/bench/guest.sh
+	guest tracer-$k-wall "$k" 5 --smp 1 -- env $env tests/bench/guest.sh
+	guest tracer-$k-2cpu "$k" 4 --smp 2 -- env $env BENCH_READERS=2 \
+		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
+	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"
+	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
+	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh
 done
 
-echo
-echo "== alias: reading through an alias vs the attribute it forwards to, in the guest (target <= +5%)"
-echo "   -- in guest instructions (-icount shift=0, 1 CPU):"
-tests/vm/run --icount --timeout 1200 sh -c 'ALIAS_ROUNDS=5 tests/bench/alias.sh' 2>&1 | grep -v '^RESULT' | sed 's/^/   /'
-echo "   -- in wall time (medians; moved by host load):"
-tests/vm/run --timeout 1200 tests/bench/alias.sh 2>&1 | grep -v '^RESULT' | sed 's/^/   /'
+echo "== scan: abidep scan vs grep"
+scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
 
+el=$(($(date +%s) - start))
+rec I load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+rec I duration "$((el / 60)) min $((el % 60)) s"
 echo
-echo "== scan: abidep scan /usr vs grep -rlF -f PATTERNS /usr (target: at least 2x)"
-scripts/bench-scan.sh /usr
+rc=0
+# shellcheck disable=SC2086 # the series
+python3 tests/bench/results.py "$RAW" $KERNELS || rc=$?
+echo
+if [ "$rc" != 0 ]; then
+	echo "make bench: FAILED (build/bench/results.rst, build/bench/raw/)"
+	exit 1
+fi
+if [ "$(echo $KERNELS)" = "$(echo $all)" ]; then
+	cp build/bench/results.rst Documentation/admin-guide/bench-results.inc
+	echo "make bench: done in $((el / 60)) min; build/bench/results.json and .rst;" \
+		"Documentation/admin-guide/bench-results.inc refreshed (commit it to publish these figures)"
+else
+	echo "make bench: done in $((el / 60)) min; build/bench/results.json and .rst" \
+		"(not every kernel: the documentation's copy is left as it is)"
+fi

@@ -1,72 +1,238 @@
 #!/bin/sh
-# make bench, inside the guest: the tracer's cost on sysfs accesses, side by
-# side with no tracer and with the equivalent bpftrace one-liner, and its
-# memory. Prints one line per figure.
+# make bench, inside the guest: what the usage tracer costs a sysfs
+# open+read+close loop (build/bench/sysfs_loop), against no tracer, the
+# floor of its design and its peers, in one boot:
+#
+#   none      no tracer
+#   floor     empty fentry/fexit programs on exactly abidep's attach points
+#             (build/bench/floor, tests/bench/floor.c)
+#   abidep    abidep trace --pin (this tree's build/abidep)
+#   previous  the previous release's abidep trace --pin ($BENCH_BASE, when given)
+#   bt_inode  bpftrace: opens and reads (kernfs open, sysfs show) of the
+#             watched file's inode, counted in two maps
+#   bt_name   bpftrace: the one-liner that counts opens by comm, the file
+#             picked by a name compare
+#
+# BENCH_ROUNDS rounds; each round runs every side once, in an order rotated
+# by one from the last round's, so that each side comes at each place as
+# often as the others and drift falls on all of them alike. A side is
+# attached, runs BENCH_ITERS iterations on an unwatched file
+# (cpuidle/current_governor) and on a watched one (current_governor_ro), by
+# BENCH_READERS processes at once, and is detached; then its counts are
+# checked against the loop's own: abidep's and previous's `report -j` (the
+# usage map synced to a DB of the round), the bpftrace maps, the number of
+# tracing links each side attached, and the loop's own opens and reads.
+#
+# BENCH_SIDES picks some of the sides (make bench's two-reader run: none,
+# floor and abidep).
+#
+# Writes lines to $BENCH_OUT (default $ABIDEP_OUT/tracer.txt) for
+# tests/bench/results.py, which judges them:
+#   I KEY VALUE...                      what was run
+#   S SIDE FILE ROUND VALUE             a sample: ns per iteration (u|w)
+#   C SIDE ROUND WHAT EXPECTED GOT      a count check (EXPECTED: N or >=N)
+#   M KEY VALUE                         memory (BENCH_MEMORY=1)
+#   F MESSAGE                           a side that could not run
+# Exits non-zero only when it cannot go on at all.
 set -eu
 A=$ABIDEP_REPO/build/abidep
-LOOP=$ABIDEP_REPO/build/bench/sysfs_loop
-N=${BENCH_ITERS:-4000}
-ROUNDS=${BENCH_ROUNDS:-5}
+B=$ABIDEP_REPO/build/bench
+LOOP=$B/sysfs_loop
+N=${BENCH_ITERS:-2000}
+ROUNDS=${BENCH_ROUNDS:-6}
+READERS=${BENCH_READERS:-1}
+BASE=${BENCH_BASE:-}
+OUT=${BENCH_OUT:-$ABIDEP_OUT/tracer.txt}
 UNWATCHED=/sys/devices/system/cpu/cpuidle/current_governor
 WATCHED=/sys/devices/system/cpu/cpuidle/current_governor_ro
+FLOOR=/sys/fs/bpf/bench-floor
+INO=$(stat -c %i $WATCHED)
+SIDES=${BENCH_SIDES:-none floor abidep${BASE:+ previous} bt_inode bt_name}
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2] + a[NR/2+1]) / 2)}'; }
+: >"$OUT"
+rec() { echo "$*" >>"$OUT"; }
+fail() {
+	rec F "$*"
+	echo "guest.sh: $*" >&2
+}
 
-# measure LABEL: ROUNDS loops on each file, alternating; appended to /tmp/[uw].LABEL
-measure() {
-	for r in $(seq "$ROUNDS"); do
-		$LOOP $UNWATCHED "$N" >>/tmp/u.$1
-		$LOOP $WATCHED "$N" >>/tmp/w.$1
+# The tracing links attached now (fentry/fexit programs), of every side.
+links() { bpftool link show 2>/dev/null | grep -c '^[0-9]*: tracing ' || true; }
+
+# The usage that `report -j` of DB $2 (by abidep $1) shows the loop made of
+# the watched file: "OPENS READS".
+report_counts() {
+	"$1" report -j --db "$2" 2>/dev/null | python3 -c '
+import json, sys
+opens = reads = 0
+for e in json.load(sys.stdin):
+    if sys.argv[1] not in e.get("files", []):
+        continue
+    for u in e["users"]:
+        if (u.get("exe") or "").endswith("/sysfs_loop"):
+            if u["op"] == "open":
+                opens += u["count"]
+            elif u["op"] == "read":
+                reads += u["count"]
+print(opens, reads)' "$WATCHED" || echo "- -"
+}
+
+BT_INODE="kfunc:kernfs_fop_open /args->inode->i_ino == $INO/ { @opens = count(); }
+kretfunc:sysfs_kf_seq_show /args->sf->file->f_inode->i_ino == $INO/ { @reads = count(); }"
+BT_NAME='kfunc:kernfs_fop_open /str(args->file->f_path.dentry->d_name.name) == "current_governor_ro"/ { @[comm] = count(); }'
+
+# Seconds since boot (of the guest's clock).
+now() { cut -d. -f1 /proc/uptime; }
+
+# bpftrace PROGRAM LINKS: start it in the background; back when its LINKS
+# probes are attached (bpftrace prints "Attaching" before it attaches), or
+# after 5 minutes.
+bt=
+bt_start() {
+	bpftrace -e "$1" >/tmp/bt.out 2>&1 &
+	bt=$!
+	end=$(($(now) + 300))
+	while [ "$(links)" -lt "$2" ]; do
+		if [ "$(now)" -gt $end ] || ! kill -0 $bt 2>/dev/null; then
+			fail "bpftrace did not attach: $(tr '\n' ' ' </tmp/bt.out)"
+			return 0
+		fi
+		sleep 0.1
 	done
 }
 
-$LOOP $UNWATCHED 1000 >/dev/null		# warm up
-# Cycles of no tracer and abidep (and the previous release's abidep,
-# $BENCH_BASE, when given), so that drift in the guest's speed falls on
-# every side alike.
-BASE=${BENCH_BASE:-}
-for cycle in $(seq "${BENCH_CYCLES:-3}"); do
-	measure none
-	"$A" trace --pin --db /tmp/bench.db
-	measure abidep
-	[ "$cycle" = 1 ] && mem=$(bpftool map show | awk '/name (watched|usage|files|stats|scratch|events|slots|pending|dirs|listings) / {getline; for (i = 1; i <= NF; i++) if ($i == "memlock") {sub("B", "", $(i+1)); s += $(i+1)}} END {print s}')
-	"$A" trace --status | sed 's/^/# /'
-	"$A" trace --stop --db /tmp/bench.db
-	if [ -n "$BASE" ]; then
-		"$BASE" trace --pin --db /tmp/base.db
-		measure base
-		"$BASE" trace --stop --db /tmp/base.db
+# Stop it: it prints its maps as it exits. Killed after 2 minutes.
+bt_stop() {
+	kill -INT $bt 2>/dev/null || true
+	end=$(($(now) + 120))
+	while kill -0 $bt 2>/dev/null && [ "$(now)" -le $end ]; do
+		sleep 0.2
+	done
+	if kill -0 $bt 2>/dev/null; then
+		fail "bpftrace did not exit on SIGINT"
+		kill -KILL $bt 2>/dev/null || true
 	fi
+	wait $bt || true
+	bt=
+}
+
+start() {
+	case $1 in
+	none) ;;
+	floor) "$B/floor" $FLOOR >/tmp/floor.out 2>&1 || fail "floor: $(tr '\n' ' ' </tmp/floor.out)" ;;
+	abidep) "$A" trace --pin --db /tmp/abidep.$2.db >/dev/null || fail "abidep trace --pin failed" ;;
+	previous) "$BASE" trace --pin --db /tmp/previous.$2.db >/dev/null || fail "previous trace --pin failed" ;;
+	bt_inode) bt_start "$BT_INODE" 2 ;;
+	bt_name) bt_start "$BT_NAME" 1 ;;
+	esac
+}
+
+# stop SIDE ROUND OPENS READS: detach, and check the side's counts against
+# the loop's OPENS and READS of the watched file.
+stop() {
+	case $1 in
+	none) ;;
+	floor) rm -rf $FLOOR ;;
+	abidep | previous)
+		bin=$A
+		[ "$1" = abidep ] || bin=$BASE
+		"$bin" trace --stop --db /tmp/$1.$2.db >/dev/null || fail "$1 trace --stop failed"
+		# shellcheck disable=SC2046 # two numbers
+		set -- "$1" "$2" "$3" "$4" $(report_counts "$bin" /tmp/$1.$2.db)
+		rec C "$1" "$2" opens "$3" "$5"
+		rec C "$1" "$2" reads "$4" "$6"
+		;;
+	bt_inode)
+		bt_stop
+		rec C "$1" "$2" opens "$3" "$(sed -n 's/^@opens: //p' /tmp/bt.out | grep . || echo 0)"
+		rec C "$1" "$2" reads "$4" "$(sed -n 's/^@reads: //p' /tmp/bt.out | grep . || echo 0)"
+		;;
+	bt_name)
+		bt_stop
+		rec C "$1" "$2" opens "$3" "$(sed -n 's/^@\[sysfs_loop\]: //p' /tmp/bt.out | grep . || echo 0)"
+		;;
+	esac
+}
+
+expected_links() {
+	case $1 in
+	none) echo 0 ;;
+	floor | abidep) echo 6 ;;
+	previous) echo '>=1' ;;
+	bt_inode) echo 2 ;;
+	bt_name) echo 1 ;;
+	esac
+}
+
+# loop FILE: one loop; "NS OPENS READS BYTES", or "- 0 0 0" if it failed.
+loop() {
+	"$LOOP" "$1" "$N" "$READERS" || echo "- 0 0 0"
+}
+
+rec I kernel "$(uname -r)"
+rec I cpus "$(nproc)"
+rec I iters "$N"
+rec I rounds "$ROUNDS"
+rec I readers "$READERS"
+rec I sides $SIDES
+rec I bpftrace "$(bpftrace --version)"
+"$LOOP" $UNWATCHED 500 >/dev/null	# warm up
+"$LOOP" $WATCHED 500 >/dev/null
+[ "$(links)" = 0 ] || fail "tracing links attached before the first round: $(links)"
+
+# Round r: the sides in the order of the list rotated left by r - 1.
+nsides=$(echo $SIDES | wc -w)
+for r in $(seq "$ROUNDS"); do
+	order=$(echo $SIDES $SIDES | tr ' ' '\n' | sed -n "$(((r - 1) % nsides + 1)),+$((nsides - 1))p" | tr '\n' ' ')
+	rec I order "$r" $order
+	for s in $order; do
+		start "$s" "$r"
+		rec C "$s" "$r" links "$(expected_links "$s")" "$(links)"
+		# shellcheck disable=SC2046 # the loop's four numbers
+		set -- $(loop $UNWATCHED)
+		rec S "$s" u "$r" "$1"
+		rec C "$s" "$r" loop_opens_u $((N * READERS)) "$2"
+		rec C "$s" "$r" loop_reads_u $((N * READERS)) "$3"
+		# shellcheck disable=SC2046
+		set -- $(loop $WATCHED)
+		rec S "$s" w "$r" "$1"
+		rec C "$s" "$r" loop_opens_w $((N * READERS)) "$2"
+		rec C "$s" "$r" loop_reads_w $((N * READERS)) "$3"
+		stop "$s" "$r" "$2" "$3"
+		[ "$(links)" = 0 ] || fail "$s left $(links) tracing links attached"
+	done
 done
-measure none
 
-bpftrace -e 'kfunc:kernfs_fop_open /str(args->file->f_path.dentry->d_name.name) == "current_governor_ro"/ { @[comm] = count(); }' >/tmp/bt.out 2>&1 &
-bt=$!
-i=0
-until grep -q Attaching /tmp/bt.out || [ $i -gt 600 ]; do sleep 0.5; i=$((i + 1)); done
-sleep 1
-measure bpftrace
-measure bpftrace
-kill -INT $bt
-wait $bt || true
-measure none
+# The floor's programs ran at every access: their run counts, with the
+# kernel's BPF statistics on (not during the rounds: they cost).
+sysctl -qw kernel.bpf_stats_enabled=1
+"$B/floor" $FLOOR >/dev/null || fail "floor: the check's attach failed"
+# shellcheck disable=SC2046
+set -- $(loop $WATCHED)
+runs() { bpftool -j prog show pinned $FLOOR/prog_$1 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin).get("run_cnt", 0))' || echo 0; }
+rec C floor check run_cnt_open ">=$2" "$(runs kernfs_fop_open)"
+rec C floor check run_cnt_show ">=$3" "$(runs sysfs_kf_seq_show)"
+rm -rf $FLOOR
+sysctl -qw kernel.bpf_stats_enabled=0
 
-# The live tracer's resident memory, watching all the tables resolve to.
-"$A" trace -q --db /tmp/rss.db --interval 1 &
-tr=$!
-sleep 4
-$LOOP $WATCHED 2000 >/dev/null
-sleep 2
-rss=$(awk '/VmHWM/ {print $2}' /proc/$tr/status)
-kill -INT $tr
-wait $tr || true
-
-m() { median </tmp/$1; }
-ratio() { awk -v t="$1" -v n="$2" 'BEGIN {printf "%.3f", t / n}'; }
-echo "RESULT iters=$N rounds=$ROUNDS loops_per_config=$(wc -l </tmp/u.none),$(wc -l </tmp/u.abidep),$(wc -l </tmp/u.bpftrace)"
-echo "RESULT none_unwatched_ns=$(m u.none) none_watched_ns=$(m w.none)"
-echo "RESULT abidep_unwatched=$(ratio "$(m u.abidep)" "$(m u.none)") abidep_watched=$(ratio "$(m w.abidep)" "$(m w.none)")"
-echo "RESULT bpftrace_unwatched=$(ratio "$(m u.bpftrace)" "$(m u.none)") bpftrace_watched=$(ratio "$(m w.bpftrace)" "$(m w.none)")"
-echo "RESULT tracer_rss_kib=$rss map_memlock_bytes=$mem"
-[ -z "$BASE" ] ||
-	echo "RESULT base_unwatched=$(ratio "$(m u.base)" "$(m u.none)") base_watched=$(ratio "$(m w.base)" "$(m w.none)")"
+# The tracer's memory: the live tracer's peak resident set, watching all
+# the tables resolve to, and the kernel memory its maps are charged (an
+# upper bound: the hashes allocate on use).
+if [ "${BENCH_MEMORY:-0}" = 1 ]; then
+	"$A" trace --pin --db /tmp/mem.db >/dev/null
+	mem=$(bpftool -j map show | python3 -c '
+import json, sys
+names = {"watched", "usage", "files", "stats", "scratch", "events", "slots", "pending", "dirs", "listings"}
+print(sum(m.get("bytes_memlock", 0) for m in json.load(sys.stdin) if m.get("name") in names))')
+	"$A" trace --stop --db /tmp/mem.db >/dev/null
+	rec M map_memlock_bytes "$mem"
+	"$A" trace -q --db /tmp/rss.db --interval 1 &
+	tr=$!
+	sleep 4
+	"$LOOP" $WATCHED 2000 >/dev/null
+	sleep 2
+	rec M tracer_rss_kib "$(awk '/VmHWM/ {print $2}' /proc/$tr/status)"
+	kill -INT $tr
+	wait $tr || true
+fi
+echo "guest.sh: done, $(grep -c '^S ' "$OUT") samples, $(grep -c '^C ' "$OUT") checks"
