@@ -116,7 +116,8 @@ MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentatio
 UNITS := abidep-trace.service abidep-sync.service abidep-sync.timer
 # The documents' source tree, as laid out in Documentation/ (make htmldocs
 # renders it; install does not need Sphinx).
-DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/ABI/testing/*)
+DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/*/*.inc \
+		  Documentation/ABI/testing/*)
 # The module's sources without the KUnit tests and kbuild's generated files,
 # typed attributes (kmod/typed/) in their own directory there too; the
 # example driver (kmod/examples/) is a demo and is not installed.
