@@ -10,6 +10,11 @@
 #   scripts/kver.sh --packages the headers and source packages of every kernel
 #                              (for make deps: the newest versions apt offers)
 #
+# KVER=debug (or `scripts/kver.sh debug`) is the debug guest kernel
+# scripts/debug-kernel.sh built (6.12.N-abidep-debug, not a supported kernel
+# of its own: --all and --packages leave it out); its exact version is taken
+# as given, like any other, and its series is 6.12.
+#
 # A kernel is found among the installed headers; with --packages, among those
 # apt can install. Exit 1 with a message saying what to run when it is not.
 set -eu
@@ -57,7 +62,16 @@ kver_of() {
 	esac
 }
 
+# debug_kver: the version of the debug kernel scripts/debug-kernel.sh built
+debug_kver() {
+	f=${ABIDEP_CACHE:-/var/cache/abidep}/debug-kernel/kver
+	[ -s "$f" ] && cat "$f" && return
+	echo "kver: the debug kernel is not built ($f is missing); run 'scripts/debug-kernel.sh' (or 'make test-debug')" >&2
+	exit 1
+}
+
 resolve() {
+	[ "$1" != debug ] || { debug_kver; return; }
 	s=$(series_of "$1")
 	if [ -z "$s" ]; then
 		echo "kver: kernel '$1' is not supported; supported: $(kernels | awk '{printf "%s%s", sep, $1; sep=", "}') (scripts/kernels)" >&2
@@ -78,7 +92,9 @@ case ${1:-} in
 	kernels | while read -r s _; do resolve "$s"; done
 	;;
 --series)
-	s=$(series_of "${2:?kver: --series needs a kernel version}")
+	k=${2:?kver: --series needs a kernel version}
+	[ "$k" != debug ] || k=$(debug_kver)
+	s=$(series_of "$k")
 	[ -n "$s" ] || { echo "kver: kernel '$2' is not supported (scripts/kernels)" >&2; exit 1; }
 	echo "$s"
 	;;
