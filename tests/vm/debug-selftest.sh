@@ -1,0 +1,68 @@
+#!/bin/sh
+# The debug kernel's checkers are on, and what they report fails a guest run:
+# make test-debug runs this before the suites, which would pass on a kernel
+# whose checkers were off.
+#
+#   tests/vm/debug-selftest.sh      (KVER: default debug, scripts/debug-kernel.sh)
+#
+# A clean run must exit 0 with each checker's sign of life in its kernel log
+# (KASAN's and lockdep's banners, KFENCE, lockdep still on at the end, debug
+# objects tracked, a kobject's release delayed); then each case makes its
+# checker report once through lkdtm (CONFIG_LKDTM, tests/vm/debug.config)
+# and the run must exit 125 with that report among tests/vm/run's "kernel
+# report" lines. Ends "debug-selftest: N passed, N failed".
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+KVER=${KVER:-debug}
+export KVER
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+notok() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+# log_has PATTERN WHAT: the clean run's log (console and output) has PATTERN
+log_has() {
+	if grep -aqE "$1" "$tmp/clean"; then ok "$2"; else notok "$2 (no '$1' in the log)"; fi
+}
+
+# -v: the kernel console comes on stderr, with the command's output.
+"$repo/tests/vm/run" -v --timeout 600 sh -c '
+	modprobe lkdtm && modprobe rc-loopback && modprobe -r rc-loopback &&
+	sleep 5 &&
+	grep debug_locks: /proc/lockdep_stats &&
+	grep -E "^(warnings|objs_allocated)" /sys/kernel/debug/debug_objects/stats' >"$tmp/clean" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then ok "a clean run on the debug kernel passes"; else notok "a clean run passes (exit $rc)"; fi
+log_has 'Linux version [^ ]*-abidep-debug' "the debug kernel booted"
+log_has 'KernelAddressSanitizer initialized' "KASAN is on"
+log_has 'Lock dependency validator' "lockdep is on"
+log_has 'debug_locks: +1' "... and still on after loading and unloading modules"
+log_has 'kfence: initialized' "KFENCE is on"
+log_has 'objs_allocated:[1-9]' "debug objects are tracked"
+log_has '^warnings +:0' "... with no warning"
+log_has 'kobject_release, parent .* \(delayed [0-9]+\)' "kobject releases are delayed"
+[ $rc -eq 0 ] || tail -n 20 "$tmp/clean" | sed 's/^/# /'
+
+# case LKDTM_TYPE PATTERN WHAT: provoking LKDTM_TYPE fails the run with PATTERN
+case_() {
+	"$repo/tests/vm/run" --timeout 600 sh -c \
+		"modprobe lkdtm && echo $1 >/sys/kernel/debug/provoke-crash/DIRECT" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*$2" "$tmp/out"; then
+		ok "$3 fails the run ($1)"
+	else
+		notok "$3 fails the run ($1; exit $rc, want 125 and '$2')"
+		tail -n 20 "$tmp/out" | sed 's/^/# /'
+	fi
+}
+case_ READ_AFTER_FREE 'BUG: KASAN: slab-use-after-free' "KASAN's use-after-free"
+case_ SLAB_LINEAR_OVERFLOW 'BUG: KASAN: slab-out-of-bounds' "KASAN's out-of-bounds"
+case_ KFENCE_READ_AFTER_FREE 'BUG: KFENCE: use-after-free' "KFENCE's use-after-free"
+case_ CORRUPT_LIST_ADD 'list_add corruption' "DEBUG_LIST's corruption"
+case_ REFCOUNT_DEC_ZERO 'refcount_t: decrement hit 0' "refcount_t's check"
+case_ ARRAY_BOUNDS 'UBSAN: array-index-out-of-bounds' "UBSAN's bounds check"
+
+echo "debug-selftest: $pass passed, $fail failed"
+[ $fail -eq 0 ]
