@@ -5,6 +5,9 @@
 #   make deps       install the Debian packages everything needs (idempotent)
 #   make test       builds, checkpatch, htmldocs, unit, CLI, fuzz, KUnit, the runner's
 #                   self-test, packages, guest and upgrade tests (every kernel)
+#   make test-debug the module, brownout, stress, fault, security and hostile-input
+#                   guest suites on a 6.12 kernel with KASAN, lockdep, KFENCE, ...
+#                   (~20 min; the kernel is built once, 13-24 min; not in make test)
 #   make demo       the whole story in a QEMU guest, in under a minute
 #   make bench      speed figures, side by side with the kernel's own tools
 #   make stress     STRESS_SECONDS (300) of load and churn in the guest
@@ -30,12 +33,12 @@ Q := @
 endif
 
 .PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
-	demo bench stress clean help man htmldocs install uninstall
+	test-debug demo bench stress clean help man htmldocs install uninstall
 
 all: module tools
 
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
@@ -90,6 +93,17 @@ stress: module tools
 
 test: deps
 	$(Q)scripts/run-tests.sh
+
+# The debug guest kernel (scripts/debug-kernel.sh, tests/vm/debug.config):
+# built once (cached in $$ABIDEP_CACHE/debug-kernel), abidep.ko built
+# against its build directory; its checkers shown to report and fail a run
+# (tests/vm/debug-selftest.sh), then these suites of tests/suites on it.
+DEBUG_SUITES := guest brownout stress fault security hostile
+test-debug: deps tools
+	$(Q)k=$$(scripts/debug-kernel.sh) && kdir=$$(scripts/debug-kernel.sh --kdir) && \
+		KDIR=$$kdir $(MAKE) --no-print-directory module KVER=$$k && \
+		KVER=$$k tests/vm/debug-selftest.sh && \
+		KERNELS=$$k SUITES="$(DEBUG_SUITES)" scripts/run-tests.sh guest
 
 demo: deps module tools
 	$(need_kver)

@@ -6,7 +6,9 @@
 #   scripts/run-tests.sh [GROUP...]    only these groups of tests/suites
 #
 # KERNELS (default: every supported kernel) limits the kernels KUnit, pkg
-# and the guest suites run on.
+# and the guest suites run on; SUITES (names of tests/suites, default all)
+# the suites of those groups that run (make test-debug: some guest suites on
+# the debug kernel).
 set -u
 groups="$*"
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +55,8 @@ st() {
 
 # The suites of tests/suites in GROUP, a line each: NAME GROUP COMMAND...
 suites() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/suites | awk -v g="$1" '$2 == g'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/suites |
+		awk -v g="$1" -v only=" ${SUITES:-} " '$2 == g && (only ~ /^ *$/ || index(only, " " $1 " "))'
 }
 
 # run_group GROUP [SUFFIX]: each suite of GROUP in turn, named NAME[-SUFFIX],
@@ -69,8 +72,12 @@ run_group() {
 }
 wanted() { [ -z "$groups" ] || echo " $groups " | grep -q " $1 "; }
 
+for n in ${SUITES:-}; do
+	sed 's/#.*//' tests/suites | awk '{print $1}' | grep -qx "$n" ||
+		{ echo "run-tests: SUITES names '$n', which is not in tests/suites" >&2; exit 2; }
+done
 for g in $groups; do
-	suites "$g" | grep -q . || { echo "run-tests: no group '$g' in tests/suites" >&2; exit 2; }
+	suites "$g" | grep -q . || { echo "run-tests: no group '$g' in tests/suites${SUITES:+ with a suite of SUITES ($SUITES)}" >&2; exit 2; }
 done
 
 for g in build unit cli fuzz; do
