@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the debug guest kernel (KASAN, lockdep, KFENCE, DEBUG_OBJECTS,
 # DEBUG_KOBJECT_RELEASE, DEBUG_LIST, UBSAN: tests/vm/debug.config) from
-# Debian's linux-source-6.12, once, and install it where tests/vm/run boots
+# Debian's linux-source-6.12 and tests/vm/debug-patches/, once, and install it where tests/vm/run boots
 # kernels from: $ABIDEP_CACHE/kernel/<kver>/{vmlinuz,lib/modules/<kver>/}.
 # Its version is 6.12.N-abidep-debug; KVER=debug names it (scripts/kver.sh).
 #
@@ -11,7 +11,10 @@
 #                                    it is not built
 #
 # The source tree scripts/linux-source.sh unpacked is shared (KUnit builds
-# from it): this builds out of it (make O=), writing nothing there. The build
+# from it): this builds from a copy of it made of hard links
+# ($ABIDEP_CACHE/debug-kernel/src, seconds and no space), where patch(1)
+# replaces the files tests/vm/debug-patches/ change, and out of that copy
+# (make O=). The build
 # directory, $ABIDEP_CACHE/debug-kernel/build, is kept: it is the kernel's
 # module build directory (Module.symvers, vmlinux for the modules' BTF).
 # A stamp records what made it (this script, debug.config, the source tree,
@@ -25,6 +28,7 @@ cache=${ABIDEP_CACHE:-/var/cache/abidep}
 dir=$cache/debug-kernel
 out=$dir/build
 frag=$repo/tests/vm/debug.config
+patches=$repo/tests/vm/debug-patches
 series=6.12
 
 say() { echo "debug-kernel: $*" >&2; }
@@ -42,7 +46,7 @@ if [ "${1:-}" = --kdir ]; then
 fi
 [ $# -eq 0 ] || die "unknown argument '$1' (usage: scripts/debug-kernel.sh [--kdir])"
 
-for t in gcc make pahole flex bison bc depmod; do
+for t in gcc make pahole flex bison bc depmod patch; do
 	command -v $t >/dev/null || die "$t not found in PATH; run 'make deps'"
 done
 src=$("$here/linux-source.sh" $series)
@@ -52,6 +56,7 @@ src=$("$here/linux-source.sh" $series)
 key=$(
 	sed '/^[[:space:]]*#/d' "$0" | sha256sum | sed 's/ .*/ debug-kernel.sh/'
 	sha256sum <"$frag" | sed 's/ .*/ debug.config/'
+	(cd "$patches" && sha256sum ./*.patch)
 	echo "source $src $(stat -c %Y "$src/.abidep-unpacked") $(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$src/Makefile" | paste -sd.)"
 	gcc --version | head -n 1
 	pahole --version
@@ -73,7 +78,7 @@ fi
 rm -f "$dir/stamp" "$dir/kver"
 
 start=$(date +%s)
-say "building the debug kernel from $src in $out (cold: 13 to 24 min on 2 cores; log: $dir/build.log)"
+say "building the debug kernel from $src and $patches in $out (cold: 13 to 24 min on 2 cores; log: $dir/build.log)"
 # A build directory left by an older build is built on: kbuild redoes what
 # a changed option, source file or compiler touches (cold: see README.md).
 mkdir -p "$out"
@@ -84,18 +89,29 @@ mk() {
 $(tail -n 30 "$dir/build.log")"
 }
 
-# The configuration reads the tree's Kconfig, which tests/kunit/run extends
-# with kmod/'s through a link to the checkout that ran it last: under its
-# lock, that link points at this checkout's kmod/ (as KUnit's would).
+# The patched copy, made afresh (under the shared tree's lock: tests/kunit/run
+# edits its Kconfig). patch(1) writes a new file, leaving the shared one as
+# it was. The tree's Kconfig may source kmod/'s (tests/kunit/run adds it):
+# the copy's link points at this checkout's kmod/.
+tree=$dir/src
+rm -rf "$tree" "$tree.new"
 (
 	exec 8>"$src.abidep-lock"
 	flock 8
-	if grep -q 'abidep/Kconfig' "$src/drivers/misc/Kconfig"; then
-		ln -sfn "$repo/kmod" "$src/drivers/misc/abidep"
-	fi
-	mk KCONFIG_ALLCONFIG="$frag" allnoconfig
-	mk olddefconfig
+	cp -al "$src" "$tree.new"
 )
+for p in "$patches"/*.patch; do
+	patch -d "$tree.new" -p1 -s --no-backup-if-mismatch <"$p" >>"$dir/build.log" 2>&1 ||
+		die "$p does not apply to $src; the end of $dir/build.log:
+$(tail -n 10 "$dir/build.log")"
+done
+if grep -q 'abidep/Kconfig' "$tree.new/drivers/misc/Kconfig"; then
+	ln -sfn "$repo/kmod" "$tree.new/drivers/misc/abidep"
+fi
+mv "$tree.new" "$tree"
+src=$tree
+mk KCONFIG_ALLCONFIG="$frag" allnoconfig
+mk olddefconfig
 
 # Every option of debug.config must have survived: Kconfig drops silently
 # what lacks a dependency.
