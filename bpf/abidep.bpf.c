@@ -82,7 +82,13 @@ struct {
 	__type(value, struct abidep_slot);
 } slots SEC(".maps");
 
-/* Hash maps allocate on use: memory follows the files and users there are. */
+/*
+ * The hash maps userspace alone fills allocate on use: memory follows the
+ * files there are. Those the programs insert into (usage, pending) are
+ * preallocated: an insertion from a program into a map that allocates on
+ * use fails with ENOMEM whenever the BPF allocator's per-CPU cache is empty
+ * (it is refilled later, from irq_work), and that access would be lost.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -93,7 +99,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, ABIDEP_MAX_USAGE);
 	__type(key, struct abidep_usage_key);
 	__type(value, struct abidep_usage);
@@ -160,7 +165,6 @@ struct abidep_pending {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, __u64);
 	__type(value, struct abidep_pending);
