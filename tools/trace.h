@@ -117,6 +117,7 @@ int open_db(struct tracer *tr);
 int sync_db(struct tracer *tr);
 void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS]);
 __u32 usage_max(struct tracer *tr);
+__u64 progs_missed(struct tracer *tr);
 void report_drops(struct tracer *tr);
 
 /* trace_status.c */

@@ -21,7 +21,7 @@ int show_status(struct tracer *tr)
 	int files = 0, watched = 0, keys = 0, dirs = 0;
 	struct abidep_usage u;
 	struct abidep_file f;
-	__u64 seen = 0, swept = 0;
+	__u64 seen = 0, swept = 0, missed = progs_missed(tr);
 
 	while (!bpf_map_get_next_key(tr->fd[M_FILES], fprev, &fn)) {
 		fk = fn;
@@ -64,6 +64,7 @@ int show_status(struct tracer *tr)
 		json_kint(&j, "hits", seen);
 		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
 		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
+		json_kint(&j, "missed", missed);
 		json_kint(&j, "swept", swept);
 		json_kint(&j, "dirs", dirs);
 		json_obj_end(&j);
@@ -76,6 +77,8 @@ int show_status(struct tracer *tr)
 		       (unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 		printf("%llu of the accesses in sweeps, of the %d directories with watched files\n",
 		       (unsigned long long)swept, dirs);
+		printf("%llu runs skipped by the kernel (the tracer already running on that CPU): up to as many accesses not seen\n",
+		       (unsigned long long)missed);
 	}
 	return EX_OK;
 }

@@ -3,6 +3,7 @@
  * abidep trace: the usage map to the store (one session per load of the
  * maps, its counts cumulative), and the stats of what was not recorded.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "abidep.h"
+#include "abidep.skel.h"
 #include "store.h"
 #include "trace.h"
 #include "util.h"
@@ -242,6 +244,51 @@ void read_stats(struct tracer *tr, __u64 out[ABIDEP_NR_STATS])
 	free(v);
 }
 
+static __u64 prog_missed(int fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.recursion_misses;
+}
+
+/*
+ * The runs the kernel skipped: a program is not entered on a CPU where it
+ * is already running (a task preempted inside it, or an interrupt), and
+ * counts the skip in its recursion_misses. Each skip is an access uncounted,
+ * or an unwatched one: the programs run before they know. kprobes count
+ * theirs there from 6.7 on, fentry and fexit always.
+ */
+__u64 progs_missed(struct tracer *tr)
+{
+	char path[sizeof(PIN_DIR) + 256];
+	struct dirent *d;
+	__u64 n = 0;
+	DIR *dir;
+	int i, fd;
+
+	if (tr->skel) {
+		for (i = 0; i < tr->skel->skeleton->prog_cnt; i++)
+			if (*tr->skel->skeleton->progs[i].link)
+				n += prog_missed(bpf_program__fd(*tr->skel->skeleton->progs[i].prog));
+		return n;
+	}
+	dir = opendir(PIN_DIR);
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "prog_", 5))
+			continue;
+		snprintf(path, sizeof(path), PIN_DIR "/%s", d->d_name);
+		fd = bpf_obj_get(path);
+		if (fd >= 0) {
+			n += prog_missed(fd);
+			close(fd);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
 /* The usage map's size as loaded (--max-entries), pinned maps included. */
 __u32 usage_max(struct tracer *tr)
 {
@@ -255,12 +302,16 @@ __u32 usage_max(struct tracer *tr)
 
 void report_drops(struct tracer *tr)
 {
-	__u64 s[ABIDEP_NR_STATS];
+	__u64 s[ABIDEP_NR_STATS], missed;
 
 	read_stats(tr, s);
 	if (s[ABIDEP_STAT_DROPPED])
 		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys)\n",
 			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr));
+	missed = progs_missed(tr);
+	if (missed)
+		fprintf(stderr, "abidep: the kernel skipped the tracer %llu times (already running on that CPU): up to %llu accesses not recorded\n",
+			(unsigned long long)missed, (unsigned long long)missed);
 	/* The ring buffer only feeds the live display: the counts are whole. */
 	if (s[ABIDEP_STAT_EVENTS_LOST])
 		fprintf(stderr, "abidep: %llu new users were not shown as they came (ring buffer full); their counts are recorded\n",
