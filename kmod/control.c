@@ -52,11 +52,18 @@ int abidep_control_init(void)
 		return -ENOMEM;
 	ret = sysfs_create_group(abidep_kobj, &abidep_control_group);
 	if (ret)
-		kobject_put(abidep_kobj);
+		abidep_control_exit();
 	return ret;
 }
 
+/*
+ * Removed from sysfs now, not at the last put: with the kobject's release
+ * delayed (CONFIG_DEBUG_KOBJECT_RELEASE), or a reference still held, the
+ * directory would outlive the module and an insmod right after would find
+ * /sys/kernel/abidep taken.
+ */
 void abidep_control_exit(void)
 {
+	kobject_del(abidep_kobj);
 	kobject_put(abidep_kobj);
 }
