@@ -35,6 +35,8 @@
  * superblock of its own on the same root, with the same node ids).
  */
 #define SYSFS_MAGIC 0x62656572
+/* cgroup v1's (cgroup2's is another): its files go through kernfs too. */
+#define CGROUP_SUPER_MAGIC 0x27e0eb
 
 /*
  * Tunables, set through the skeleton before load (tools/trace_load.c) and
@@ -55,6 +57,15 @@ const __volatile__ __u32 events_on;
 
 /* The slots map's size less one (abidep trace --slots): a constant mask. */
 const __volatile__ __u32 slot_mask = ABIDEP_SLOTS - 1;
+
+/*
+ * The deprecated files outside sysfs (bpf/abidep.h): special_id[k] is the
+ * file id of special k plus one, 0 when it is not watched; memcg1_on, that
+ * one of the cgroup v1 memory files is. With none, the verifier drops the
+ * kernfs programs' cgroupfs branch.
+ */
+const __volatile__ __u32 special_id[ABIDEP_NR_SPECIALS];
+const __volatile__ __u32 memcg1_on;
 
 /*
  * The clock as last read, and the jiffies it was read at (see now_ns()). In
@@ -525,11 +536,134 @@ static __always_inline bool watched_ino(__u64 ino, __u32 *file_id)
 	return true;
 }
 
-static __always_inline bool watched_inode(struct inode *inode, __u32 *file_id)
+/*
+ * Specials (bpf/abidep.h): the deprecated files outside sysfs. Each is told
+ * by a handler that serves it alone, or by its name, read only once a
+ * cheaper test (a handler, a superblock, a name's length) has passed.
+ */
+
+/* Special @k's file id plus one, or 0 when it is not watched. */
+static __always_inline __u32 special(__u32 k)
 {
-	if (!inode || inode->i_sb->s_magic != SYSFS_MAGIC)
-		return false;
-	return watched_ino(inode->i_ino, file_id);
+	return k < ABIDEP_NR_SPECIALS ? special_id[k] : 0;
+}
+
+/* A name read into @buf equals @lit, its terminating NUL included. */
+#define NAME_IS(buf, lit) name_is(buf, lit, sizeof(lit))
+static __always_inline bool name_is(const char *buf, const char *lit, int n)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 32; i++)
+		if (i < n && buf[i] != lit[i])
+			return false;
+	return true;
+}
+
+/* A dentry's name, up to 31 bytes (probe read: it is a char pointer). */
+static __always_inline void dentry_name(const struct dentry *d, char buf[32])
+{
+	bpf_probe_read_kernel_str(buf, 32, BPF_CORE_READ(d, d_name.name));
+}
+
+/* The special a cgroup v1 file is, by its name, plus one; else 0. */
+static __always_inline __u32 memcg1_special(const struct dentry *d)
+{
+	__u32 len = BPF_CORE_READ(d, d_name.len);
+	char name[32];
+
+	/* The names' lengths: 18, 21, 26 (two), 30 and 31 bytes. */
+	if (len != 18 && len != 21 && len != 26 && len != 30 && len != 31)
+		return 0;
+	dentry_name(d, name);
+	if (NAME_IS(name, "memory.kmem.limit_in_bytes"))
+		return special(ABIDEP_SP_MEMCG1_KMEM_LIMIT);
+	if (NAME_IS(name, "memory.kmem.tcp.limit_in_bytes"))
+		return special(ABIDEP_SP_MEMCG1_KMEM_TCP_LIMIT);
+	if (NAME_IS(name, "memory.soft_limit_in_bytes"))
+		return special(ABIDEP_SP_MEMCG1_SOFT_LIMIT);
+	if (NAME_IS(name, "memory.oom_control"))
+		return special(ABIDEP_SP_MEMCG1_OOM_CONTROL);
+	if (NAME_IS(name, "memory.pressure_level"))
+		return special(ABIDEP_SP_MEMCG1_PRESSURE_LEVEL);
+	if (NAME_IS(name, "memory.move_charge_at_immigrate"))
+		return special(ABIDEP_SP_MEMCG1_MOVE_CHARGE);
+	return 0;
+}
+
+/*
+ * A kernfs file not sysfs's (superblock magic @magic) was opened or written:
+ * count it if it is a watched cgroup v1 file.
+ */
+static __always_inline void memcg1_access(unsigned long magic,
+					  const struct dentry *d, __u32 op, long ret)
+{
+	__u32 id;
+
+	if (!memcg1_on || magic != CGROUP_SUPER_MAGIC)
+		return;
+	id = memcg1_special(d);
+	if (id)
+		record(id - 1, op, ret, 0);
+}
+
+/* An ipv6 neighbour sysctl's special plus one, by its ctl_table's name. */
+static __always_inline __u32 neigh6_special(const char *procname)
+{
+	char name[32];
+
+	bpf_probe_read_kernel_str(name, sizeof(name), procname);
+	if (NAME_IS(name, "retrans_time"))
+		return special(ABIDEP_SP_NEIGH6_RETRANS_TIME);
+	if (NAME_IS(name, "base_reachable_time"))
+		return special(ABIDEP_SP_NEIGH6_BASE_REACHABLE_TIME);
+	return 0;
+}
+
+/*
+ * The same for a /proc/sys file being opened, by its dentry: the name, then
+ * its grandparent's and great-grandparent's, net/ipv6/neigh/<dev>/<name>
+ * (ipv4's neigh files have the same names and are not deprecated).
+ */
+static __always_inline __u32 neigh6_open_special(const struct dentry *d)
+{
+	__u32 len = BPF_CORE_READ(d, d_name.len), id;
+	const struct dentry *neigh;
+	char name[32];
+
+	if (len != 12 && len != 19)
+		return 0;
+	dentry_name(d, name);
+	if (NAME_IS(name, "retrans_time"))
+		id = special(ABIDEP_SP_NEIGH6_RETRANS_TIME);
+	else if (NAME_IS(name, "base_reachable_time"))
+		id = special(ABIDEP_SP_NEIGH6_BASE_REACHABLE_TIME);
+	else
+		return 0;
+	neigh = BPF_CORE_READ(d, d_parent, d_parent);
+	dentry_name(neigh, name);
+	if (!NAME_IS(name, "neigh"))
+		return 0;
+	dentry_name(BPF_CORE_READ(neigh, d_parent), name);
+	return NAME_IS(name, "ipv6") ? id : 0;
+}
+
+/*
+ * The reads of a sysctl handler: proc_sys_call_handler() calls it at every
+ * read(2), the one at the end of the file with nothing left (*lenp 0).
+ */
+static __always_inline void sysctl_done(__u32 id, int write, size_t *lenp, long ret)
+{
+	size_t len = 0;
+
+	if (write) {
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+		return;
+	}
+	bpf_probe_read_kernel(&len, sizeof(len), lenp);
+	if (ret || len)
+		record(id - 1, ABIDEP_OP_READ, ret, 0);
 }
 
 /*
@@ -544,8 +678,12 @@ int BPF_PROG(abidep_open, struct inode *inode, struct file *file)
 	bool armed;
 	__u32 id;
 
-	if (!inode || inode->i_sb->s_magic != SYSFS_MAGIC)
+	if (!inode)
 		return 0;
+	if (inode->i_sb->s_magic != SYSFS_MAGIC) {
+		memcg1_access(inode->i_sb->s_magic, file->f_path.dentry, ABIDEP_OP_OPEN, 0);
+		return 0;
+	}
 	/* Every open, watched or not, may be one of a sweep's. */
 	armed = sweep_armed();
 	if (armed)
@@ -618,11 +756,89 @@ int BPF_PROG(abidep_read_bin, struct kernfs_open_file *of, char *buf,
 SEC("fexit/kernfs_fop_write_iter")
 int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 {
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file->f_inode;
 	__u32 id;
 
-	if (watched_inode(iocb->ki_filp->f_inode, &id))
-		record(id, ABIDEP_OP_WRITE, ret,
-		       sweep_armed() ? file_dir(iocb->ki_filp) : 0);
+	if (!inode)
+		return 0;
+	if (inode->i_sb->s_magic != SYSFS_MAGIC)
+		memcg1_access(inode->i_sb->s_magic, file->f_path.dentry, ABIDEP_OP_WRITE, ret);
+	else if (watched_ino(inode->i_ino, &id))
+		record(id, ABIDEP_OP_WRITE, ret, sweep_armed() ? file_dir(file) : 0);
+	return 0;
+}
+
+/*
+ * fexit on a handler that serves one special alone, or a few told apart by
+ * name. They are attached only when a special of theirs is watched
+ * (tools/trace_special.c), so they cost nothing otherwise, and nothing to
+ * sysfs ever.
+ */
+SEC("fexit/ndisc_ifinfo_sysctl_change")
+int BPF_PROG(abidep_neigh6, struct ctl_table *ctl, int write, void *buffer,
+	     size_t *lenp, loff_t *ppos, int ret)
+{
+	__u32 id = neigh6_special(ctl->procname);
+
+	if (id)
+		sysctl_done(id, write, lenp, ret);
+	return 0;
+}
+
+/* Every open of a /proc/sys file: the handler does not run at open. */
+SEC("fentry/proc_sys_open")
+int BPF_PROG(abidep_sysctl_open, struct inode *inode, struct file *filp)
+{
+	__u32 id = neigh6_open_special(filp->f_path.dentry);
+
+	if (id)
+		record(id - 1, ABIDEP_OP_OPEN, 0, 0);
+	return 0;
+}
+
+/*
+ * /proc/<pid>/oom_adj has no open of its own (only every file's), so its
+ * opens are not counted; its reads and writes are, as sysfs's (a read
+ * returning 0, at the end of the file, does not count).
+ */
+SEC("fexit/oom_adj_read")
+int BPF_PROG(abidep_oom_adj_read, struct file *file, char *buf, size_t count,
+	     loff_t *ppos, long ret)
+{
+	__u32 id = special(ABIDEP_SP_OOM_ADJ);
+
+	if (id && ret)
+		record(id - 1, ABIDEP_OP_READ, ret, 0);
+	return 0;
+}
+
+SEC("fexit/oom_adj_write")
+int BPF_PROG(abidep_oom_adj_write, struct file *file, const char *buf,
+	     size_t count, loff_t *ppos, long ret)
+{
+	__u32 id = special(ABIDEP_SP_OOM_ADJ);
+
+	if (id)
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+	return 0;
+}
+
+/*
+ * A cgroup file's value is made by cgroup_seqfile_show(), once per read of
+ * it (not at the end of the file), for cgroup v1 and v2 alike.
+ */
+SEC("fexit/cgroup_seqfile_show")
+int BPF_PROG(abidep_memcg1_read, struct seq_file *m, void *arg, int ret)
+{
+	const struct file *file = m->file;
+	__u32 id;
+
+	if (file->f_inode->i_sb->s_magic != CGROUP_SUPER_MAGIC)
+		return 0;
+	id = memcg1_special(file->f_path.dentry);
+	if (id)
+		record(id - 1, ABIDEP_OP_READ, ret, 0);
 	return 0;
 }
 
@@ -631,16 +847,20 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
  * through them with BPF_CORE_READ. The kprobe notes a watched call by
  * thread; its kretprobe counts it with the return value.
  */
+static __always_inline void kp_pend(__u32 file_id, __u32 op, __u64 dir)
+{
+	struct abidep_pending p = { .file_id = file_id, .op = op, .dir = dir };
+	__u64 tid = bpf_get_current_pid_tgid();
+
+	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
+}
+
 static __always_inline void kp_note(const struct file *file, __u64 ino, __u32 op)
 {
-	struct abidep_pending p = { .op = op };
-	__u64 tid;
+	__u32 id;
 
-	if (!watched_ino(ino, &p.file_id))
-		return;
-	p.dir = sweep_armed() ? kp_file_dir(file) : 0;
-	tid = bpf_get_current_pid_tgid();
-	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
+	if (watched_ino(ino, &id))
+		kp_pend(id, op, sweep_armed() ? kp_file_dir(file) : 0);
 }
 
 /* The inode's number if it is a sysfs file's, else 0. */
@@ -651,22 +871,30 @@ static __always_inline __u64 kp_sysfs_ino(struct inode *inode)
 	return BPF_CORE_READ(inode, i_ino);
 }
 
-/* @ret_zero: whether a return of 0 counts (not for a read, see above). */
-static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
+/* The call this thread noted, taken out of pending; false if none. */
+static __always_inline bool kp_take(struct abidep_pending *out)
 {
-	struct abidep_pending *p, copy;
 	__u64 tid = bpf_get_current_pid_tgid();
+	struct abidep_pending *p;
 
 	p = bpf_map_lookup_elem(&pending, &tid);
 	if (!p)
-		return;
-	copy = *p;
+		return false;
+	*out = *p;
 	bpf_map_delete_elem(&pending, &tid);
+	return true;
+}
+
+/* @ret_zero: whether a return of 0 counts (not for a read, see above). */
+static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
+{
+	struct abidep_pending p;
+
 	/* Not this call's (its return was missed): drop it. */
-	if (copy.op != op)
+	if (!kp_take(&p) || p.op != op)
 		return;
 	if (ret || ret_zero)
-		record(copy.file_id, op, ret, copy.dir);
+		record(p.file_id, op, ret, p.dir);
 }
 
 /* Opens on the way in, as with fentry: no kretprobe. */
@@ -677,8 +905,12 @@ int BPF_KPROBE(abidep_kp_open, struct inode *inode, struct file *file)
 	bool armed;
 	__u32 id;
 
-	if (!ino)
+	if (!ino) {
+		if (memcg1_on && inode)
+			memcg1_access(BPF_CORE_READ(inode, i_sb, s_magic),
+				      BPF_CORE_READ(file, f_path.dentry), ABIDEP_OP_OPEN, 0);
 		return 0;
+	}
 	armed = sweep_armed();
 	if (armed)
 		sweep_open(ino, kp_file_dir(file));
@@ -749,10 +981,18 @@ SEC("kprobe/kernfs_fop_write_iter")
 int BPF_KPROBE(abidep_kp_write, struct kiocb *iocb)
 {
 	struct file *file = BPF_CORE_READ(iocb, ki_filp);
-	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(file, f_inode));
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	__u64 ino = kp_sysfs_ino(inode);
+	__u32 id;
 
-	if (ino)
+	if (ino) {
 		kp_note(file, ino, ABIDEP_OP_WRITE);
+	} else if (memcg1_on && inode &&
+		   BPF_CORE_READ(inode, i_sb, s_magic) == CGROUP_SUPER_MAGIC) {
+		id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
+		if (id)
+			kp_pend(id - 1, ABIDEP_OP_WRITE, 0);
+	}
 	return 0;
 }
 
@@ -760,6 +1000,80 @@ SEC("kretprobe/kernfs_fop_write_iter")
 int BPF_KRETPROBE(abidep_kr_write, long ret)
 {
 	kp_exit(ABIDEP_OP_WRITE, ret, true);
+	return 0;
+}
+
+/* Specials in kprobe mode: as above, the kprobe noting, the kretprobe counting. */
+SEC("kprobe/ndisc_ifinfo_sysctl_change")
+int BPF_KPROBE(abidep_kp_neigh6, struct ctl_table *ctl, int write, void *buffer,
+	       size_t *lenp)
+{
+	__u32 id = neigh6_special(BPF_CORE_READ(ctl, procname));
+
+	/* lenp, for the return, where sysfs files keep their directory. */
+	if (id)
+		kp_pend(id - 1, write ? ABIDEP_OP_WRITE : ABIDEP_OP_READ, (__u64)lenp);
+	return 0;
+}
+
+SEC("kretprobe/ndisc_ifinfo_sysctl_change")
+int BPF_KRETPROBE(abidep_kr_neigh6, int ret)
+{
+	struct abidep_pending p;
+
+	if (kp_take(&p))
+		sysctl_done(p.file_id + 1, p.op == ABIDEP_OP_WRITE, (size_t *)p.dir, ret);
+	return 0;
+}
+
+SEC("kprobe/proc_sys_open")
+int BPF_KPROBE(abidep_kp_sysctl_open, struct inode *inode, struct file *filp)
+{
+	__u32 id = neigh6_open_special(BPF_CORE_READ(filp, f_path.dentry));
+
+	if (id)
+		record(id - 1, ABIDEP_OP_OPEN, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/oom_adj_read")
+int BPF_KRETPROBE(abidep_kr_oom_adj_read, long ret)
+{
+	__u32 id = special(ABIDEP_SP_OOM_ADJ);
+
+	if (id && ret)
+		record(id - 1, ABIDEP_OP_READ, ret, 0);
+	return 0;
+}
+
+SEC("kretprobe/oom_adj_write")
+int BPF_KRETPROBE(abidep_kr_oom_adj_write, long ret)
+{
+	__u32 id = special(ABIDEP_SP_OOM_ADJ);
+
+	if (id)
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+	return 0;
+}
+
+SEC("kprobe/cgroup_seqfile_show")
+int BPF_KPROBE(abidep_kp_memcg1_read, struct seq_file *m)
+{
+	const struct file *file = BPF_CORE_READ(m, file);
+	__u32 id;
+
+	if (BPF_CORE_READ(file, f_inode, i_sb, s_magic) != CGROUP_SUPER_MAGIC)
+		return 0;
+	id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
+	if (id)
+		kp_pend(id - 1, ABIDEP_OP_READ, 0);
+	return 0;
+}
+
+SEC("kretprobe/cgroup_seqfile_show")
+int BPF_KRETPROBE(abidep_kr_memcg1_read, int ret)
+{
+	kp_exit(ABIDEP_OP_READ, ret, true);
 	return 0;
 }
 

@@ -126,6 +126,31 @@ struct abidep_listing {
 };
 
 /*
+ * Deprecated files outside sysfs ("specials"): no stable inode to watch
+ * (a /proc/<pid> file is made per process, a sysctl's inode per lookup, a
+ * cgroup v1 file per cgroup), so each is known to the programs by what it
+ * is: a handler that serves it alone, or its name where a handler serves
+ * many. The tracer gives each one watched a file id (special_id[], set at
+ * load, +1: 0 is not watched); tools/trace_special.c maps the tables' What
+ * to them.
+ */
+enum abidep_special {
+	ABIDEP_SP_NEIGH6_RETRANS_TIME,		/* /proc/sys/net/ipv6/neigh/X/retrans_time */
+	ABIDEP_SP_NEIGH6_BASE_REACHABLE_TIME,	/* .../base_reachable_time */
+	ABIDEP_SP_OOM_ADJ,			/* /proc/<pid>/oom_adj */
+	ABIDEP_SP_MEMCG1_KMEM_LIMIT,		/* cgroup v1 memory.kmem.limit_in_bytes */
+	ABIDEP_SP_MEMCG1_KMEM_TCP_LIMIT,	/* memory.kmem.tcp.limit_in_bytes */
+	ABIDEP_SP_MEMCG1_SOFT_LIMIT,		/* memory.soft_limit_in_bytes */
+	ABIDEP_SP_MEMCG1_OOM_CONTROL,		/* memory.oom_control */
+	ABIDEP_SP_MEMCG1_PRESSURE_LEVEL,	/* memory.pressure_level */
+	ABIDEP_SP_MEMCG1_MOVE_CHARGE,		/* memory.move_charge_at_immigrate */
+	ABIDEP_NR_SPECIALS,
+};
+
+/* The cgroup v1 memory files: from here to the end. */
+#define ABIDEP_SP_MEMCG1_FIRST	ABIDEP_SP_MEMCG1_KMEM_LIMIT
+
+/*
  * stats: per-CPU counters of what could not be recorded. Its indexes are
  * shared with tracers pinned by other versions of abidep (read by a later
  * --sync, --status or --stop, and the other way round after a downgrade), so

@@ -17,6 +17,7 @@
 #include "export.h"
 #include "json.h"
 #include "pattern.h"
+#include "special.h"
 #include "tables_load.h"
 #include "util.h"
 
@@ -481,7 +482,9 @@ static int do_resolve(int argc, char **argv)
 		const struct abi_entry *e = &set.entries[i];
 
 		for (k = 0; k < e->nwhat; k++) {
-			if (!abi_is_path(e->what[k]) || strncmp(e->what[k], "/sys/", 5)) {
+			/* cgroup v1 files are under /sys/fs/cgroup, not in sysfs. */
+			if (!abi_is_path(e->what[k]) || strncmp(e->what[k], "/sys/", 5) ||
+			    special_of(e->what[k]) >= 0) {
 				nonsys++;
 				continue;
 			}
@@ -499,7 +502,7 @@ static int do_resolve(int argc, char **argv)
 		json_arr_end(&j);
 		json_end(&j);
 	} else {
-		printf("%d What paths under /sys: %d match files in %s, %d match nothing; %d not under /sys",
+		printf("%d What paths in sysfs: %d match files in %s, %d match nothing; %d not in sysfs",
 		       total, matched, a.sysfs, unmatched, nonsys);
 		if (bad)
 			printf("; %d not expanded (bad patterns)", bad);

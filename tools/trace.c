@@ -261,11 +261,15 @@ static int trace_run(struct tracer *tr, const struct trace_args *a)
 	if (abidep_load_tables(&tr->tables, a->tpaths, a->ntpaths, true))
 		return EX_USAGE;
 	tr->live = a->mode == 0;
+	if (!pinned)
+		specials_choose(tr);
 	ret = pinned ? open_pinned(tr) : load_bpf(tr);
 	if (ret)
 		return ret;
 	if (pinned)
 		files_from_map(tr);
+	else
+		specials_publish(tr);
 	ret = open_db(tr);
 	if (ret)
 		return ret;
@@ -291,6 +295,8 @@ static void tracer_init(struct tracer *tr)
 	tr->nr_slots = ABIDEP_SLOTS;
 	for (i = 0; i < NR_MAPS; i++)
 		tr->fd[i] = -1;
+	for (i = 0; i < ABIDEP_NR_SPECIALS; i++)
+		tr->special_file[i] = -1;
 	cg_cache_init(&tr->cg);
 }
 

@@ -27,6 +27,7 @@
 #include <linux/types.h>
 
 #include "abi.h"
+#include "special.h"
 #include "../bpf/abidep.h"
 
 #define PIN_DIR "/sys/fs/bpf/abidep"
@@ -83,10 +84,14 @@ struct tracer {
 	bool print;
 	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
 	bool live;		/* foreground: reads the events ring buffer */
+	/* Specials (trace_special.c): index into files, -1 if not watched; its entry. */
+	int special_file[ABIDEP_NR_SPECIALS];
+	int special_entry[ABIDEP_NR_SPECIALS];
 };
 
 /* trace_load.c */
 int load_bpf(struct tracer *tr);
+const char *prog_func(const struct bpf_program *prog);
 int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /* trace_pin.c */
@@ -97,6 +102,11 @@ int unpin_all(void);
 /* trace_watch.c */
 int watch_refresh(struct tracer *tr, bool verbose);
 void files_from_map(struct tracer *tr);
+
+/* trace_special.c (and special.h) */
+void specials_choose(struct tracer *tr);
+void specials_apply(struct tracer *tr, struct abidep_bpf *skel);
+void specials_publish(struct tracer *tr);
 
 /* trace_slots.c */
 int slots_map(struct slot_index *si, int fd);

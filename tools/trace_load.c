@@ -44,7 +44,7 @@ static void choose_progs(struct abidep_bpf *skel, bool kprobe)
 }
 
 /* The kernel function a program hooks: its section name after the '/'. */
-static const char *prog_func(const struct bpf_program *prog)
+const char *prog_func(const struct bpf_program *prog)
 {
 	const char *s = strchr(bpf_program__section_name(prog), '/');
 
@@ -112,6 +112,7 @@ static int open_skel(struct tracer *tr)
 	if (!tr->live)
 		bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
 	choose_progs(tr->skel, tr->kprobe);
+	specials_apply(tr, tr->skel);
 	return EX_OK;
 }
 

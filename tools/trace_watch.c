@@ -153,7 +153,8 @@ int watch_refresh(struct tracer *tr, bool verbose)
 			struct abi_glob *g;
 			int n;
 
-			if (strncmp(e->what[k], "/sys/", 5))
+			/* Not in sysfs, or a special (trace_special.c). */
+			if (strncmp(e->what[k], "/sys/", 5) || special_of(e->what[k]) >= 0)
 				continue;
 			n = abi_pattern_globs(e->what[k], &g);
 			for (m = 0; m < n; m++)

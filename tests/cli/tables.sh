@@ -284,7 +284,7 @@ touch "$T/sys/class/rc/rc0/current_protocol" "$T/sys/class/rc/rc3/protocol" \
 check "resolve against a directory" test "$(status $A tables resolve --sysfs "$T/sys")" = 0
 check "... expands rcN" grep -qx "	$T/sys/class/rc/rc0/current_protocol" "$T/out"
 check "... and the obsolete cpuidle file" grep -qx "	$T/sys/devices/system/cpu/cpuidle/current_governor_ro" "$T/out"
-check "... and counts what matches nothing" grep -q '^[0-9]* What paths under /sys: 3 match files' "$T/out"
+check "... and counts what matches nothing" grep -q '^[0-9]* What paths in sysfs: 3 match files' "$T/out"
 check "resolve of a missing directory is an error" test "$(status $A tables resolve --sysfs "$T/none")" = 2
 
 section "export"
