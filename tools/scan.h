@@ -13,6 +13,7 @@
 
 /* How sure a hit is: a bare name alone is weak for common names. */
 enum scan_confidence {
+	SCAN_NONE = -1,	/* not a reference after all (scan_classify() only) */
 	SCAN_WEAK,	/* bare attribute name, e.g. "current_protocol" */
 	SCAN_MEDIUM,	/* directory plus name, e.g. "rc0/current_protocol" */
 	SCAN_STRONG,	/* a full /sys path the entry's pattern matches */

@@ -108,9 +108,37 @@ static bool comps_match(const struct abi_glob *g, int gi, const struct comp *t,
 }
 
 /*
+ * A sysctl's key, as sysctl(8) and /etc/sysctl.d write it
+ * (net.ipv6.neigh.default.retrans_time): for a glob under /proc/sys, STRONG
+ * if it is the key of a file @g matches, and NONE if not (another sysctl's,
+ * as ipv4's of the same name); WEAK for any other glob.
+ */
+static enum scan_confidence sysctl_key(const struct abi_glob *g, const char *ts,
+				       const char *ne)
+{
+	struct comp t[SCAN_CTX_MAX + SCAN_MAX_NEEDLE] = { { 0 } };
+	const char *p = ts, *q;
+	int nt = 0;
+
+	if (g->ncomp < 3 || strcmp(g->comp[0], "proc") || strcmp(g->comp[1], "sys"))
+		return SCAN_WEAK;
+	while (p < ne && nt < (int)(sizeof(t) / sizeof(t[0]))) {
+		q = memchr(p, '.', ne - p);
+		if (!q)
+			q = ne;
+		t[nt].s = p;
+		t[nt].n = q - p;
+		nt++;
+		p = q + 1;
+	}
+	return comps_match(g, 2, t, nt, 0) ? SCAN_STRONG : SCAN_NONE;
+}
+
+/*
  * How sure is it that the token [ts, ne) (the name at [ns, ne)) refers to
- * glob @g: STRONG, the whole token is an absolute path @g matches; MEDIUM,
- * the component before the name matches @g's; else WEAK.
+ * glob @g: STRONG, the whole token is an absolute path @g matches, or a
+ * sysctl key that names it; MEDIUM, the component before the name matches
+ * @g's; else WEAK; NONE, the key of another sysctl.
  */
 enum scan_confidence scan_classify(const struct abi_glob *g, const char *ts,
 				   const char *ns, const char *ne)
@@ -118,6 +146,9 @@ enum scan_confidence scan_classify(const struct abi_glob *g, const char *ts,
 	struct comp t[SCAN_CTX_MAX + SCAN_MAX_NEEDLE] = { { 0 } };
 	int nt = 0;
 	const char *p = ts, *q;
+
+	if (ns > ts && ns[-1] == '.' && !memchr(ts, '/', ns - ts))
+		return sysctl_key(g, ts, ne);
 
 	/* The name must be a whole component. */
 	if (ns > ts && ns[-1] != '/')

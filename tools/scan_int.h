@@ -24,6 +24,12 @@ struct scan_cand {
 	const struct abi_entry *entry;
 	const char *what;
 	const struct abi_glob *glob;
+	/*
+	 * A name with dots (memory.oom_control) is searched for by its last
+	 * word (oom_control): the rest must stand right before it.
+	 */
+	const char *prefix;
+	size_t plen;
 };
 
 /* An attribute name, searched for as a whole word. */

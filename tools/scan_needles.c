@@ -28,13 +28,16 @@ const unsigned char *scan_word_tab(void)
 }
 
 static void cands_add(struct scan_needle *nd, const struct abi_entry *e,
-		      const char *what, const struct abi_glob *g)
+		      const char *what, const struct abi_glob *g,
+		      const char *prefix, size_t plen)
 {
 	struct scan_cand *c = GROW(nd->cands, nd->ncands, nd->ccap);
 
 	c->entry = e;
 	c->what = what;
 	c->glob = g;
+	c->prefix = plen ? xstrndup(prefix, plen) : NULL;
+	c->plen = plen;
 }
 
 static struct scan_needle *needle_get(struct scan_needles *ns, const char *name,
@@ -136,6 +139,10 @@ void scan_needles_free(struct scan_needles *ns)
 	int i;
 
 	for (i = 0; i < ns->n; i++) {
+		int c;
+
+		for (c = 0; c < ns->v[i].ncands; c++)
+			free((char *)ns->v[i].cands[c].prefix);
 		free(ns->v[i].name);
 		free(ns->v[i].cands);
 	}
@@ -224,11 +231,15 @@ void scan_needles_build(struct scan_needles *ns, const struct abi_set *tables)
 					continue;
 				nn = expand_classes(g[a].comp[g[a].ncomp - 1], &names);
 				for (x = 0; x < nn; x++) {
-					size_t l = strlen(names[x]);
+					/* memory.oom_control: oom_control, after "memory." */
+					const char *dot = strrchr(names[x], '.');
+					const char *word = dot ? dot + 1 : names[x];
+					size_t plen = word - names[x], l = strlen(word);
 
 					/* 2 bytes at least: the search's first test. */
-					if (l >= 2 && l <= SCAN_MAX_NEEDLE && all_word(names[x], l)) {
-						struct scan_needle *nd = needle_get(ns, names[x], l);
+					if (l >= 2 && l <= SCAN_MAX_NEEDLE && all_word(word, l) &&
+					    plen + l <= SCAN_MAX_NEEDLE) {
+						struct scan_needle *nd = needle_get(ns, word, l);
 						int c;
 
 						/* One candidate per What and glob. */
@@ -237,7 +248,7 @@ void scan_needles_build(struct scan_needles *ns, const struct abi_set *tables)
 							    nd->cands[c].glob == &g[a])
 								break;
 						if (c == nd->ncands)
-							cands_add(nd, e, what, &g[a]);
+							cands_add(nd, e, what, &g[a], names[x], plen);
 						added++;
 					}
 					free(names[x]);

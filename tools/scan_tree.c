@@ -328,7 +328,7 @@ static void found(struct worker *wk, const struct scan_needle *nd, size_t s, siz
 	const char *ns = b + s, *ne = ns + n, *ts = ns, *te = ne;
 	const char *lo = s > CTX_MAX ? ns - CTX_MAX : b;
 	const char *hi = wk->len - (s + n) > CTX_MAX ? ne + CTX_MAX : b + wk->len;
-	enum scan_confidence conf[256], best = SCAN_WEAK;
+	enum scan_confidence conf[256], best = SCAN_NONE;
 	int i, nc = nd->ncands < 256 ? nd->ncands : 256;
 	const char *match = NULL;
 	unsigned long line = 0;
@@ -338,10 +338,20 @@ static void found(struct worker *wk, const struct scan_needle *nd, size_t s, siz
 	while (te < hi && scan_path_byte(*te))
 		te++;
 	for (i = 0; i < nc; i++) {
-		conf[i] = scan_classify(nd->cands[i].glob, ts, ns, ne);
+		const struct scan_cand *c = &nd->cands[i];
+		const char *cs = ns - c->plen;
+
+		/* A dotted name's start: its prefix, not after a word or dot. */
+		if (c->plen && (cs < ts || memcmp(cs, c->prefix, c->plen) ||
+				(cs > b && (scan_word_tab()[(unsigned char)cs[-1]] || cs[-1] == '.'))))
+			conf[i] = SCAN_NONE;
+		else
+			conf[i] = scan_classify(c->glob, ts, cs, ne);
 		if (conf[i] > best)
 			best = conf[i];
 	}
+	if (best == SCAN_NONE)
+		return;
 	if (best == SCAN_WEAK && nd->common && !wk->sh->opts->weak) {
 		/* Counted as they would be listed: one per entry. */
 		for (i = 0; i < nc; i++) {
@@ -988,6 +998,7 @@ void scan_result_free(struct scan_result *res)
 const char *scan_confidence_name(enum scan_confidence c)
 {
 	switch (c) {
+	case SCAN_NONE: break;
 	case SCAN_WEAK: return "weak";
 	case SCAN_MEDIUM: return "medium";
 	case SCAN_STRONG: return "strong";

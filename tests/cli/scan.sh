@@ -262,4 +262,41 @@ check "tables with no deprecated entry: no hit, exit 0" test "$(status $A scan -
 check "... and it says there is nothing to search for" grep -q '^0 hits in 0 files' "$T/out"
 check "--tables is -t" sh -c "$A scan --tables '$T/plaintable' '$F' | grep -q '^0 hits in 0 files'"
 
+section "beyond sysfs: sysctl keys, /proc paths, cgroup v1 file names"
+S=$T/special
+mkdir -p "$S/etc/sysctl.d" "$S/usr/bin"
+cat >"$S/etc/sysctl.d/50-nd.conf" <<'X'
+net.ipv6.neigh.default.retrans_time = 100
+net.ipv4.neigh.default.retrans_time = 100
+net.ipv6.neigh.eth0.base_reachable_time=30
+net.ipv6.neigh.default.retrans_time_ms = 1000
+X
+cat >"$S/usr/bin/legacy-oom" <<'X'
+#!/bin/sh
+echo -17 >/proc/$pid/oom_adj
+sysctl -w net.ipv6.neigh.lo.retrans_time=5
+cat /proc/sys/net/ipv6/neigh/eth0/retrans_time
+cat /sys/fs/cgroup/memory/$cg/memory.oom_control
+echo 1 >memory.move_charge_at_immigrate
+cat memory.limit_in_bytes memory.kmem.limit_in_bytes
+X
+$A scan -j "$S" >"$T/sp.json"
+python3 -c '
+import json, sys
+for h in json.load(open(sys.argv[1]))["hits"]:
+    print(h["file"].rsplit("/", 1)[1], h["line"], h["confidence"], h["what"], h["match"])
+' "$T/sp.json" >"$T/sp.got"
+cat >"$T/sp.want" <<'X'
+50-nd.conf 1 strong /proc/sys/net/ipv6/neigh/<interface>/retrans_time net.ipv6.neigh.default.retrans_time
+50-nd.conf 3 strong /proc/sys/net/ipv6/neigh/<interface>/base_reachable_time net.ipv6.neigh.eth0.base_reachable_time
+legacy-oom 2 strong /proc/<pid>/oom_adj /proc/$pid/oom_adj
+legacy-oom 3 strong /proc/sys/net/ipv6/neigh/<interface>/retrans_time net.ipv6.neigh.lo.retrans_time
+legacy-oom 4 strong /proc/sys/net/ipv6/neigh/<interface>/retrans_time /proc/sys/net/ipv6/neigh/eth0/retrans_time
+legacy-oom 5 strong /sys/fs/cgroup/memory/<cgroup>/memory.oom_control /sys/fs/cgroup/memory/$cg/memory.oom_control
+legacy-oom 6 weak /sys/fs/cgroup/memory/<cgroup>/memory.move_charge_at_immigrate memory.move_charge_at_immigrate
+legacy-oom 7 weak /sys/fs/cgroup/memory/<cgroup>/memory.kmem.limit_in_bytes memory.kmem.limit_in_bytes
+X
+check "each found once, as sure as its form says; ipv4's key, a _ms key and memory.limit_in_bytes not at all" \
+	diff "$T/sp.want" "$T/sp.got"
+
 finish scan
