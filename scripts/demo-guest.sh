@@ -49,13 +49,17 @@ echo 1 >/sys/kernel/tracing/events/abidep/abidep_access/enable
 echo 0 >/sys/kernel/tracing/events/abidep/abidep_access/enable
 grep abidep_access /sys/kernel/tracing/trace | sed 's/^ *//'
 
-step "Stock kernel attributes nobody can alias: the BPF usage tracer"
+step "Stock kernel files nobody can alias, in sysfs and out: the BPF usage tracer"
 A=$ABIDEP_REPO/build/abidep
 run "$A" trace --pin --db /tmp/usage.db
 echo "\$ cat /sys/devices/system/cpu/cpuidle/current_governor_ro   # obsolete since 2020"
 cat /sys/devices/system/cpu/cpuidle/current_governor_ro
 /usr/local/bin/legacy-irctl "$RC/current_protocol" >/dev/null
 setpriv --reuid=65534 --regid=65534 --clear-groups cat /sys/devices/system/cpu/cpuidle/current_governor_ro >/dev/null
+echo "\$ sysctl -w net.ipv6.neigh.default.retrans_time=100   # deprecated for retrans_time_ms"
+sysctl -q -w net.ipv6.neigh.default.retrans_time=100
+echo "\$ echo 0 > /proc/self/oom_adj   # deprecated for oom_score_adj since 2.6.36"
+sh -c 'echo 0 >/proc/self/oom_adj'
 run "$A" trace --stop --db /tmp/usage.db
 run "$A" report --db /tmp/usage.db
 
