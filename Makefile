@@ -99,8 +99,12 @@ test: deps
 # against its build directory; its checkers shown to report and fail a run
 # (tests/vm/debug-selftest.sh), then these suites of tests/suites on it.
 DEBUG_SUITES := guest brownout stress fault security hostile
+# A rebuilt kernel has new BTF: modules built before it do not load (their
+# split BTF is against the old one), and kbuild does not see it for M=.
 test-debug: deps tools
 	$(Q)k=$$(scripts/debug-kernel.sh) && kdir=$$(scripts/debug-kernel.sh --kdir) && \
+		{ [ -z "$$(find build/kmod/$$k -name '*.ko' ! -newer $$kdir/vmlinux 2>/dev/null)" ] || \
+		  rm -rf build/kmod/$$k; } && \
 		KDIR=$$kdir $(MAKE) --no-print-directory module KVER=$$k && \
 		KVER=$$k tests/vm/debug-selftest.sh && \
 		KERNELS=$$k SUITES="$(DEBUG_SUITES)" scripts/run-tests.sh guest
