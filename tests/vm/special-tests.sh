@@ -18,8 +18,10 @@ W=/tmp/special
 mkdir -p $W
 ND=/proc/sys/net/ipv6/neigh
 MEMCG1="kmem.limit_in_bytes kmem.tcp.limit_in_bytes soft_limit_in_bytes oom_control pressure_level move_charge_at_immigrate"
-# Debian's 6.12: CONFIG_MEMCG_V1 is not set.
+# Debian's 6.12: CONFIG_MEMCG_V1 is not set. The debug kernel has no IPv6.
 case $KVER in 6.1.*) v1=yes ;; *) v1=no ;; esac
+v6=no
+[ -d $ND ] && v6=yes
 
 # Counts in DB $1: "WHAT-SUFFIX EXE OP COUNT ERRORS" for every row, sorted.
 counts() {
@@ -38,6 +40,13 @@ for k in sorted(rows):
 # The clients, in both modes; each appends what it did to $W/want.
 clients() {
 	: >$W/want
+	[ $v6 = yes ] && neigh6
+	oom_adj
+	[ $v1 = yes ] && memcg1
+	return 0
+}
+
+neigh6() {
 	# sysctl -w: one open, one write of the deprecated file.
 	sysctl -q -w net.ipv6.neigh.default.retrans_time=100
 	echo "retrans_time sysctl open 1 0" >>$W/want
@@ -57,7 +66,10 @@ clients() {
 	echo "base_reachable_time cat read 2 0" >>$W/want
 	# Not deprecated: the _ms twins and ipv4's files of the same name.
 	cat $ND/default/retrans_time_ms /proc/sys/net/ipv4/neigh/default/retrans_time >/dev/null
-	# oom_adj: its reads and writes (it has no open of its own).
+}
+
+oom_adj() {
+	# Its reads and writes (it has no open of its own).
 	sh -c 'echo 0 >/proc/self/oom_adj; echo 0 >/proc/self/oom_adj' 2>/dev/null
 	echo "oom_adj dash write 2 0" >>$W/want
 	cat /proc/self/oom_adj /proc/self/oom_score_adj >/dev/null
@@ -65,27 +77,28 @@ clients() {
 	# A write refused: an unprivileged user lowering it.
 	setpriv --reuid=1000 --regid=1000 --clear-groups sh -c 'echo -5 >/proc/self/oom_adj' 2>/dev/null
 	echo "oom_adj dash write 1 1" >>$W/want.nobody
-	if [ $v1 = yes ]; then
-		# Mounted after the tracer started.
-		mkdir -p $W/m && mount -t cgroup -o memory none $W/m && mkdir -p $W/m/t
-		cat $W/m/t/memory.oom_control $W/m/t/memory.soft_limit_in_bytes >/dev/null
-		echo 1G >$W/m/t/memory.kmem.limit_in_bytes
-		echo 1G >$W/m/t/memory.kmem.tcp.limit_in_bytes
-		echo 1 >$W/m/t/memory.move_charge_at_immigrate
-		cat $W/m/t/memory.move_charge_at_immigrate $W/m/t/memory.limit_in_bytes >/dev/null
-		for f in oom_control soft_limit_in_bytes; do
-			echo "memory.$f cat open 1 0" >>$W/want
-			echo "memory.$f cat read 1 0" >>$W/want
-		done
-		for f in kmem.limit_in_bytes kmem.tcp.limit_in_bytes move_charge_at_immigrate; do
-			echo "memory.$f dash open 1 0" >>$W/want
-			echo "memory.$f dash write 1 0" >>$W/want
-		done
-		echo "memory.move_charge_at_immigrate cat open 1 0" >>$W/want
-		echo "memory.move_charge_at_immigrate cat read 1 0" >>$W/want
-		rmdir $W/m/t
-		umount $W/m
-	fi
+}
+
+memcg1() {
+	# Mounted after the tracer started.
+	mkdir -p $W/m && mount -t cgroup -o memory none $W/m && mkdir -p $W/m/t
+	cat $W/m/t/memory.oom_control $W/m/t/memory.soft_limit_in_bytes >/dev/null
+	echo 1G >$W/m/t/memory.kmem.limit_in_bytes
+	echo 1G >$W/m/t/memory.kmem.tcp.limit_in_bytes
+	echo 1 >$W/m/t/memory.move_charge_at_immigrate
+	cat $W/m/t/memory.move_charge_at_immigrate $W/m/t/memory.limit_in_bytes >/dev/null
+	for f in oom_control soft_limit_in_bytes; do
+		echo "memory.$f cat open 1 0" >>$W/want
+		echo "memory.$f cat read 1 0" >>$W/want
+	done
+	for f in kmem.limit_in_bytes kmem.tcp.limit_in_bytes move_charge_at_immigrate; do
+		echo "memory.$f dash open 1 0" >>$W/want
+		echo "memory.$f dash write 1 0" >>$W/want
+	done
+	echo "memory.move_charge_at_immigrate cat open 1 0" >>$W/want
+	echo "memory.move_charge_at_immigrate cat read 1 0" >>$W/want
+	rmdir $W/m/t
+	umount $W/m
 }
 
 # want: the clients' rows merged (same what, exe and op: counts added).
@@ -103,6 +116,10 @@ for mode in fexit kprobe; do
 	check "trace --pin $opt" sh -c "$A trace --pin $opt --db $DB $TABLES 2>$W/pin.err"
 	check "a deprecated path it cannot watch is named, not fatal (/proc/i8k)" \
 		grep -q '^abidep: /proc/i8k (.*procfs-i8k:[0-9]*): outside sysfs, and not a file the tracer knows there: not watched$' $W/pin.err
+	if [ $v6 = no ]; then
+		check "the neighbour sysctls: said to be absent from this kernel (no IPv6)" \
+			test "$(grep -c 'neigh/<interface>/.*: not on this kernel (no IPv6): not watched' $W/pin.err)" = 2
+	fi
 	if [ $v1 = yes ]; then
 		check "no special left unwatched" sh -c "! grep -q 'not on this kernel' $W/pin.err"
 	else
@@ -122,7 +139,7 @@ done
 
 section "the kernel's own warnings name the same files"
 dmesg >$W/dmesg
-check "ICMPv6: sysctl is using the deprecated retrans_time" \
+[ $v6 = no ] || check "ICMPv6: sysctl is using the deprecated retrans_time" \
 	grep -q "process \`sysctl' is using deprecated sysctl (syscall) net.ipv6.neigh.default.retrans_time" $W/dmesg
 check "oom_adj is deprecated (a shell wrote it)" grep -q '^\[.*\] sh ([0-9]*): /proc/[0-9]*/oom_adj is deprecated' $W/dmesg
 if [ $v1 = yes ]; then
