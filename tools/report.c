@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * abidep report: who uses the deprecated sysfs files, from the usage store
+ * abidep report: who uses the deprecated files (sysfs, /proc, cgroup v1), from
+ * the usage store
  * the tracer keeps (store.c). Per table entry (What): the files used, and
  * per executable, uid, cgroup and operation the counts summed over the
  * tracer's sessions and hosts, with the Debian package of the executable.
@@ -74,16 +75,16 @@ static void report_usage(FILE *f)
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
 		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
 		"\n"
-		"Who uses the deprecated sysfs files, as 'abidep trace' recorded it: per\n"
-		"table entry (What), the files used, and per executable, uid, cgroup and\n"
-		"operation the number of uses and of errors, first and last use (UTC), and\n"
-		"the hosts, summed over the tracer's sessions (reboots, restarts). HOW is\n"
-		"sweep when every use was swept (the program or its parent listed the\n"
-		"file's directory and opened at least 4 distinct files in it, as\n"
-		"support tools and archivers do), by-name otherwise; SWEPT counts the\n"
-		"swept uses. abidep check does not count sweeps, nor the uses of known\n"
-		"enumerators (the tables' Ignore: fields and %s files),\n"
-		"which are marked, unless told to (abidep-check(8)).\n"
+		"Who uses the deprecated files (sysfs, /proc, cgroup v1), as 'abidep trace'\n"
+		"recorded it: per table entry (What), the files used, and per executable,\n"
+		"uid, cgroup and operation the number of uses and of errors, first and\n"
+		"last use (UTC), and the hosts, summed over the tracer's sessions\n"
+		"(reboots, restarts). HOW is sweep when every use was swept (the program\n"
+		"or its parent listed the file's directory and opened at least 4\n"
+		"distinct files in it, as support tools and archivers do), by-name\n"
+		"otherwise; SWEPT counts the swept uses. abidep check does not count\n"
+		"sweeps, nor the uses of known enumerators (the tables' Ignore: fields\n"
+		"and %s files), which are marked, unless told to (abidep-check(8)).\n"
 		"\n"
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
