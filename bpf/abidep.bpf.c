@@ -885,6 +885,18 @@ static __always_inline bool kp_take(struct abidep_pending *out)
 	return true;
 }
 
+/* A call on a cgroup v1 file, noted if the file is a watched special. */
+static __always_inline void kp_memcg1_note(const struct file *file, __u32 op)
+{
+	__u32 id;
+
+	if (BPF_CORE_READ(file, f_inode, i_sb, s_magic) != CGROUP_SUPER_MAGIC)
+		return;
+	id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
+	if (id)
+		kp_pend(id - 1, op, 0);
+}
+
 /* @ret_zero: whether a return of 0 counts (not for a read, see above). */
 static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
 {
@@ -983,16 +995,11 @@ int BPF_KPROBE(abidep_kp_write, struct kiocb *iocb)
 	struct file *file = BPF_CORE_READ(iocb, ki_filp);
 	struct inode *inode = BPF_CORE_READ(file, f_inode);
 	__u64 ino = kp_sysfs_ino(inode);
-	__u32 id;
 
-	if (ino) {
+	if (ino)
 		kp_note(file, ino, ABIDEP_OP_WRITE);
-	} else if (memcg1_on && inode &&
-		   BPF_CORE_READ(inode, i_sb, s_magic) == CGROUP_SUPER_MAGIC) {
-		id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
-		if (id)
-			kp_pend(id - 1, ABIDEP_OP_WRITE, 0);
-	}
+	else if (memcg1_on && inode)
+		kp_memcg1_note(file, ABIDEP_OP_WRITE);
 	return 0;
 }
 
@@ -1059,14 +1066,7 @@ int BPF_KRETPROBE(abidep_kr_oom_adj_write, long ret)
 SEC("kprobe/cgroup_seqfile_show")
 int BPF_KPROBE(abidep_kp_memcg1_read, struct seq_file *m)
 {
-	const struct file *file = BPF_CORE_READ(m, file);
-	__u32 id;
-
-	if (BPF_CORE_READ(file, f_inode, i_sb, s_magic) != CGROUP_SUPER_MAGIC)
-		return 0;
-	id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
-	if (id)
-		kp_pend(id - 1, ABIDEP_OP_READ, 0);
+	kp_memcg1_note(BPF_CORE_READ(m, file), ABIDEP_OP_READ);
 	return 0;
 }
 
