@@ -26,6 +26,7 @@ enum abi_field {
 	ABI_REPLACED_BY,
 	ABI_SOURCE,
 	ABI_IGNORE,
+	ABI_CONFIG,
 	ABI_NFIELDS,
 };
 

@@ -91,6 +91,25 @@ static void abi_check_when(struct abi_set *set, struct abi_entry *e, int f,
 		    abi_field_names[f], e->field[f]);
 }
 
+/* Config:'s words are kernel options: CONFIG_ and capitals, digits, '_'. */
+static bool abi_config_ok(const char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	if (!*s)
+		return false;
+	while (*s) {
+		n = strcspn(s, " \t");
+		if (n <= 7 || strncmp(s, "CONFIG_", 7) ||
+		    strspn(s + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n - 7)
+			return false;
+		s += n;
+		s += strspn(s, " \t");
+	}
+	return true;
+}
+
 static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 {
 	const char *st = e->field[ABI_STATUS];
@@ -134,6 +153,9 @@ static void abi_check_migration(struct abi_set *set, struct abi_entry *e)
 		ERR(e, ABI_SOURCE, "missing field Source: (where the facts come from)");
 	if (e->field[ABI_IGNORE] && !e->nignore)
 		ERR(e, ABI_IGNORE, "empty Ignore: (lines of an absolute executable path and a reason)");
+	if (e->field[ABI_CONFIG] && !abi_config_ok(e->field[ABI_CONFIG]))
+		ERR(e, ABI_CONFIG, "bad Config: '%s' (kernel options, CONFIG_X, separated by spaces)",
+		    e->field[ABI_CONFIG]);
 }
 
 static void abi_check_entry(struct abi_set *set, struct abi_entry *e, bool strict)

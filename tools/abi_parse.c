@@ -122,6 +122,7 @@ const char *const abi_field_names[ABI_NFIELDS] = {
 	[ABI_REPLACED_BY] = "Replaced-by",
 	[ABI_SOURCE] = "Source",
 	[ABI_IGNORE] = "Ignore",
+	[ABI_CONFIG] = "Config",
 };
 
 /* A copy of @s that lives as long as @set (for diagnostics' file names). */

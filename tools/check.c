@@ -49,7 +49,9 @@ static void check_usage(FILE *f)
 		"           a day's gap allowed); a DB without sessions (older abidep):\n"
 		"           no use of anything from before the window\n"
 		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
-		"           version: already removed from that kernel (uses still listed)\n"
+		"           version: already removed from that kernel (uses still listed);\n"
+		"           or an option of its Config: is not set in --kernel's\n"
+		"           configuration (ROOT/boot/config-VERSION): not built there\n"
 		"Status: removed entries are always due. The uses of known enumerators\n"
 		"(tools that read every attribute: the tables' Ignore: fields and\n"
 		"%s files) do not block, nor do a program's uses that were all\n"
@@ -67,7 +69,8 @@ static void check_usage(FILE *f)
 		"  --kernel VERSION   the kernel to judge Remove-after and Removed versions\n"
 		"                     against\n"
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
-		"  --root DIR         name executables' packages from DIR's dpkg database\n"
+		"  --root DIR         name executables' packages from DIR's dpkg database,\n"
+		"                     and read --kernel's configuration from DIR/boot\n"
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
@@ -598,6 +601,7 @@ int cmd_check(int argc, char **argv)
 	struct check_args a = { .db = STORE_DEFAULT_PATH };
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set = { 0 };
+	char *config = NULL;
 	int ret;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
@@ -617,7 +621,10 @@ int cmd_check(int argc, char **argv)
 		free(a.tables);
 		return EX_USAGE;
 	}
+	if (c.kernel)
+		c.config = config = xasprintf("%s/boot/config-%s", a.root ? a.root : "", c.kernel);
 	ret = check_run(&c, &set, &a);
+	free(config);
 	check_free(&c);
 	abi_set_free(&set);
 	dpkg_free(c.dpkg);

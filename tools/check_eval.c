@@ -503,6 +503,56 @@ static void judge_due(struct check *c, struct check_entry *ce)
 	}
 }
 
+/*
+ * The first option of the entry's Config: that --kernel's configuration
+ * (c->config) says "is not set": its files are not built in that kernel.
+ * An option the configuration does not name at all is not taken as off: it
+ * may not exist in that kernel yet (CONFIG_MEMCG_V1 came in 6.11; 6.1
+ * builds cgroup v1 memory without it). NULL when they may be built: no
+ * Config:, no --kernel, no such file.
+ */
+static char *config_off(const struct check *c, const struct abi_entry *e)
+{
+	const char *s = e->field[ABI_CONFIG];
+	char line[512], *off = NULL;
+	FILE *f;
+
+	if (!s || !c->config)
+		return NULL;
+	f = fopen(c->config, "r");
+	if (!f)
+		return NULL;
+	while (!off && *(s += strspn(s, " \t"))) {
+		size_t n = strcspn(s, " \t");
+		bool unset = false;
+
+		rewind(f);
+		while (!unset && fgets(line, sizeof(line), f))
+			unset = !strncmp(line, "# ", 2) && !strncmp(line + 2, s, n) &&
+				!strcmp(line + 2 + n, " is not set\n");
+		if (unset)
+			off = xstrndup(s, n);
+		s += n;
+	}
+	fclose(f);
+	return off;
+}
+
+/* Why V_REMOVED for an entry not built in --kernel (@opt is not set). */
+static char *judge_not_built(const struct check *c, const struct check_entry *ce, char *opt)
+{
+	char t[64], *r;
+
+	if (!ce->nuses)
+		r = xasprintf("not built in kernel %s: %s is not set in %s", c->kernel, opt, c->config);
+	else
+		r = xasprintf("not built in kernel %s: %s is not set in %s, yet used by %d program%s since %s",
+			      c->kernel, opt, c->config, ce->nuses, ce->nuses == 1 ? "" : "s",
+			      iso_time(c->quiet_since, t, sizeof(t)));
+	free(opt);
+	return r;
+}
+
 /* Why V_REMOVED, and who still used the file in the window anyway. */
 static char *judge_removed(const struct check *c, const struct check_entry *ce)
 {
@@ -532,7 +582,7 @@ static const char *enums_text(const struct check_entry *ce)
 
 void check_judge(struct check *c)
 {
-	char t[64], t2[64];
+	char t[64], t2[64], *off;
 	int i;
 
 	for (i = 0; i < c->n; i++) {
@@ -540,9 +590,16 @@ void check_judge(struct check *c)
 		int blockers = ce->nuses + ce->nblocking_refs;
 
 		judge_due(c, ce);
+		off = config_off(c, ce->e);
 		if (removed_in_kernel(c, ce->e)) {
 			ce->verdict = V_REMOVED;
+			free(ce->reason);
 			ce->reason = judge_removed(c, ce);
+			free(off);
+		} else if (off) {
+			ce->verdict = V_REMOVED;
+			free(ce->reason);
+			ce->reason = judge_not_built(c, ce, off);
 		} else if (!ce->due) {
 			ce->verdict = V_NOT_DUE;
 		} else if (blockers) {

@@ -89,6 +89,7 @@ struct check {
 	long long now;			/* unix seconds */
 	int quiet_days;
 	const char *kernel;		/* --kernel, or NULL */
+	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
 	struct dpkg *dpkg;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
 

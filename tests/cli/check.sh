@@ -760,6 +760,32 @@ check "an empty DB: the HELP and TYPE lines only" sh -c "'$A' report --db '$T/em
 check "-o into a missing directory: exit 2" test "$(status "$A" report --db "$T/p.db" --format prometheus -o "$T/nodir/a.prom")" = 2
 check "... named" grep -q "^abidep: cannot create a temporary file in $T/nodir for $T/nodir/a.prom" "$T/err"
 check "-o without --format prometheus: exit 2" test "$(status "$A" report --db "$T/p.db" -o "$T/a.prom")" = 2
+section "check --kernel and Config: not built in that kernel (the repository's tables)"
+# cgroup v1's memory files need CONFIG_MEMCG_V1 from 6.11: 6.12's config
+# says it is not set; 6.1's has no such option (the files are built).
+CR=$T/cfgroot
+mkdir -p "$CR/var/lib/dpkg/info" "$CR/boot"
+printf 'CONFIG_MEMCG=y\n# CONFIG_MEMCG_V1 is not set\nCONFIG_IPV6=y\n' >"$CR/boot/config-6.12.118+deb12-amd64"
+printf 'CONFIG_MEMCG=y\nCONFIG_MEMCG_KMEM=y\nCONFIG_IPV6=y\n' >"$CR/boot/config-6.1.0-57-amd64"
+printf 'CONFIG_MEMCG=y\nCONFIG_MEMCG_V1=y\n' >"$CR/boot/config-6.12.9-v1"
+cv() {
+	kk -j --root "$CR" "$@" | one_verdict
+}
+check "memory.oom_control on 6.12 built without CONFIG_MEMCG_V1: removed, not built" \
+	same "$(cv --kernel 6.12.118+deb12-amd64 --entry memory.oom_control)" \
+	"removed|not built in kernel 6.12.118+deb12-amd64: CONFIG_MEMCG_V1 is not set in $CR/boot/config-6.12.118+deb12-amd64"
+check "... on 6.1, whose config has no such option: judged as before (not-due)" \
+	same "$(cv --kernel 6.1.0-57-amd64 --entry memory.oom_control | cut -d'|' -f1)" "not-due"
+check "... on a 6.12 built with it: not-due" \
+	same "$(cv --kernel 6.12.9-v1 --entry memory.oom_control | cut -d'|' -f1)" "not-due"
+check "... with no config file for --kernel: not-due" \
+	same "$(cv --kernel 6.13 --entry memory.oom_control | cut -d'|' -f1)" "not-due"
+check "an entry without Config: on the 6.12 config: not-due (oom_adj)" \
+	same "$(cv --kernel 6.12.118+deb12-amd64 --entry oom_adj | cut -d'|' -f1)" "not-due"
+printf 'What:\t/sys/a\nStatus:\tdeprecated\nDeprecated:\t2012\nReplaced-by:\tnone\nSource:\tx\nConfig:\tMEMCG_V1\nDescription:\tx\n' >"$T/badcfg"
+check "a Config: word that is not CONFIG_X: an error" \
+	sh -c "'$A' tables validate -t '$T/badcfg' 2>&1 | grep -q \"error: bad Config: 'MEMCG_V1'\""
+
 check "a bad --format: exit 2" test "$(status "$A" report --db "$T/p.db" --format xml)" = 2
 check "... named" grep -qx "abidep: --format takes text, json or prometheus, not 'xml'" "$T/err"
 check "--format json is -j" same "$("$A" report --db "$T/p.db" --format json)" "$("$A" report -j --db "$T/p.db")"
