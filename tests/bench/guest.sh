@@ -1,7 +1,9 @@
 #!/bin/sh
 # make bench, inside the guest: what the usage tracer costs a sysfs
 # open+read+close loop (build/bench/sysfs_loop), against no tracer, the
-# floor of its design and its peers, in one boot:
+# floor of its design and its peers, in one boot; and what it costs the
+# same loop on unwatched files of the other file systems it now watches
+# deprecated files in (the specials, tools/trace_special.c):
 #
 #   none      no tracer
 #   floor     empty fentry/fexit programs on exactly abidep's attach points in
@@ -24,13 +26,25 @@
 # usage map synced to a DB of the round), the bpftrace maps, the number of
 # tracing links each side attached, and the loop's own opens and reads.
 #
+# Under the sides in $OTHER_SIDES (not the bpftrace ones: they watch sysfs
+# only), after those two loops, three more on unwatched files outside sysfs,
+# each of a path one of abidep's special programs runs on:
+#   c  a cgroup v2 file ($CGROUP2: its read runs cgroup_seqfile_show, whose
+#      fexit serves the cgroup v1 memory files; its open kernfs_fop_open)
+#   s  a sysctl ($SYSCTL: its open runs proc_sys_open, whose fentry serves
+#      the ipv6 neighbour sysctls)
+#   p  a /proc/<pid> file ($PROCPID, oom_adj's neighbour: no program runs)
+# abidep's and previous's report must then show none of the loop's accesses
+# but the watched file's (check "others": 0).
+#
 # BENCH_SIDES picks some of the sides (make bench's two-reader run: none,
 # floor and abidep).
 #
 # Writes lines to $BENCH_OUT (default $ABIDEP_OUT/tracer.txt) for
 # tests/bench/results.py, which judges them:
 #   I KEY VALUE...                      what was run
-#   S SIDE FILE ROUND VALUE             a sample: ns per iteration (u|w)
+#   S SIDE FILE ROUND VALUE             a sample: ns per iteration
+#                                       (u|w|c|s|p)
 #   C SIDE ROUND WHAT EXPECTED GOT      a count check (EXPECTED: N or >=N)
 #   M KEY VALUE                         memory (BENCH_MEMORY=1)
 #   F MESSAGE                           a side that could not run
@@ -46,9 +60,13 @@ BASE=${BENCH_BASE:-}
 OUT=${BENCH_OUT:-$ABIDEP_OUT/tracer.txt}
 UNWATCHED=/sys/devices/system/cpu/cpuidle/current_governor
 WATCHED=/sys/devices/system/cpu/cpuidle/current_governor_ro
+CGROUP2=/sys/fs/cgroup/cgroup.controllers
+SYSCTL=/proc/sys/kernel/ostype
+PROCPID=/proc/self/oom_score_adj
 FLOOR=/sys/fs/bpf/bench-floor
 INO=$(stat -c %i $WATCHED)
 SIDES=${BENCH_SIDES:-none floor abidep${BASE:+ previous} bt_inode bt_name}
+OTHER_SIDES="none floor abidep previous"
 
 : >"$OUT"
 rec() { echo "$*" >>"$OUT"; }
@@ -61,21 +79,22 @@ fail() {
 links() { bpftool link show 2>/dev/null | grep -c '^[0-9]*: tracing ' || true; }
 
 # The usage that `report -j` of DB $2 (by abidep $1) shows the loop made of
-# the watched file: "OPENS READS".
+# the watched file, and of any other: "OPENS READS OTHERS".
 report_counts() {
 	"$1" report -j --db "$2" 2>/dev/null | python3 -c '
 import json, sys
-opens = reads = 0
+opens = reads = others = 0
 for e in json.load(sys.stdin):
-    if sys.argv[1] not in e.get("files", []):
-        continue
+    mine = sys.argv[1] in e.get("files", [])
     for u in e["users"]:
         if (u.get("exe") or "").endswith("/sysfs_loop"):
-            if u["op"] == "open":
+            if not mine:
+                others += u["count"]
+            elif u["op"] == "open":
                 opens += u["count"]
             elif u["op"] == "read":
                 reads += u["count"]
-print(opens, reads)' "$WATCHED" || echo "- -"
+print(opens, reads, others)' "$WATCHED" || echo "- - -"
 }
 
 BT_INODE="kfunc:kernfs_fop_open /args->inode->i_ino == $INO/ { @opens = count(); }
@@ -138,10 +157,11 @@ stop() {
 		bin=$A
 		[ "$1" = abidep ] || bin=$BASE
 		"$bin" trace --stop --db /tmp/$1.$2.db >/dev/null || fail "$1 trace --stop failed"
-		# shellcheck disable=SC2046 # two numbers
+		# shellcheck disable=SC2046 # three numbers
 		set -- "$1" "$2" "$3" "$4" $(report_counts "$bin" /tmp/$1.$2.db)
 		rec C "$1" "$2" opens "$3" "$5"
 		rec C "$1" "$2" reads "$4" "$6"
+		rec C "$1" "$2" others 0 "$7"
 		;;
 	bt_inode)
 		bt_stop
@@ -179,9 +199,13 @@ rec I iters "$N"
 rec I rounds "$ROUNDS"
 rec I readers "$READERS"
 rec I sides $SIDES
+rec I files u:$UNWATCHED w:$WATCHED c:$CGROUP2 s:$SYSCTL p:$PROCPID
 rec I bpftrace "$(bpftrace --version)"
 "$LOOP" $UNWATCHED 500 >/dev/null	# warm up
 "$LOOP" $WATCHED 500 >/dev/null
+for f in $CGROUP2 $SYSCTL $PROCPID; do
+	"$LOOP" "$f" 500 >/dev/null || fail "the loop cannot read $f"
+done
 [ "$(links)" = 0 ] || fail "tracing links attached before the first round: $(links)"
 
 # Round r: the sides in the order of the list rotated left by r - 1.
@@ -202,7 +226,20 @@ for r in $(seq "$ROUNDS"); do
 		rec S "$s" w "$r" "$1"
 		rec C "$s" "$r" loop_opens_w $((N * READERS)) "$2"
 		rec C "$s" "$r" loop_reads_w $((N * READERS)) "$3"
-		stop "$s" "$r" "$2" "$3"
+		wopens=$2 wreads=$3
+		case " $OTHER_SIDES " in *" $s "*)
+			for f in c:$CGROUP2 s:$SYSCTL p:$PROCPID; do
+				# shellcheck disable=SC2046
+				set -- $(loop "${f#*:}")
+				rec S "$s" "${f%%:*}" "$r" "$1"
+				rec C "$s" "$r" "loop_opens_${f%%:*}" $((N * READERS)) "$2"
+				# Each file is one read(2) of data: less than the
+				# loop's buffer.
+				rec C "$s" "$r" "loop_reads_${f%%:*}" $((N * READERS)) "$3"
+			done
+			;;
+		esac
+		stop "$s" "$r" "$wopens" "$wreads"
 		[ "$(links)" = 0 ] || fail "$s left $(links) tracing links attached"
 	done
 done
@@ -220,8 +257,9 @@ rm -rf $FLOOR
 sysctl -qw kernel.bpf_stats_enabled=0
 
 # The tracer's memory: the live tracer's peak resident set, watching all
-# the tables resolve to, and the kernel memory its maps are charged (an
-# upper bound: the hashes allocate on use).
+# the tables resolve to, and the kernel memory its maps are charged (the
+# hashes preallocate their entries, usage and pending too: all of it, with
+# no access counted yet).
 if [ "${BENCH_MEMORY:-0}" = 1 ]; then
 	"$A" trace --pin --db /tmp/mem.db >/dev/null
 	mem=$(bpftool -j map show | python3 -c '

@@ -138,6 +138,13 @@ results["run"] = run["info"]
 # ---- tracer --------------------------------------------------------------
 MODES = [("icount", "guest instructions, 1 vCPU"), ("wall", "wall time (ns), 1 vCPU"),
          ("2cpu", "wall time (ns), 2 vCPUs, 2 readers of the same files")]
+# The sysfs files every side loops on, and the unwatched files outside
+# sysfs (tests/bench/guest.sh) those of OTHER_SIDES loop on.
+SYSFS_FILES = "uw"
+OTHER_FILES = (("c", "cgroup v2 file", "cgroup v2"), ("s", "/proc/sys file", "/proc/sys"),
+               ("p", "/proc/<pid> file", "/proc/<pid>"))
+OTHER_SIDES = ("none", "floor", "abidep", "previous")
+OTHER_LIMIT = 3.0
 LABEL = {"none": "no tracer", "floor": "floor: empty programs", "abidep": "abidep",
          "previous": "abidep, previous release", "bt_inode": "bpftrace, inode filter",
          "bt_name": "bpftrace, name compare"}
@@ -155,19 +162,23 @@ for k in kernels:
             fail(f"{name}: {rounds} rounds, fewer than 5")
         r = {"iters": int(p["info"].get("iters", 0)), "rounds": rounds,
              "readers": int(p["info"].get("readers", 1)), "kernel": p["info"].get("kernel"),
-             "checks": nchecks, "wrong_counts": bad, "orders": p["orders"], "sides": {}}
-        data = {s: {f: series_of(name, p, s, f, rounds) for f in "uw"} for s in sides}
+             "checks": nchecks, "wrong_counts": bad, "orders": p["orders"], "sides": {},
+             "files": dict(x.split(":", 1) for x in p["info"].get("files", "").split()
+                           if ":" in x)}
+        files = {s: SYSFS_FILES + ("".join(f for f, _, _ in OTHER_FILES)
+                                   if s in OTHER_SIDES else "") for s in sides}
+        data = {s: {f: series_of(name, p, s, f, rounds) for f in files[s]} for s in sides}
         for s in sides:
             d = r["sides"][s] = {}
-            for f in "uw":
+            for f in files[s]:
                 if not data[s][f]:
                     continue
                 d[f] = {"per_loop": stats(data[s][f].values())}
-                if s != "none" and data["none"][f]:
+                if s != "none" and data["none"].get(f):
                     ov = paired(data[s][f], data["none"][f], lambda a, b: (a / b - 1) * 100)
                     if ov:
                         d[f]["vs_none_pct"] = stats(ov)
-                if s not in ("none", "floor") and data.get("floor", {}).get(f) and data["none"][f]:
+                if s not in ("none", "floor") and data.get("floor", {}).get(f) and data["none"].get(f):
                     pts = [(data[s][f][x] - data["floor"][f][x]) / data["none"][f][x] * 100
                            for x in data[s][f] if x in data["floor"][f] and x in data["none"][f]]
                     if pts:
@@ -197,6 +208,12 @@ for k in kernels:
                    f"{fmt_pct(peers['bt_inode']['median'])} (inode), "
                    f"{fmt_pct(peers['bt_name']['median'])} (name)",
                    "below both bpftrace programs", mine["median"] < peers[worst]["median"],
+                   "guest instructions")
+    for f, fname, _ in OTHER_FILES:
+        mine = s.get("abidep", {}).get(f, {}).get("vs_none_pct")
+        if mine:
+            target(f"tracer, unwatched {fname}, {k}: abidep vs none", fmt_pct(mine["median"]),
+                   f"at most +{OTHER_LIMIT:.0f}%", mine["median"] <= OTHER_LIMIT,
                    "guest instructions")
     mem = r.get("memory", {})
     if "tracer_rss_kib" in mem:
@@ -367,6 +384,26 @@ for k in kernels:
             rows.append(row)
         doc.append(table(["side", f"unwatched: {unit}", "vs none", "above floor",
                           f"watched: {unit}", "vs none", "above floor"], rows))
+        rows = []
+        for s in r["sides"]:
+            d = r["sides"][s]
+            if not any(d.get(f) for f, _, _ in OTHER_FILES):
+                continue
+            row = [LABEL.get(s, s)]
+            for f, _, _ in OTHER_FILES:
+                e = d.get(f)
+                row.append(fmt_range(e["per_loop"]) if e else "")
+                row.append(fmt_pct_range(e["vs_none_pct"]) if e and "vs_none_pct" in e else "")
+            rows.append(row)
+        if rows:
+            named = ", ".join(f"``{r['files'][f]}``" for f, _, _ in OTHER_FILES
+                              if f in r["files"])
+            doc.append(f"The same loop on unwatched files outside sysfs ({named}), under "
+                       f"the sides that run it; {unit} per iteration:\n")
+            head = ["side"]
+            for _, _, short in OTHER_FILES:
+                head += [f"{short}: {unit}", "vs none"]
+            doc.append(table(head, rows))
 
 for k in kernels:
     for mode in ("icount", "wall"):
