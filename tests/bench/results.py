@@ -38,6 +38,8 @@ def parse(path):
         if w[0] == "I" and len(w) >= 2:
             if w[1] == "order":
                 p["orders"].append(w[2:])
+            elif w[1] == "retry":
+                p.setdefault("retries", []).append(" ".join(w[2:]))
             elif w[1] in ("-",) or (len(w) >= 3 and w[1] in kernels):
                 p["info"].setdefault(w[1], {})[w[2]] = " ".join(w[3:])
             else:
@@ -134,6 +136,7 @@ run = parse(os.path.join(raw, "run.txt")) or {"info": {}}
 for f in run.get("failed", []):
     fail(f)
 results["run"] = run["info"]
+results["run"]["retries"] = run.get("retries", [])
 
 # ---- tracer --------------------------------------------------------------
 MODES = [("icount", "guest instructions, 1 vCPU"), ("wall", "wall time (ns), 1 vCPU"),
@@ -351,6 +354,8 @@ doc.append(f"Measured {ri.get('date', '?')} on {ri.get('cpu', '?')} ({ri.get('me
            f"``make bench`` took {ri.get('duration', '?')}. Medians, with [min..max] over the "
            "rounds; \"vs\" figures are medians of the ratios within each round. "
            "Wall times move with the host's load; guest instructions do not.\n")
+if run.get("retries"):
+    doc.append("Run again: " + "; ".join(run["retries"]) + ".\n")
 if failures:
     doc.append("**FAILED**: " + "; ".join(failures) + "\n")
 
