@@ -6,7 +6,9 @@
 #           kernel's Documentation/ABI          (scripts/bench-tables.sh)
 #   tracer  sysfs loops under no tracer, the floor (empty programs on
 #           abidep's attach points), abidep, the previous release's abidep
-#           and two bpftrace programs, in a QEMU guest of each supported
+#           and two bpftrace programs, and loops on unwatched cgroup v2,
+#           /proc/sys and /proc/<pid> files under all but the bpftrace
+#           ones, in a QEMU guest of each supported
 #           kernel: in guest instructions (-icount), in wall time, and (no
 #           tracer, the floor, abidep) with two readers on two vCPUs
 #                                                        (tests/bench/guest.sh)
@@ -48,7 +50,7 @@ rec I os "$(. /etc/os-release && echo "$PRETTY_NAME"), QEMU $(qemu-system-x86_64
 rec I commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with local changes)' || true)"
 rec I load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
-echo "== make bench: kernels $KERNELS; about 20 minutes (build/bench/raw/*.log as it goes)"
+echo "== make bench: kernels $KERNELS; about 30 minutes (build/bench/raw/*.log as it goes)"
 gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
 gcc -O2 -static -o build/bench/timeit tests/bench/timeit.c
 gcc -O2 -static -o build/bench/floor tests/bench/floor.c -lbpf -lelf -lz
