@@ -66,7 +66,7 @@ cli: tools
 fuzz:
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} scripts/run-tests.sh fuzz
 
-# Not part of make test: figures, about 20 minutes (scripts/bench.sh).
+# Not part of make test: figures, about half an hour (scripts/bench.sh).
 bench: deps tools
 	$(Q)for k in $$(scripts/kver.sh --all); do \
 		$(MAKE) --no-print-directory module KVER=$$k || exit 1; done
