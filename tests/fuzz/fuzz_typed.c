@@ -198,7 +198,8 @@ static int ref_number(const uint8_t *w, size_t n, int kind, int unit, u64 *val)
 		return 0;
 	for (; i < l && w[i] >= '0' && w[i] <= '9'; i++)
 		v = v * 10 + (w[i] - '0');	/* 31 digits fit in 128 bits */
-	if (!i)
+	/* As written, before any conversion, it must fit in 64 bits too. */
+	if (!i || v > UINT64_MAX)
 		return 0;
 	s = (const char *)w + i;
 	sl = l - i;
