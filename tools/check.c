@@ -21,7 +21,7 @@
 #include "abidep.h"
 #include "check_eval.h"
 #include "check_time.h"
-#include "dpkg.h"
+#include "owner.h"
 #include "json.h"
 #include "store.h"
 #include "tables_load.h"
@@ -69,7 +69,8 @@ static void check_usage(FILE *f)
 		"  --kernel VERSION   the kernel to judge Remove-after and Removed versions\n"
 		"                     against\n"
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
-		"  --root DIR         name executables' packages from DIR's dpkg database,\n"
+		"  --root DIR         name executables' packages from DIR's dpkg or rpm\n"
+		"                     database (both: dpkg's first),\n"
 		"                     and read --kernel's configuration from DIR/boot\n"
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
@@ -312,6 +313,7 @@ static void json_use(struct json *j, const struct check_use *u)
 	json_kstr(j, "kind", "use");
 	json_kstr(j, "exe", u->exe);
 	json_kstr(j, "package", u->package);
+	json_kstr(j, "package_version", u->package_version);
 	json_kint(j, "uid", u->uid);
 	json_kstr(j, "host", u->host);
 	json_key(j, "ops");
@@ -357,6 +359,7 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 			json_kstr(j, "file", h->file);
 			json_kint(j, "line", (long long)h->line);
 			json_kstr(j, "package", h->package);
+			json_kstr(j, "package_version", h->package_version);
 			json_kstr(j, "confidence", scan_confidence_name(h->confidence));
 			json_kstr(j, "match", h->match);
 			json_obj_end(j);
@@ -601,7 +604,7 @@ int cmd_check(int argc, char **argv)
 	struct check_args a = { .db = STORE_DEFAULT_PATH };
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set = { 0 };
-	char *config = NULL;
+	char *config = NULL, err[1024];
 	int ret;
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
@@ -613,11 +616,11 @@ int cmd_check(int argc, char **argv)
 		free(a.tables);
 		return ret;
 	}
-	c.dpkg = dpkg_new(a.root);
-	if (a.root && dpkg_load(c.dpkg)) {
-		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
-			a.root, a.root, strerror(errno));
-		dpkg_free(c.dpkg);
+	c.owner = owner_new(a.root);
+	/* A root named on purpose must have a package database; / need not. */
+	if (a.root && owner_load(c.owner, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		owner_free(c.owner);
 		free(a.tables);
 		return EX_USAGE;
 	}
@@ -627,7 +630,7 @@ int cmd_check(int argc, char **argv)
 	free(config);
 	check_free(&c);
 	abi_set_free(&set);
-	dpkg_free(c.dpkg);
+	owner_free(c.owner);
 	free(a.tables);
 	return ret;
 }

@@ -41,7 +41,7 @@
 
 #include "check_eval.h"
 #include "check_time.h"
-#include "dpkg.h"
+#include "owner.h"
 #include "pattern.h"
 #include "store.h"
 #include "util.h"
@@ -219,7 +219,7 @@ static struct check_use *use_of(struct check *c, struct check_use **uses, int *n
 	u = GROW(*uses, *n, *cap);
 	memset(u, 0, sizeof(*u));
 	u->exe = xstrdup(r->exe);
-	u->package = dpkg_owner(c->dpkg, r->exe);
+	u->package = owner_of(c->owner, r->exe, &u->package_version);
 	u->uid = r->uid;
 	u->host = xstrdup(r->host);
 	u->counts = r->counts;

@@ -14,7 +14,7 @@
 #include "scan.h"
 #include "store.h"
 
-struct dpkg;
+struct owner;
 
 /* V_REMOVED: Removed: names a kernel version --kernel has reached. */
 enum verdict { V_READY, V_BLOCKED, V_NOT_DUE, V_NO_DATA, V_REMOVED, V_COUNT };
@@ -22,7 +22,8 @@ enum verdict { V_READY, V_BLOCKED, V_NOT_DUE, V_NO_DATA, V_REMOVED, V_COUNT };
 /* A program that used the entry in the quiet window, per (exe, uid, host). */
 struct check_use {
 	char *exe;
-	const char *package;	/* owned by the dpkg table; NULL: none */
+	const char *package;	/* owned by check.owner; NULL: none */
+	const char *package_version;	/* the same; NULL: none or unknown */
 	unsigned int uid;
 	char *host;
 	unsigned int ops;	/* 1 << OP_OPEN | ... */
@@ -90,7 +91,7 @@ struct check {
 	int quiet_days;
 	const char *kernel;		/* --kernel, or NULL */
 	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
-	struct dpkg *dpkg;		/* packages of the DB's executables */
+	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
 
 	/* Derived. */

@@ -5,7 +5,8 @@
  * for Multi-Arch: same packages). We read them all once, into a hash table
  * path -> package: about 1e5 paths in 1e3 files, a few tens of
  * milliseconds and a few MB. The file buffers are kept: the keys point
- * into them.
+ * into them. The packages' versions come from ROOT/var/lib/dpkg/status,
+ * read at the same time (about 1 MB for 1e3 packages).
  *
  * Not handled: dpkg-divert (a diverted file is reported under the package
  * that lists the original path) and files no package lists (/usr/local).
@@ -15,6 +16,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,6 +41,8 @@ struct dpkg {
 	int npkgs, pkgcap;
 	char **bufs;		/* list file contents: the keys point here */
 	int nbufs, bufcap;
+	char *status;		/* the status file: versions point here */
+	const char **versions;	/* of pkgs[i]; NULL: not in the status file */
 };
 
 struct dpkg *dpkg_new(const char *root)
@@ -61,6 +65,8 @@ void dpkg_free(struct dpkg *d)
 	for (i = 0; i < d->npkgs; i++)
 		free(d->pkgs[i]);
 	free(d->pkgs);
+	free(d->versions);
+	free(d->status);
 	free(d->slots);
 	free(d->info);
 	free(d);
@@ -161,6 +167,95 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A package's version in the status file. */
+struct pkgver {
+	const char *name, *version;
+	int order;		/* in the file: the first of a name wins */
+};
+
+static int pkgver_cmp(const void *a, const void *b)
+{
+	const struct pkgver *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->order - y->order;
+}
+
+/* The stanzas' Package and Version fields (cut in place in @buf). */
+static struct pkgver *parse_status(char *buf, int *n)
+{
+	struct pkgver *v = NULL, cur = { 0 };
+	int cap = 0;
+	char *p, *nl;
+
+	*n = 0;
+	for (p = buf;; p = nl) {
+		bool end = !*p;
+
+		nl = end ? p : strchrnul(p, '\n');
+		if (*nl)
+			*nl++ = '\0';
+		if (!*p) {		/* a blank line, or the end: the stanza's end */
+			if (cur.name && cur.version) {
+				cur.order = *n;
+				*GROW(v, *n, cap) = cur;
+			}
+			cur.name = cur.version = NULL;
+			if (end)
+				return v;
+		} else if (!strncmp(p, "Package: ", 9)) {
+			cur.name = p + 9;
+		} else if (!strncmp(p, "Version: ", 9)) {
+			cur.version = p + 9;
+		}
+	}
+}
+
+/* The first of @name in @v (sorted), or NULL. */
+static const struct pkgver *first_of(const struct pkgver *v, int n, const char *name)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(v[lo].name, name) ? &v[lo] : NULL;
+}
+
+/* Each package's version, from the status file next to the info directory. */
+static void load_versions(struct dpkg *d)
+{
+	char *path = xasprintf("%.*s/status", (int)(strlen(d->info) - strlen("/info")), d->info);
+	FILE *f = fopen(path, "re");
+	const struct pkgver *hit;
+	struct pkgver *v;
+	size_t len;
+	int n, i;
+
+	free(path);
+	d->versions = xcalloc(d->npkgs ? d->npkgs : 1, sizeof(*d->versions));
+	if (!f)
+		return;
+	d->status = read_all(f, 1 << 30, &len);
+	fclose(f);
+	if (!d->status)
+		return;
+	v = parse_status(d->status, &n);
+	if (n)
+		qsort(v, n, sizeof(*v), pkgver_cmp);
+	for (i = 0; i < d->npkgs; i++) {
+		hit = first_of(v, n, d->pkgs[i]);
+		if (hit)
+			d->versions[i] = hit->version;
+	}
+	free(v);
+}
+
 int dpkg_load(struct dpkg *d)
 {
 	char **names = NULL;
@@ -192,6 +287,7 @@ int dpkg_load(struct dpkg *d)
 	}
 	free(names);
 	closedir(dir);
+	load_versions(d);
 	return 0;
 }
 
@@ -200,50 +296,36 @@ size_t dpkg_npaths(const struct dpkg *d)
 	return d->n;
 }
 
-static const char *lookup(struct dpkg *d, const char *path)
+/* The slot of @path, or NULL. */
+static const struct slot *lookup(struct dpkg *d, const char *path)
 {
 	const struct slot *sl;
 
 	if (!d->n)
 		return NULL;
 	sl = find_slot(d->slots, d->cap, path, hash_str(path));
-	return sl->path ? d->pkgs[sl->pkg] : NULL;
+	return sl->path ? sl : NULL;
 }
 
-/* Is the first component of @p one that merged /usr links to /usr/...? */
-static bool merged_dir(const char *p)
+const char *dpkg_owner(struct dpkg *d, const char *path, const char **version)
 {
-	static const char *const dirs[] = { "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
-	size_t i, l;
-
-	if (*p++ != '/')
-		return false;
-	l = strcspn(p, "/");
-	if (!p[l])
-		return false;		/* the directory itself, or a file in / */
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strlen(dirs[i]) == l && !strncmp(p, dirs[i], l))
-			return true;
-	return false;
-}
-
-const char *dpkg_owner(struct dpkg *d, const char *path)
-{
-	const char *pkg;
+	const struct slot *sl;
 	char *twin;
 
+	if (version)
+		*version = NULL;
 	dpkg_load(d);
 	if (!path || *path != '/')
 		return NULL;
-	pkg = lookup(d, path);
-	if (pkg)
-		return pkg;
-	if (!strncmp(path, "/usr/", 5) && merged_dir(path + 4))
-		return lookup(d, path + 4);
-	if (!merged_dir(path))
+	sl = lookup(d, path);
+	if (!sl) {
+		twin = usr_twin(path);
+		sl = twin ? lookup(d, twin) : NULL;
+		free(twin);
+	}
+	if (!sl)
 		return NULL;
-	twin = xasprintf("/usr%s", path);
-	pkg = lookup(d, twin);
-	free(twin);
-	return pkg;
+	if (version)
+		*version = d->versions[sl->pkg];
+	return d->pkgs[sl->pkg];
 }

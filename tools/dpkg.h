@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Which Debian package owns a file: from the *.list files in
- * ROOT/var/lib/dpkg/info, read once, on the first lookup.
+ * ROOT/var/lib/dpkg/info, read once, on the first lookup, with the
+ * packages' versions from ROOT/var/lib/dpkg/status. owner.h puts it
+ * together with rpm's.
  */
 #ifndef ABIDEP_DPKG_H
 #define ABIDEP_DPKG_H
@@ -25,11 +27,12 @@ int dpkg_load(struct dpkg *d);
 size_t dpkg_npaths(const struct dpkg *d);
 
 /*
- * The package owning @path ("coreutils", without ":arch"), or NULL. On
- * merged-/usr systems the kernel names /usr/bin/cat where dpkg lists
- * /bin/cat (or the other way round): for /bin, /sbin and /lib*, the twin
- * with or without /usr is tried too. Valid until dpkg_free().
+ * The package owning @path ("coreutils", without ":arch"), or NULL; its
+ * Version in *@version (NULL if the status file does not have it; @version
+ * may be NULL). On merged-/usr systems the kernel names /usr/bin/cat where
+ * dpkg lists /bin/cat (or the other way round): the twin (usr_twin()) is
+ * tried too. Valid until dpkg_free().
  */
-const char *dpkg_owner(struct dpkg *d, const char *path);
+const char *dpkg_owner(struct dpkg *d, const char *path, const char **version);
 
 #endif

@@ -29,7 +29,7 @@
 #include "abi.h"
 #include "abidep.h"
 #include "check_time.h"
-#include "dpkg.h"
+#include "owner.h"
 #include "json.h"
 #include "prom.h"
 #include "store.h"
@@ -38,7 +38,8 @@
 
 struct user {
 	char *exe;
-	const char *package;	/* owned by the dpkg table; NULL: none */
+	const char *package;	/* owned by report.owner; NULL: none */
+	const char *package_version;	/* the same; NULL: none or unknown */
 	unsigned int uid;
 	char *cgroup;		/* NULL: unknown */
 	char *op;
@@ -65,7 +66,7 @@ struct entry {
 struct report {
 	struct entry *entries;
 	int n, cap;
-	struct dpkg *dpkg;
+	struct owner *owner;
 	struct abi_set set;		/* the tables: their known enumerators */
 };
 
@@ -89,8 +90,9 @@ static void report_usage(FILE *f)
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
 		"                   (default %s); may be repeated\n"
-		"  --root DIR       name executables' packages from DIR's dpkg database\n"
-		"                   (default /; '-' for a file no package owns)\n"
+		"  --root DIR       name executables' packages from DIR's dpkg or rpm\n"
+		"                   database (both: dpkg's first; default /; '-' for a\n"
+		"                   file no package owns)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
 		"                   concrete sysfs path or glob\n"
 		"  --since DATE     only sessions with a use at or after DATE (UTC):\n"
@@ -177,7 +179,7 @@ static int add_sum(const struct usage_sum *s, void *arg)
 		u = GROW(e->users, e->nusers, e->ucap);
 		memset(u, 0, sizeof(*u));
 		u->exe = xstrdup(s->exe);
-		u->package = dpkg_owner(r->dpkg, s->exe);
+		u->package = owner_of(r->owner, s->exe, &u->package_version);
 		u->uid = s->uid;
 		u->cgroup = dup_or_null(s->cgroup);
 		u->op = xstrdup(s->op);
@@ -216,7 +218,7 @@ static void report_free(struct report *r)
 		free(e->status);
 	}
 	free(r->entries);
-	dpkg_free(r->dpkg);
+	owner_free(r->owner);
 	abi_set_free(&r->set);
 }
 
@@ -276,6 +278,7 @@ static void print_json(const struct report *r)
 			json_obj_start(&j);
 			json_kstr(&j, "exe", u->exe);
 			json_kstr(&j, "package", u->package);
+			json_kstr(&j, "package_version", u->package_version);
 			json_kint(&j, "uid", u->uid);
 			json_kstr(&j, "cgroup", u->cgroup);
 			json_kstr(&j, "op", u->op);
@@ -423,7 +426,7 @@ static const char *const prom_labels[] = {
 
 struct prom_ctx {
 	struct prom *p;
-	struct dpkg *dpkg;
+	struct owner *owner;
 };
 
 /* The four families get one sample each per (what, path, exe, uid, op, host). */
@@ -432,7 +435,7 @@ static int add_metric(const struct usage_sum *u, void *arg)
 	struct prom_ctx *c = arg;
 	char uid[16], v[32];
 	const char *values[NLABELS] = {
-		u->what, u->path, u->exe, dpkg_owner(c->dpkg, u->exe), uid, u->host, u->op,
+		u->what, u->path, u->exe, owner_of(c->owner, u->exe, NULL), uid, u->host, u->op,
 	};
 
 	snprintf(uid, sizeof(uid), "%u", u->uid);
@@ -456,9 +459,9 @@ static int add_metric(const struct usage_sum *u, void *arg)
  * over sessions, so they only grow while rows are added: counters.
  */
 static int report_prometheus(struct store *s, const struct store_filter *f,
-			     struct dpkg *dpkg, const char *db, const char *out)
+			     struct owner *owner, const char *db, const char *out)
 {
-	struct prom_ctx c = { .p = prom_new(), .dpkg = dpkg };
+	struct prom_ctx c = { .p = prom_new(), .owner = owner };
 	char err[1024];
 	int ret = EX_OK;
 
@@ -642,11 +645,10 @@ int cmd_report(int argc, char **argv)
 	ret = report_args(argc, argv, &a);
 	if (ret || a.help || (ret = report_tables(&r, &a)))
 		goto out;
-	r.dpkg = dpkg_new(a.root);
-	/* A root named on purpose must have a dpkg database; / need not. */
-	if (a.root && dpkg_load(r.dpkg)) {
-		fprintf(stderr, "abidep: no dpkg database in %s (cannot read %s/var/lib/dpkg/info: %s)\n",
-			a.root, a.root, strerror(errno));
+	r.owner = owner_new(a.root);
+	/* A root named on purpose must have a package database; / need not. */
+	if (a.root && owner_load(r.owner, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
 		ret = EX_USAGE;
 		goto out;
 	}
@@ -657,7 +659,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (a.prometheus)
-		ret = report_prometheus(s, &a.f, r.dpkg, a.db, a.out);
+		ret = report_prometheus(s, &a.f, r.owner, a.db, a.out);
 	else
 		ret = report_store(s, &a, &r);
 	store_close(s);

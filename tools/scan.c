@@ -104,6 +104,7 @@ static void print_json(const struct scan_result *r, bool files_only)
 		json_kstr(&j, "match", h->match);
 		json_kstr(&j, "confidence", scan_confidence_name(h->confidence));
 		json_kstr(&j, "package", h->package);
+		json_kstr(&j, "package_version", h->package_version);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);

@@ -22,15 +22,17 @@ enum scan_confidence {
 struct scan_hit {
 	const char *file;		/* as seen under ROOT, starting with '/';
 					 * under the system root ROOT belongs to
-					 * when ROOT has no dpkg database of its
-					 * own ("/usr/bin/x" for ROOT /usr) */
+					 * when ROOT has no dpkg or rpm database
+					 * of its own ("/usr/bin/x" for ROOT /usr) */
 	unsigned long line;		/* 1-based; 0 in a binary file */
 	unsigned long long offset;	/* byte offset of the match */
 	const struct abi_entry *entry;	/* in the tables given to scan_tree() */
 	const char *what;		/* the entry's What path that matched */
 	const char *match;		/* the text matched */
 	enum scan_confidence confidence;
-	const char *package;		/* owning package in ROOT's dpkg DB, or NULL */
+	const char *package;		/* owning package in ROOT's dpkg or rpm
+					 * DB, or NULL */
+	const char *package_version;	/* its version; NULL: none or unknown */
 };
 
 struct scan_unreadable {

@@ -34,7 +34,7 @@
 
 #include <libelf.h>
 
-#include "dpkg.h"
+#include "owner.h"
 #include "pattern.h"
 #include "scan.h"
 #include "scan_int.h"
@@ -727,19 +727,9 @@ static int unread_cmp(const void *a, const void *b)
 		      ((const struct scan_unreadable *)b)->file);
 }
 
-static bool has_dpkg(const char *dir)
-{
-	char *p = path_join(dir, "var/lib/dpkg/info");
-	struct stat st;
-	bool ok = !stat(p, &st) && S_ISDIR(st.st_mode);
-
-	free(p);
-	return ok;
-}
-
 /*
  * The system root @root belongs to: @root itself or its nearest ancestor
- * with a dpkg database (so "scan /usr" names /usr/bin/x and uses /'s
+ * with a dpkg or rpm database (so "scan /usr" names /usr/bin/x and uses /'s
  * database); @root itself when none has. Returns the root's realpath in
  * *@sys and @root's path below it (with a leading '/', or "") in *@prefix.
  */
@@ -755,7 +745,7 @@ static int find_sysroot(const char *root, char **sys, char **prefix)
 		bool ok;
 
 		real[cut] = '\0';
-		ok = has_dpkg(cut ? real : "/");
+		ok = owner_has_db(cut ? real : "/");
 		real[cut] = save;
 		if (ok) {
 			*sys = cut ? xstrndup(real, cut) : xstrdup("/");
@@ -868,11 +858,11 @@ static struct worker *run_workers(struct shared *sh, struct walk *w, int *nthrea
  * in the result's strings); the worker's memory is freed.
  */
 static void merge_worker(struct scan_result *res, struct scan_priv *priv,
-			 struct dpkg *dpkg, const struct walk *w,
+			 struct owner *owner, const struct walk *w,
 			 const char *prefix, struct worker *wk)
 {
 	size_t last_file = (size_t)-1, i, k;
-	const char *fname = NULL, *pkg = NULL;
+	const char *fname = NULL, *pkg = NULL, *ver = NULL;
 
 	res->files += wk->files;
 	res->bytes += wk->bytes;
@@ -883,10 +873,11 @@ static void merge_worker(struct scan_result *res, struct scan_priv *priv,
 
 		if (h->file != last_file) {
 			char *s = xasprintf("%s/%s", prefix, w->files[h->file].rel);
-			const char *owner = dpkg_owner(dpkg, s);
+			const char *v, *p = owner_of(owner, s, &v);
 
 			fname = arena_strdup(&priv->strs, s);
-			pkg = owner ? arena_strdup(&priv->strs, owner) : NULL;
+			pkg = p ? arena_strdup(&priv->strs, p) : NULL;
+			ver = v ? arena_strdup(&priv->strs, v) : NULL;
 			free(s);
 			last_file = h->file;
 		}
@@ -898,6 +889,7 @@ static void merge_worker(struct scan_result *res, struct scan_priv *priv,
 		o->match = h->match;
 		o->confidence = h->conf;
 		o->package = pkg;
+		o->package_version = ver;
 	}
 	for (k = 0; k < wk->nunread; k++) {
 		struct scan_unreadable *u = GROW(res->unreadable,
@@ -927,7 +919,7 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	struct shared sh = { 0 };
 	struct worker *wks;
 	char *sys = NULL, *prefix = NULL;
-	struct dpkg *dpkg;
+	struct owner *owner;
 	int nthreads, t;
 
 	if (!opts)
@@ -955,11 +947,11 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	wks = run_workers(&sh, &w, &nthreads);
 
 	/* Merge: the file names of files with hits go to the result. */
-	dpkg = dpkg_new(sys);
+	owner = owner_new(sys);
 	for (t = 0; t < nthreads; t++)
-		merge_worker(res, priv, dpkg, &w, prefix, &wks[t]);
+		merge_worker(res, priv, owner, &w, prefix, &wks[t]);
 	free(wks);
-	dpkg_free(dpkg);
+	owner_free(owner);
 	if (res->nhits)
 		qsort(res->hits, res->nhits, sizeof(*res->hits), hit_cmp);
 	if (res->nunreadable)

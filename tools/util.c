@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,30 @@ char *path_join(const char *dir, const char *name)
 	size_t l = strlen(dir);
 
 	return xasprintf("%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", name);
+}
+
+/* Is the first component of @p one that merged /usr links to /usr/...? */
+static bool merged_dir(const char *p)
+{
+	static const char *const dirs[] = { "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
+	size_t i, l;
+
+	if (*p++ != '/')
+		return false;
+	l = strcspn(p, "/");
+	if (!p[l])
+		return false;		/* the directory itself, or a file in / */
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strlen(dirs[i]) == l && !strncmp(p, dirs[i], l))
+			return true;
+	return false;
+}
+
+char *usr_twin(const char *path)
+{
+	if (!path || *path != '/')
+		return NULL;
+	if (!strncmp(path, "/usr/", 5) && merged_dir(path + 4))
+		return xstrdup(path + 4);
+	return merged_dir(path) ? xasprintf("/usr%s", path) : NULL;
 }

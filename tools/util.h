@@ -27,6 +27,14 @@ char *read_all(FILE *fp, size_t max, size_t *len);
 char *path_join(const char *dir, const char *name);
 
 /*
+ * On merged-/usr systems /bin, /sbin and /lib* link to /usr/...: the kernel
+ * names /usr/bin/cat where a package database may list /bin/cat, or the
+ * other way round. The other name of @path (malloc'd), or NULL when it has
+ * none (not under those directories, or not absolute).
+ */
+char *usr_twin(const char *path);
+
+/*
  * Start a command's getopt_long() afresh. 0, not 1: glibc initialises
  * again, so the command's options are taken in any position (it permutes)
  * instead of stopping at the first operand as main()'s "+" does.

@@ -208,7 +208,8 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
    \"last_use\": \"2024-06-30T10:00:10Z\",
-   \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"uid\": 0, \"host\": \"h2\",
+   \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"package_version\": None,
+     \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
      \"last_seen\": \"2024-06-30T10:00:10Z\"}],
    \"weak_references\": [], \"enumerated\": []}]}
@@ -247,7 +248,7 @@ import json, sys
 e = json.load(sys.stdin)[\"entries\"][0]
 assert e[\"verdict\"] == \"ready\" and e[\"blockers\"] == [], e
 assert e[\"weak_references\"] == [{\"kind\": \"reference\", \"file\": \"/usr/share/doc/x/notes\", \"line\": 2,
-  \"package\": None, \"confidence\": \"weak\", \"match\": \"current_governor_ro\"}], e
+  \"package\": None, \"package_version\": None, \"confidence\": \"weak\", \"match\": \"current_governor_ro\"}], e
 '"
 check "a use and a reference both block" \
 	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"

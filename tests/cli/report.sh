@@ -48,6 +48,7 @@ X
 mkdir -p "$T/root/var/lib/dpkg/info"
 printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
 printf '/.\n/lib/x86_64-linux-gnu/libc.so.6\n' >"$T/root/var/lib/dpkg/info/libc6:amd64.list"
+printf 'Package: coreutils\nStatus: install ok installed\nVersion: 9.1-1\n' >"$T/root/var/lib/dpkg/status"
 rows | fill "$T/u.db"
 check "the DB is written through store_upsert" test "$(sqlite3 "$T/u.db" 'SELECT count(*) FROM usage')" = 7
 check "... swept replaced as count is, 0 when not given" \
@@ -81,21 +82,21 @@ want = [
  {'what': '$RC', 'table': 'sysfs-class-rc', 'status': 'deprecated',
   'files': ['/sys/class/rc/rc0/current_protocol', '/sys/class/rc/rc3/current_protocol'],
   'users': [
-   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
     'op': 'open', 'how': 'by-name', 'count': 1, 'swept': 0, 'errors': 0,
     'first_seen': '2024-05-02T10:00:05Z', 'last_seen': '2024-05-02T10:00:05Z',
     'hosts': ['h1'], 'enumerated': None},
-   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'uid': 1000, 'cgroup': None,
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
     'op': 'write', 'how': 'by-name', 'count': 4, 'swept': 0, 'errors': 4,
     'first_seen': '2024-05-01T10:00:05Z', 'last_seen': '2024-05-01T10:00:09Z',
     'hosts': ['h1'], 'enumerated': None}]},
  {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
   'users': [
-   {'exe': '/usr/bin/cat', 'package': 'coreutils', 'uid': 0,
+   {'exe': '/usr/bin/cat', 'package': 'coreutils', 'package_version': '9.1-1', 'uid': 0,
     'cgroup': '/system.slice/mon.service', 'op': 'read', 'how': 'by-name', 'count': 8,
     'swept': 5, 'errors': 0, 'first_seen': '2024-05-01T10:00:00Z',
     'last_seen': '2024-05-02T10:00:10Z', 'hosts': ['h1', 'h2'], 'enumerated': None},
-   {'exe': '/usr/bin/udevadm', 'package': None, 'uid': 0, 'cgroup': None, 'op': 'read',
+   {'exe': '/usr/bin/udevadm', 'package': None, 'package_version': None, 'uid': 0, 'cgroup': None, 'op': 'read',
     'how': 'sweep', 'count': 6, 'swept': 6, 'errors': 0,
     'first_seen': '2024-05-01T10:03:20Z', 'last_seen': '2024-05-01T10:05:00Z',
     'hosts': ['h1', 'h2'], 'enumerated': None}]}]
@@ -123,8 +124,8 @@ check "... and says so" grep -qx "No use recorded in $T/u.db matches --entry /sy
 check "... -j: []" sh -c "test \"\$($A report -j --db '$T/u.db' --entry /sys/nothing)\" = '[]'"
 check "a bad --since is a usage error" test "$(status "$A" report --db "$T/u.db" --since yesterday)" = 2
 check "... named" grep -q "^abidep: --since takes .* not 'yesterday'$" "$T/err"
-check "no dpkg database in --root: exit 2" test "$(status "$A" report --db "$T/u.db" --root "$T/nowhere")" = 2
-check "... named" grep -q "^abidep: no dpkg database in $T/nowhere" "$T/err"
+check "no dpkg or rpm database in --root: exit 2" test "$(status "$A" report --db "$T/u.db" --root "$T/nowhere")" = 2
+check "... named" grep -q "^abidep: no dpkg or rpm database in $T/nowhere " "$T/err"
 
 section "known enumerators"
 mkdir "$T/ign"

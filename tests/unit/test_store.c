@@ -651,37 +651,58 @@ static void test_dpkg(void)
 	write_file(file, "/usr/bin/shared\n/usr/bin/b\n");
 	snprintf(file, sizeof(file), "%s/coreutils.md5sums", info);
 	write_file(file, "0123  usr/bin/md5\n");
+	/* Versions: stanzas in any order, a package listed twice (two
+	 * architectures: the first wins), one without a Version. */
+	snprintf(file, sizeof(file), "%s/../status", info);
+	write_file(file, "Package: libc6\nStatus: install ok installed\nArchitecture: amd64\n"
+		   "Version: 2.36-9+deb12u4\nDescription: C library\n Version: 0\n\n"
+		   "Package: coreutils\nVersion: 9.1-1\n\n"
+		   "Package: libc6\nArchitecture: i386\nVersion: 2.36-9\n\n"
+		   "Package: nonl\nStatus: install ok installed\n\n"
+		   "Package: a\nVersion: 1:2.0~rc1-3");	/* no final newline */
 
 	d = dpkg_new(root);
 	CHECK(dpkg_npaths(d) == 0);	/* nothing read before a lookup */
-	CHECK(dpkg_owner(d, "/bin/cat") && !strcmp(dpkg_owner(d, "/bin/cat"), "coreutils"));
+	CHECK(dpkg_owner(d, "/bin/cat", NULL) && !strcmp(dpkg_owner(d, "/bin/cat", NULL), "coreutils"));
 	CHECK(dpkg_npaths(d) == 11);
 	/* The kernel's /usr/bin/cat is dpkg's /bin/cat, and the other way. */
-	CHECK(dpkg_owner(d, "/usr/bin/cat") && !strcmp(dpkg_owner(d, "/usr/bin/cat"), "coreutils"));
-	CHECK(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6") &&
-	      !strcmp(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc6"));
-	CHECK(dpkg_owner(d, "/sbin/newtool") && !strcmp(dpkg_owner(d, "/sbin/newtool"), "newstyle"));
-	CHECK(dpkg_owner(d, "/lib64/ld.so") && !strcmp(dpkg_owner(d, "/lib64/ld.so"), "newstyle"));
-	CHECK(dpkg_owner(d, "/usr/bin/nonl") && !strcmp(dpkg_owner(d, "/usr/bin/nonl"), "nonl"));
-	CHECK(dpkg_owner(d, "/usr/share/doc/coreutils") &&
-	      !strcmp(dpkg_owner(d, "/usr/share/doc/coreutils"), "coreutils"));
+	CHECK(dpkg_owner(d, "/usr/bin/cat", NULL) && !strcmp(dpkg_owner(d, "/usr/bin/cat", NULL), "coreutils"));
+	CHECK(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL) &&
+	      !strcmp(dpkg_owner(d, "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL), "libc6"));
+	CHECK(dpkg_owner(d, "/sbin/newtool", NULL) && !strcmp(dpkg_owner(d, "/sbin/newtool", NULL), "newstyle"));
+	CHECK(dpkg_owner(d, "/lib64/ld.so", NULL) && !strcmp(dpkg_owner(d, "/lib64/ld.so", NULL), "newstyle"));
+	CHECK(dpkg_owner(d, "/usr/bin/nonl", NULL) && !strcmp(dpkg_owner(d, "/usr/bin/nonl", NULL), "nonl"));
+	CHECK(dpkg_owner(d, "/usr/share/doc/coreutils", NULL) &&
+	      !strcmp(dpkg_owner(d, "/usr/share/doc/coreutils", NULL), "coreutils"));
 	/* The first list in name order keeps a shared path. */
-	CHECK(dpkg_owner(d, "/usr/bin/shared") && !strcmp(dpkg_owner(d, "/usr/bin/shared"), "a"));
+	CHECK(dpkg_owner(d, "/usr/bin/shared", NULL) && !strcmp(dpkg_owner(d, "/usr/bin/shared", NULL), "a"));
 	/* Only /bin, /sbin and /lib* have twins; no owner is NULL. */
-	CHECK(!dpkg_owner(d, "/share/doc/coreutils"));
-	CHECK(!dpkg_owner(d, "/usr/local/bin/cat"));
-	CHECK(!dpkg_owner(d, "/usr/binx/cat"));
-	CHECK(!dpkg_owner(d, "/usr/bin/md5"));
-	CHECK(!dpkg_owner(d, "(kernel)"));
-	CHECK(!dpkg_owner(d, "bin/cat"));
-	CHECK(!dpkg_owner(d, ""));
-	CHECK(!dpkg_owner(d, "/usr"));
+	CHECK(!dpkg_owner(d, "/share/doc/coreutils", NULL));
+	CHECK(!dpkg_owner(d, "/usr/local/bin/cat", NULL));
+	CHECK(!dpkg_owner(d, "/usr/binx/cat", NULL));
+	CHECK(!dpkg_owner(d, "/usr/bin/md5", NULL));
+	CHECK(!dpkg_owner(d, "(kernel)", NULL));
+	CHECK(!dpkg_owner(d, "bin/cat", NULL));
+	CHECK(!dpkg_owner(d, "", NULL));
+	CHECK(!dpkg_owner(d, "/usr", NULL));
+	{
+		const char *v = "x";
+
+		CHECK(dpkg_owner(d, "/usr/bin/cat", &v) && v && !strcmp(v, "9.1-1"));
+		CHECK(dpkg_owner(d, "/lib/x86_64-linux-gnu/libc.so.6", &v) && v &&
+		      !strcmp(v, "2.36-9+deb12u4"));
+		CHECK(dpkg_owner(d, "/usr/bin/shared", &v) && v && !strcmp(v, "1:2.0~rc1-3"));
+		CHECK(dpkg_owner(d, "/usr/bin/nonl", &v) && !v);	/* no Version */
+		CHECK(dpkg_owner(d, "/usr/bin/b", &v) && !v);		/* not in status */
+		v = "x";
+		CHECK(!dpkg_owner(d, "/usr/local/bin/cat", &v) && !v);
+	}
 	dpkg_free(d);
 
 	/* No dpkg database: an error for dpkg_load(), NULL for lookups. */
 	d = dpkg_new(tpath("nowhere"));
 	CHECK(dpkg_load(d) == -1 && errno == ENOENT);
-	CHECK(!dpkg_owner(d, "/bin/cat"));
+	CHECK(!dpkg_owner(d, "/bin/cat", NULL));
 	CHECK(dpkg_load(d) == -1);
 	dpkg_free(d);
 	free(root);
@@ -716,7 +737,7 @@ static void test_dpkg_speed(void)
 	for (i = 0; i < 2000; i++) {
 		snprintf(file, sizeof(file), "/usr/share/pkg%d/some/longer/path/file%d", i, i % 50);
 		snprintf(want, sizeof(want), "pkg%d", i);
-		found += dpkg_owner(d, file) && !strcmp(dpkg_owner(d, file), want);
+		found += dpkg_owner(d, file, NULL) && !strcmp(dpkg_owner(d, file, NULL), want);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;

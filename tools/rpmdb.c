@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which rpm package owns a file (Fedora, RHEL, SUSE and their kin), from
+ * ROOT's rpm database through librpm.
+ *
+ * One indexed query per path (RPMDBI_INSTFILENAMES), each answer kept: the
+ * callers look up the executables of a usage DB or the files of scan's hits,
+ * a few to a few thousand distinct paths, while reading every header once
+ * to build a map as dpkg.c does would cost about a second on a full system
+ * (1e3 packages, 3e5 files), every run.
+ *
+ * Where the database is: usr/lib/sysimage/rpm (rpm >= 4.16: Fedora 36+,
+ * openSUSE) or var/lib/rpm (RHEL 8, 9); its format by its file: rpmdb.sqlite
+ * (sqlite), Packages (Berkeley DB, read by librpm's bdb_ro) or Packages.db
+ * (ndb, which Debian's librpm cannot read: reported). Both are given to
+ * librpm as macros, overriding the host's (Debian's rpm keeps its own
+ * database in ~/.rpmdb). Opened read-only and, for SQLite, without writing
+ * anything next to the file (rpmdb_ro.c). librpm's messages are caught, not
+ * printed: the first problem is reported once, by path, and the database
+ * is then left alone (owners '-').
+ *
+ * librpm compares directories by stat() on the host, as rpm -qf does without
+ * a chroot: a directory symlink on the host (merged /usr's /bin) makes its
+ * two names one. An exact path is always found; the twin is tried anyway.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <rpm/header.h>
+#include <rpm/rpmdb.h>
+#include <rpm/rpmlib.h>
+#include <rpm/rpmlog.h>
+#include <rpm/rpmmacro.h>
+#include <rpm/rpmts.h>
+
+#include "rpmdb.h"
+#include "rpmdb_ro.h"
+#include "util.h"
+
+/* An answer: @name NULL when no package owns @path. */
+struct memo {
+	char *path;
+	char *name;
+	char *version;
+};
+
+struct rpm_db {
+	char *root;		/* realpath of ROOT; NULL: cannot be resolved */
+	char *dir;		/* the database's directory (realpath); NULL: none */
+	const char *dbpath;	/* that directory below ROOT: librpm's %_dbpath */
+	const char *file;	/* the file that told its format */
+	const char *backend;	/* librpm's %_db_backend for that format */
+	bool loaded, failed;
+	rpmts ts;
+	void *memo;		/* tsearch() tree of struct memo, by path */
+};
+
+static const char *const dbpaths[] = { "/usr/lib/sysimage/rpm", "/var/lib/rpm" };
+static const struct {
+	const char *file, *backend;
+} formats[] = {
+	{ "rpmdb.sqlite", "sqlite" },
+	{ "Packages", "bdb_ro" },
+	{ "Packages.db", "ndb" },
+};
+
+/* Is @path @dir or below it? Both resolved. */
+static bool is_below(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(path, dir, l) && (!path[l] || path[l] == '/');
+}
+
+/*
+ * The database of the resolved root @root: its directory (malloc'd,
+ * resolved, inside @root: a symlink out of it is not followed), %_dbpath
+ * and backend; -1 if none.
+ */
+static int find_db(const char *root, char **dir, const char **dbpath,
+		   const char **file, const char **backend)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(dbpaths) / sizeof(dbpaths[0]); i++) {
+		char *d = xasprintf("%s%s", strcmp(root, "/") ? root : "", dbpaths[i]);
+		char *real = realpath(d, NULL);
+
+		free(d);
+		if (!real)
+			continue;
+		for (k = 0; is_below(real, root) && k < sizeof(formats) / sizeof(formats[0]); k++) {
+			char *f = path_join(real, formats[k].file);
+			struct stat st;
+			int found = !stat(f, &st);
+
+			free(f);
+			if (found) {
+				*dir = real;
+				*dbpath = dbpaths[i];
+				*file = formats[k].file;
+				*backend = formats[k].backend;
+				return 0;
+			}
+		}
+		free(real);
+	}
+	return -1;
+}
+
+bool rpm_db_exists(const char *root)
+{
+	char *real = realpath(root && *root ? root : "/", NULL), *dir = NULL;
+	const char *dbpath, *file, *backend;
+	bool found = real && !find_db(real, &dir, &dbpath, &file, &backend);
+
+	free(dir);
+	free(real);
+	return found;
+}
+
+struct rpm_db *rpm_db_new(const char *root)
+{
+	struct rpm_db *r = xcalloc(1, sizeof(*r));
+
+	r->root = realpath(root && *root ? root : "/", NULL);
+	if (r->root && find_db(r->root, &r->dir, &r->dbpath, &r->file, &r->backend))
+		r->dir = NULL;
+	return r;
+}
+
+/* ---- librpm's configuration and messages, for the whole process ---- */
+
+static int config_users;
+static bool config_ok;
+static char *logged;		/* librpm's first warning or error since log_clear() */
+
+static int log_cb(rpmlogRec rec, rpmlogCallbackData data)
+{
+	if (rpmlogRecPriority(rec) <= RPMLOG_WARNING && !logged) {
+		const char *m = rpmlogRecMessage(rec);
+
+		logged = xstrndup(m, strcspn(m, "\n"));
+	}
+	return 0;	/* never printed by librpm */
+}
+
+static void log_clear(void)
+{
+	free(logged);
+	logged = NULL;
+}
+
+/* Read librpm's configuration (the host's), once: 0 or -1. */
+static int config_get(void)
+{
+	if (config_users++)
+		return config_ok ? 0 : -1;
+	rpmlogSetCallback(log_cb, NULL);
+	config_ok = !rpmReadConfigFiles(NULL, NULL);
+	return config_ok ? 0 : -1;
+}
+
+static void config_put(void)
+{
+	if (--config_users)
+		return;
+	rpmFreeMacros(NULL);
+	rpmFreeRpmrc();
+	rpmlogSetCallback(NULL, NULL);
+	log_clear();
+}
+
+/* ---- the database ---- */
+
+/*
+ * Said once: the database cannot be used, why, what to do. Another format
+ * than sqlite may be one this librpm was built without (Debian's reads
+ * sqlite and bdb_ro, not SUSE's ndb).
+ */
+static void fail(struct rpm_db *r, const char *why)
+{
+	fprintf(stderr, "abidep: cannot read the rpm database %s/%s (%s; librpm: %s): the files it lists are shown without a package ('-'); check it with 'rpm --root %s --dbpath %s -qa', and repair it on its own system with 'rpmdb --rebuilddb'%s\n",
+		r->dir, r->file, r->backend, why, r->root, r->dbpath,
+		strcmp(r->backend, "sqlite") ? " (with --define '_db_backend sqlite': into the format Debian's librpm reads best)" : "");
+	r->failed = true;
+	if (r->ts) {
+		rpmdb_ro_begin(r->dir);
+		r->ts = rpmtsFree(r->ts);
+		rpmdb_ro_end();
+	}
+}
+
+/* A -wal file with content: changes the immutable read does not see. */
+static void note_wal(const struct rpm_db *r)
+{
+	char *wal = path_join(r->dir, "rpmdb.sqlite-wal");
+	struct stat st;
+
+	if (!stat(wal, &st) && st.st_size > 0)
+		fprintf(stderr, "abidep: note: %s holds changes not yet in rpmdb.sqlite (rpm running, or interrupted): they are not read\n",
+			wal);
+	free(wal);
+}
+
+int rpm_db_load(struct rpm_db *r)
+{
+	int rc;
+
+	if (r->loaded)
+		return r->ts && !r->failed ? 0 : -1;
+	r->loaded = true;
+	if (!r->dir)
+		return -1;
+	if (config_get()) {
+		fail(r, logged ? logged : "librpm cannot read its configuration, /usr/lib/rpm/rpmrc and macros (Debian's rpm-common)");
+		return -1;
+	}
+	log_clear();
+	/* Read when the database is opened; taken back right after. */
+	rpmPushMacro(NULL, "_dbpath", NULL, r->dbpath, RMIL_CMDLINE);
+	rpmPushMacro(NULL, "_db_backend", NULL, r->backend, RMIL_CMDLINE);
+	r->ts = rpmtsCreate();
+	/* Headers' digests are checked; signatures would need the keyring. */
+	rpmtsSetVSFlags(r->ts, rpmtsVSFlags(r->ts) | RPMVSF_MASK_NOSIGNATURES);
+	rc = rpmtsSetRootDir(r->ts, r->root);
+	if (!rc) {
+		rpmdb_ro_begin(r->dir);
+		rc = rpmtsOpenDB(r->ts, O_RDONLY);
+		rpmdb_ro_end();
+	}
+	rpmPopMacro(NULL, "_db_backend");
+	rpmPopMacro(NULL, "_dbpath");
+	if (rc || logged) {
+		fail(r, logged ? logged : "librpm cannot open it");
+		return -1;
+	}
+	if (!strcmp(r->backend, "sqlite"))
+		note_wal(r);
+	return 0;
+}
+
+/* The owner of @path alone into @m: the first package by name. */
+static void query(struct rpm_db *r, const char *path, struct memo *m)
+{
+	rpmdbMatchIterator mi;
+	Header h;
+
+	rpmdb_ro_begin(r->dir);
+	mi = rpmtsInitIterator(r->ts, RPMDBI_INSTFILENAMES, path, 0);
+	while (mi && (h = rpmdbNextIterator(mi))) {
+		const char *name = headerGetString(h, RPMTAG_NAME);
+
+		if (name && (!m->name || strcmp(name, m->name) < 0)) {
+			free(m->name);
+			free(m->version);
+			m->name = xstrdup(name);
+			m->version = headerGetAsString(h, RPMTAG_EVR);
+		}
+	}
+	rpmdbFreeIterator(mi);
+	rpmdb_ro_end();
+}
+
+static int memo_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct memo *)a)->path, ((const struct memo *)b)->path);
+}
+
+static void memo_free(void *p)
+{
+	struct memo *m = p;
+
+	free(m->path);
+	free(m->name);
+	free(m->version);
+	free(m);
+}
+
+const char *rpm_db_owner(struct rpm_db *r, const char *path, const char **version)
+{
+	struct memo key = { .path = (char *)path }, *m;
+	void **found;
+	char *twin;
+
+	if (version)
+		*version = NULL;
+	if (!path || *path != '/' || rpm_db_load(r))
+		return NULL;
+	found = tfind(&key, &r->memo, memo_cmp);
+	if (found) {
+		m = *found;
+	} else {
+		m = xcalloc(1, sizeof(*m));
+		m->path = xstrdup(path);
+		query(r, path, m);
+		twin = m->name ? NULL : usr_twin(path);
+		if (twin)
+			query(r, twin, m);
+		free(twin);
+		if (logged) {
+			/* A damaged index or header: no answer from it is trusted. */
+			memo_free(m);
+			fail(r, logged);
+			return NULL;
+		}
+		if (!tsearch(m, &r->memo, memo_cmp))
+			die_oom();
+	}
+	if (version && m->name)
+		*version = m->version;
+	return m->name;
+}
+
+void rpm_db_free(struct rpm_db *r)
+{
+	if (!r)
+		return;
+	tdestroy(r->memo, memo_free);
+	if (r->ts) {
+		rpmdb_ro_begin(r->dir);
+		rpmtsFree(r->ts);
+		rpmdb_ro_end();
+	}
+	if (r->loaded && r->dir)
+		config_put();
+	free(r->dir);
+	free(r->root);
+	free(r);
+}
