@@ -70,7 +70,7 @@ static void check_usage(FILE *f)
 		"                     against\n"
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
 		"  --root DIR         name executables' packages from DIR's dpkg or rpm\n"
-		"                     database (both: dpkg's first),\n"
+		"                     database (both: dpkg's first; -j adds their version),\n"
 		"                     and read --kernel's configuration from DIR/boot\n"
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"

@@ -4,7 +4,7 @@
  * the usage store
  * the tracer keeps (store.c). Per table entry (What): the files used, and
  * per executable, uid, cgroup and operation the counts summed over the
- * tracer's sessions and hosts, with the Debian package of the executable.
+ * tracer's sessions and hosts, with the package of the executable (dpkg or rpm).
  *
  *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE]
  *	abidep -j report
@@ -92,7 +92,7 @@ static void report_usage(FILE *f)
 		"                   (default %s); may be repeated\n"
 		"  --root DIR       name executables' packages from DIR's dpkg or rpm\n"
 		"                   database (both: dpkg's first; default /; '-' for a\n"
-		"                   file no package owns)\n"
+		"                   file no package owns; -j adds their version)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
 		"                   concrete sysfs path or glob\n"
 		"  --since DATE     only sessions with a use at or after DATE (UTC):\n"
