@@ -181,16 +181,33 @@ static void config_put(void)
 
 /* ---- the database ---- */
 
+/* Whether @dir was reported already in this process (check --scan and --root). */
+static bool reported(const char *dir)
+{
+	static char **dirs;
+	static int n, cap;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(dirs[i], dir))
+			return true;
+	*GROW(dirs, n, cap) = xstrdup(dir);
+	return false;
+}
+
 /*
  * Said once: the database cannot be used, why, what to do. Another format
  * than sqlite may be one this librpm was built without (Debian's reads
- * sqlite and bdb_ro, not SUSE's ndb).
+ * sqlite and bdb_ro, not SUSE's ndb). (librpm 4.18 keeps the SQLite
+ * handle of a database it failed to open, about 100 KB: once.)
  */
 static void fail(struct rpm_db *r, const char *why)
 {
-	fprintf(stderr, "abidep: cannot read the rpm database %s/%s (%s; librpm: %s): the files it lists are shown without a package ('-'); check it with 'rpm --root %s --dbpath %s -qa', and repair it on its own system with 'rpmdb --rebuilddb'%s\n",
-		r->dir, r->file, r->backend, why, r->root, r->dbpath,
-		strcmp(r->backend, "sqlite") ? " (with --define '_db_backend sqlite': into the format Debian's librpm reads best)" : "");
+	if (!reported(r->dir))
+		fprintf(stderr,
+			"abidep: cannot read the rpm database %s/%s (%s; librpm: %s): the files it lists are shown without a package ('-'); check it with 'rpm --root %s --dbpath %s -qa', and repair it on its own system with 'rpmdb --rebuilddb'%s\n",
+			r->dir, r->file, r->backend, why, r->root, r->dbpath,
+			strcmp(r->backend, "sqlite") ? " (with --define '_db_backend sqlite': into the format Debian's librpm reads best)" : "");
 	r->failed = true;
 	if (r->ts) {
 		rpmdb_ro_begin(r->dir);

@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
-A=$PWD/build/abidep
+A=${ABIDEP:-$PWD/build/abidep}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # rpm and rpmbuild keep their own database in ~/.rpmdb (Debian's macros):
@@ -207,6 +207,8 @@ check "... the rpm exes without a package" same "$(report_owners <"$T/out")" \
 check "... reported once" sh -c "test \"\$(grep -c 'cannot read the rpm database' '$T/err')\" = 1"
 check "check --root: its exit status unchanged (1, blocked)" test "$(status ck --root "$D")" = 1
 check "... reported once" sh -c "test \"\$(grep -c 'cannot read the rpm database' '$T/err')\" = 1"
+check "check --root and --scan of it: exit 1" test "$(status ck --root "$D" --scan "$D")" = 1
+check "... reported once for both" sh -c "test \"\$(grep -c 'cannot read the rpm database' '$T/err')\" = 1"
 cp -a "$R" "$T/trunc"
 truncate -s 8192 "$T/trunc/var/lib/rpm/rpmdb.sqlite"
 check "a truncated database: scan goes on" test "$(status "$A" scan "$T/trunc")" = 1
