@@ -20,6 +20,7 @@
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
  *		day, what, count, errors, swept
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day))
+ *		WITHOUT ROWID
  *	CREATE INDEX usage_days_by_day ON usage_days (day)
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
@@ -128,7 +129,8 @@ static const char days_schema_sql[] =
 	"	errors		INTEGER	NOT NULL,\n"
 	"	swept		INTEGER	NOT NULL,\n"
 	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day)\n"
-	");\n"
+	/* Kept in key order: no rowid, nor a second copy of the key. */
+	") WITHOUT ROWID;\n"
 	/* The pruning's max(day) and range delete. */
 	"CREATE INDEX usage_days_by_day ON usage_days (day);\n";
 

@@ -696,6 +696,49 @@ d = json.load(sys.stdin)[\"db\"]
 assert d[\"sessions\"] == 3 and [h[\"host\"] for h in d[\"uncovered_hosts\"]] == [\"h1\", \"h2\"], d
 '"
 
+section "merge: the daily history"
+# Syncs of two hosts' tracers over four days (D0 is 2024-05-01 UTC), each
+# fill a sync: cat's cumulative count of reads of $GOV in the session.
+D0=$((t0 - t0 % 86400))
+sync_gov() {	# HOST SESSION COUNT LAST DB
+	echo "$1|$2|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|/system.slice/mon.service|/usr/bin/cat|cat|100|1|$3|0|$t0|$4" | fill "$5"
+}
+sync_gov hA a:1 3 $((D0 + 100)) "$T/hA.db"
+sync_gov hA a:1 5 $((D0 + 86400 + 100)) "$T/hA.db"
+sync_gov hA a:1 9 $((D0 + 2 * 86400 + 100)) "$T/hA.db"
+sync_gov hB b:1 2 $((D0 + 86400 + 200)) "$T/hB.db"
+sync_gov hB b:1 4 $((D0 + 86400 + 300)) "$T/hB.db"
+sync_gov hB b:2 1 $((D0 + 3 * 86400)) "$T/hB.db"
+cp "$T/hA.db" "$T/hA-old.db"
+days() {	# DB: "host|session|day (from D0)|count|errors|swept" lines
+	sql "$1" "SELECT host, session, (day - $D0) / 86400, count, errors, swept FROM usage_days ORDER BY 1, 2, 3" | tr '\n' ' '
+}
+want_days="hA|a:1|0|3|0|0 hA|a:1|1|2|0|0 hA|a:1|2|4|0|0 hB|b:1|1|4|0|0 hB|b:2|3|1|0|0 "
+check "the inputs' days: each sync's growth on its day" \
+	test "$(days "$T/hA.db")$(days "$T/hB.db")" = "$want_days"
+check "two hosts' histories merged: exit 0" test "$(status "$A" merge "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
+check "... every day of every session, exactly" test "$(days "$T/hist.db")" = "$want_days"
+check "... the days of each session sum to its row" test "$(sql "$T/hist.db" "SELECT count(*) FROM usage u WHERE count != (SELECT SUM(count) FROM usage_days d WHERE d.host = u.host AND d.session = u.session)")" = 0
+sum_before=$(sql "$T/hist.db" .dump | md5sum)
+check "merging them again, in another order: exit 0" test "$(status "$A" merge "$T/hB.db" "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
+check "... changes nothing (no day doubled)" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
+sync_gov hA a:1 12 $((D0 + 2 * 86400 + 900)) "$T/hA.db"
+sync_gov hA a:1 13 $((D0 + 3 * 86400 + 100)) "$T/hA.db"
+check "a later copy of a host's DB: its days grow, a new day comes" sh -c "'$A' merge '$T/hA.db' -o '$T/hist.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT (day - $D0) / 86400, count FROM usage_days WHERE host = 'hA' ORDER BY day\" | tr '\n' ' ')\" = '0|3 1|2 2|7 3|1 '"
+sum_before=$(sql "$T/hist.db" .dump | md5sum)
+check "an older copy merged after it: exit 0" test "$(status "$A" merge "$T/hA-old.db" -o "$T/hist.db")" = 0
+check "... changes nothing" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
+cp "$T/hB.db" "$T/hB-v3.db"
+sql "$T/hB-v3.db" "DROP TABLE usage_days; UPDATE usage SET count = count + 1; PRAGMA user_version = 3" >/dev/null
+check "a schema 3 input (no history): exit 0" test "$(status "$A" merge "$T/hB-v3.db" -o "$T/hist.db")" = 0
+check "... its rows merged, the days as they were" sh -c "test \"\$(sqlite3 '$T/hist.db' \"SELECT SUM(count) FROM usage WHERE host = 'hB'\")\" = 7 &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT COUNT(*), SUM(count) FROM usage_days WHERE host = 'hB'\")\" = '2|5'"
+check "... and it is left schema 3" test "$(sql "$T/hB-v3.db" 'PRAGMA user_version')" = 3
+sync_gov hA a:2 1 $((D0 + 400 * 86400)) "$T/hA2.db"
+check "a day $((400)) days on: the oldest day goes, the totals stay" sh -c "'$A' merge '$T/hA2.db' -o '$T/hist.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT MIN(day) - $D0, COUNT(*) FROM usage_days; SELECT SUM(count) FROM usage\" | tr '\n' ' ')\" = '86400|6 21 '"
+
 section "report --format prometheus"
 # Hostile executable names: a quote, a backslash, a newline, a byte that is not UTF-8.
 # Swept uses, the last field: cat's summed over its cgroups (2 + 1 of 2 + 3).
