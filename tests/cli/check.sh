@@ -719,6 +719,11 @@ check "the inputs' days: each sync's growth on its day" \
 check "two hosts' histories merged: exit 0" test "$(status "$A" merge "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
 check "... every day of every session, exactly" test "$(days "$T/hist.db")" = "$want_days"
 check "... the days of each session sum to its row" test "$(sql "$T/hist.db" "SELECT count(*) FROM usage u WHERE count != (SELECT SUM(count) FROM usage_days d WHERE d.host = u.host AND d.session = u.session)")" = 0
+check "... report reads a day of the merged DB: both hosts' uses of it" sh -c "'$A' report -j --db '$T/hist.db' --since 2024-05-02 --until 2024-05-02 | python3 -c '
+import json, sys
+u = json.load(sys.stdin)[0][\"users\"]
+assert [(x[\"count\"], x[\"hosts\"]) for x in u] == [(6, [\"hA\", \"hB\"])], u
+'"
 sum_before=$(sql "$T/hist.db" .dump | md5sum)
 check "merging them again, in another order: exit 0" test "$(status "$A" merge "$T/hB.db" "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
 check "... changes nothing (no day doubled)" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
