@@ -325,6 +325,12 @@ static void json_use(struct json *j, const struct check_use *u)
 	json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 	json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 	json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+	/* Of count, those on the quiet window's days; null: the DB cannot tell. */
+	json_key(j, "uses_in_window");
+	if (u->recent < 0)
+		json_null(j);
+	else
+		json_int(j, u->recent);
 }
 
 static void json_entry(struct json *j, const struct check_entry *ce)

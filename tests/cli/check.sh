@@ -210,7 +210,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"last_use\": \"2024-06-30T10:00:10Z\",
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
-     \"last_seen\": \"2024-06-30T10:00:10Z\"}],
+     \"last_seen\": \"2024-06-30T10:00:10Z\", \"uses_in_window\": 3}],
    \"weak_references\": [], \"enumerated\": []}]}
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
@@ -220,6 +220,45 @@ check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables
 check "an empty DB: every due entry no-data, exit 12" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 12
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
 check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
+
+section "check: uses in the quiet window (the daily history)"
+# One session of cat reading rc0 from day 0 (2024-05-01): 10 uses by day
+# 44, 2 more on day 50, 1 on day 70 (2024-07-10); the quiet window of
+# --now 2024-07-15 starts on day 45 (2024-06-15), of --now 2024-07-30 on day 60.
+for c in "10|$((t0 + 44 * 86400))" "12|$((t0 + 50 * 86400))" "13|$((t0 + 70 * 86400))"; do
+	echo "h1|w:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|${c%|*}|0|$t0|${c#*|}" |
+		fill "$T/win.db"
+done
+cp "$T/win.db" "$T/win3.db"
+sql "$T/win3.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+# "verdict count uses_in_window" of the one entry's one blocker.
+in_window() {
+	"$A" check -j --tables "$T/tables" --entry rcN "$@" | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["entries"][0]
+b = e["blockers"]
+assert len(b) == 1, b
+print(e["verdict"], b[0]["count"], b[0]["uses_in_window"])'
+}
+check "a blocker's uses in the window: those of the window's days (3 of 13)" \
+	same "$(in_window --db "$T/win.db" --now 2024-07-15)" "blocked 13 3"
+check "... a later window: its one use" same "$(in_window --db "$T/win.db" --now 2024-07-30)" "blocked 13 1"
+check "... a window that starts late on day 44: that day's uses too (whole days)" \
+	same "$(in_window --db "$T/win.db" --now 2024-07-14T12:00)" "blocked 13 13"
+check "a schema 3 DB (no history): the same verdict, null" \
+	same "$(in_window --db "$T/win3.db" --now 2024-07-15)" "blocked 13 None"
+cp "$T/win3.db" "$T/win4.db"
+echo "h1|w:2|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|1|0|$((t0 + 71 * 86400))|$((t0 + 71 * 86400))" |
+	fill "$T/win4.db"
+check "... upgraded, a new session with history: still null (the old row's are unknown)" \
+	same "$(in_window --db "$T/win4.db" --now 2024-07-15)" "blocked 14 None"
+echo "h1|w:3|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/udevadm|udevadm|1|1|4|0|$((t0 + 50 * 86400))|$((t0 + 50 * 86400))|4" |
+	fill "$T/win.db"
+check "an enumerated use (a sweep) has it too" sh -c "'$A' check -j --tables '$T/tables' --entry rcN --db '$T/win.db' --now 2024-07-15 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert [(u[\"exe\"], u[\"uses_in_window\"]) for u in e[\"enumerated\"]] == [(\"/usr/bin/udevadm\", 4)], e
+'"
 
 section "check --scan"
 mkdir -p "$T/sroot/usr/bin" "$T/sroot/usr/share/doc/x" "$T/sroot/var/lib/dpkg/info"
