@@ -74,7 +74,9 @@ static void check_usage(FILE *f)
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
-		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
+		"  -j, --json         JSON; -p, --pretty: pretty-printed. Each use's\n"
+		"                     uses_in_window counts its uses on the window's days\n"
+		"                     (UTC), from the DB's daily history; null without it\n"
 		"  -h, --help         this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
