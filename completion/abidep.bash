@@ -57,7 +57,7 @@ _abidep() {
 	--mode)
 		_abidep_reply -W "fail hide"
 		return ;;
-	-i | --interval | --duration | --entry | --since | --now | --quiet-days | --for | \
+	-i | --interval | --duration | --entry | --since | --until | --now | --quiet-days | --for | \
 	--kernel | --threads | --timeout-ms | --top | --max-entries | --slots)
 		return ;;
 	esac
@@ -83,7 +83,7 @@ _abidep() {
 			--duration -t --tables -q --quiet --max-entries --slots --kprobe -j --json -p --pretty
 			-h --help" ;;
 	report)
-		_abidep_reply -W "-d --db -t --tables --root --entry --since --format -o --output
+		_abidep_reply -W "-d --db -t --tables --root --entry --since --until --format -o --output
 			-j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then

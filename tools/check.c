@@ -75,7 +75,9 @@ static void check_usage(FILE *f)
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
-		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
+		"  -j, --json         JSON; -p, --pretty: pretty-printed. Each use's\n"
+		"                     uses_in_window counts its uses on the window's days\n"
+		"                     (UTC), from the DB's daily history; null without it\n"
 		"  -h, --help         this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
@@ -327,6 +329,12 @@ static void json_use(struct json *j, const struct check_use *u)
 	json_kint(j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 	json_kstr(j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 	json_kstr(j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
+	/* Of count, those on the quiet window's days; null: the DB cannot tell. */
+	json_key(j, "uses_in_window");
+	if (u->recent < 0)
+		json_null(j);
+	else
+		json_int(j, u->recent);
 }
 
 static void json_entry(struct json *j, const struct check_entry *ce)

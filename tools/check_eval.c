@@ -200,12 +200,26 @@ static int op_bit(const char *op)
 	return OP_OTHER;
 }
 
+/* @u's recent uses plus a row's (@recent NULL: the row has no history). */
+static void add_recent(struct check_use *u, const struct usage_counts *recent)
+{
+	unsigned long long n = recent ? recent->count : 0;
+
+	if (!recent || u->recent < 0)
+		u->recent = -1;
+	else
+		u->recent = n > (unsigned long long)(LLONG_MAX - u->recent) ? LLONG_MAX :
+			    u->recent + (long long)n;
+}
+
 /*
  * The use of (exe, uid, host) in *@uses (@n of them, room for @cap): found,
- * or added with @r's counts.
+ * or added with @r's counts; either way, @recent (the row's uses in the
+ * window's days) added.
  */
 static struct check_use *use_of(struct check *c, struct check_use **uses, int *n,
-				int *cap, const struct usage_row *r)
+				int *cap, const struct usage_row *r,
+				const struct usage_counts *recent)
 {
 	struct check_use *u;
 	int i;
@@ -214,6 +228,7 @@ static struct check_use *use_of(struct check *c, struct check_use **uses, int *n
 		if ((*uses)[i].uid == r->uid && !strcmp((*uses)[i].exe, r->exe) &&
 		    !strcmp((*uses)[i].host, r->host)) {
 			usage_add(&(*uses)[i].counts, &r->counts);
+			add_recent(&(*uses)[i], recent);
 			return &(*uses)[i];
 		}
 	u = GROW(*uses, *n, *cap);
@@ -223,10 +238,12 @@ static struct check_use *use_of(struct check *c, struct check_use **uses, int *n
 	u->uid = r->uid;
 	u->host = xstrdup(r->host);
 	u->counts = r->counts;
+	add_recent(u, recent);
 	return u;
 }
 
-static int add_row(const struct usage_row *r, void *arg)
+static int add_row(const struct usage_row *r, const struct usage_counts *recent,
+		   void *arg)
 {
 	struct check *c = arg;
 	const struct abi_ignore *ig;
@@ -258,9 +275,9 @@ static int add_row(const struct usage_row *r, void *arg)
 	ig = c->count_sweeps ? NULL : abi_ignored(c->set, ce->e, r->exe);
 	sweep = !c->count_sweeps && !ig && usage_all_swept(&r->counts);
 	if (ig || sweep)
-		u = use_of(c, &ce->enums, &ce->nenums, &ce->ecap, r);
+		u = use_of(c, &ce->enums, &ce->nenums, &ce->ecap, r, recent);
 	else
-		u = use_of(c, &ce->uses, &ce->nuses, &ce->ucap, r);
+		u = use_of(c, &ce->uses, &ce->nuses, &ce->ucap, r, recent);
 	u->ignored = ig;
 	u->sweep = sweep;
 	u->ops |= 1u << op_bit(r->op);
@@ -358,7 +375,7 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 	/* One read transaction: one snapshot of a DB the tracer writes. */
 	ret = store_begin(s);
 	if (!ret)
-		ret = store_each_row(s, add_row, c);
+		ret = store_each_row_since(s, c->quiet_since, add_row, c);
 	if (!ret)
 		ret = store_each_session(s, add_session, c);
 	if (ret || store_commit(s)) {

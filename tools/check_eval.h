@@ -34,6 +34,13 @@ struct check_use {
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
 	};
+	/*
+	 * Of count, those made on the days (UTC) of the quiet window, from
+	 * the DB's daily history: from 00:00 of quiet_since's day on. -1:
+	 * unknown, a row of it has no history (a DB older than schema 4, or
+	 * a row written before its upgrade).
+	 */
+	long long recent;
 };
 
 enum { OP_OPEN, OP_READ, OP_WRITE, OP_OTHER, NOPS };

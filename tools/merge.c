@@ -9,8 +9,12 @@
  * BOOT_ID:MAP_ID, so two machines never share one), and rows with the same
  * key are merged by store_merge_row(): the larger counts win. Sessions
  * rows (when each tracer session ran) are merged by store_merge_session():
- * the earliest start and the latest sync win. Merging a DB twice, or an
- * older copy after a newer one, therefore changes nothing.
+ * the earliest start and the latest sync win; the daily history
+ * (usage_days, per key, session and day) by store_merge_day(): the larger
+ * counts win, and days older than the bound (STORE_HISTORY_DAYS before the
+ * newest) go. Merging a DB twice, or an older copy after a newer one,
+ * therefore changes nothing. An input older than schema 4 has no history:
+ * its rows are merged, no days.
  *
  * An existing fleet.db is merged too, so hosts can be added one at a time.
  * The result is written into a temporary file next to fleet.db and renamed
@@ -41,7 +45,8 @@ static void merge_usage(FILE *f)
 		"Merge usage DBs written by 'abidep trace' on several hosts into OUT, for\n"
 		"'abidep report' and 'abidep check' over a fleet. Rows keep their host and\n"
 		"session; the same row in several inputs (or merged twice) is counted once,\n"
-		"with the largest counts; session rows keep the earliest start and the\n"
+		"with the largest counts; so is each day of the daily history (the last %d\n"
+		"days of OUT are kept); session rows keep the earliest start and the\n"
 		"latest sync. An existing OUT is merged too. OUT is replaced\n"
 		"atomically (a temporary file in its directory, renamed): an interrupted\n"
 		"merge leaves it as it was. OUT may not be one of the inputs.\n"
@@ -50,7 +55,7 @@ static void merge_usage(FILE *f)
 		"  -o, --output OUT  the merged DB (required)\n"
 		"  -j, --json        JSON summary; -p, --pretty: pretty-printed\n"
 		"  -h, --help        this help\n"
-		"\n");
+		"\n", STORE_HISTORY_DAYS);
 	abidep_exit_help(f, "0 merged (on any other status OUT is unchanged)",
 			 EXB(EX_USAGE) | EXB(EX_DB));
 }
@@ -112,6 +117,13 @@ static int merge_row(const struct usage_row *r, void *arg)
 	return 0;
 }
 
+static int merge_day(const struct usage_day_row *d, void *arg)
+{
+	struct merge *m = arg;
+
+	return store_merge_day(m->out, d) ? -2 : 0;	/* as merge_row() */
+}
+
 static int merge_session(const char *host, const char *session, long long started,
 			 long long last_sync, void *arg)
 {
@@ -124,7 +136,7 @@ static int merge_session(const char *host, const char *session, long long starte
 }
 
 /*
- * Every row and session row of @in (at @path) into m->out, from one
+ * Every row, day row and session row of @in (at @path) into m->out, from one
  * snapshot of @in; 0, or -1 with a message printed.
  */
 static int merge_store(struct merge *m, struct store *in, const char *path,
@@ -136,6 +148,8 @@ static int merge_store(struct merge *m, struct store *in, const char *path,
 	ret = store_begin(in);
 	if (!ret)
 		ret = store_each_row(in, merge_row, m);
+	if (!ret)
+		ret = store_each_day_row(in, merge_day, m);
 	if (!ret)
 		ret = store_each_session(in, merge_session, m);
 	if (ret == -2) {

@@ -6,9 +6,12 @@
  * per executable, uid, cgroup and operation the counts summed over the
  * tracer's sessions and hosts, with the package of the executable (dpkg or rpm).
  *
- *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE]
+ *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE] [--until DATE]
  *	abidep -j report
  *	abidep report --format prometheus [-o FILE]
+ *
+ * --since and --until count the uses of the days they span, from the
+ * store's daily history (store_filter); a DB without it, whole sessions.
  *
  * Each user is shown as a sweep (every access of it made within a sweep
  * of the file's directory: an enumerator, which abidep check does not
@@ -74,7 +77,8 @@ static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
-		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
+		"                     [--since DATE] [--until DATE] [--format text|json|prometheus]\n"
+		"                     [-o FILE]\n"
 		"\n"
 		"Who uses the deprecated files (sysfs, /proc, cgroup v1), as 'abidep trace'\n"
 		"recorded it: per table entry (What), the files used, and per executable,\n"
@@ -95,9 +99,16 @@ static void report_usage(FILE *f)
 		"                   file no package owns; -j adds their version)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
 		"                   concrete sysfs path or glob\n"
-		"  --since DATE     only sessions with a use at or after DATE (UTC):\n"
-		"                   YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS;\n"
-		"                   their counts are for the whole session\n"
+		"  --since DATE     only the uses from DATE on (UTC): YYYY-MM-DD,\n"
+		"                   YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS\n"
+		"  --until DATE     only the uses up to DATE (UTC), as --since. Both count\n"
+		"                   whole days (UTC), from the DB's daily history (its\n"
+		"                   last %d days): the uses of the days from --since's\n"
+		"                   to --until's, first and last use clipped to those\n"
+		"                   days. Uses the history lacks (a DB of schema 3 or\n"
+		"                   older, or uses from before its upgrade) count by\n"
+		"                   session: the sessions with a use at or after --since\n"
+		"                   and a first use at or before --until, whole\n"
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
 		"  --format FORMAT  text (default), json (as -j), or prometheus: metrics for\n"
 		"                   node_exporter's textfile collector, per entry, file, exe,\n"
@@ -106,7 +117,8 @@ static void report_usage(FILE *f)
 		"                   (a temporary file renamed), not standard output\n"
 		"  -h, --help       this help\n"
 		"\n",
-		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables());
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
+		STORE_HISTORY_DAYS);
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
 }
 
@@ -495,7 +507,7 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 
 /* What the command line asks for. */
 struct report_args {
-	const char *db, *root, *since, *out;
+	const char *db, *root, *since, *until, *out;
 	char **tables;		/* -t */
 	int ntables;
 	struct store_filter f;
@@ -530,12 +542,13 @@ static int report_option(int c, struct report_args *a)
 	case 'r': a->root = optarg; return EX_OK;
 	case 'e': a->f.entry = optarg; return EX_OK;
 	case 's':
-		if (parse_utc_time(optarg, &a->f.since)) {
-			fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
-				optarg);
+	case 'u':
+		if (parse_utc_time(optarg, c == 's' ? &a->f.since : &a->f.until)) {
+			fprintf(stderr, "abidep: --%s takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+				c == 's' ? "since" : "until", optarg);
 			return EX_USAGE;
 		}
-		a->since = optarg;
+		*(c == 's' ? &a->since : &a->until) = optarg;
 		return EX_OK;
 	case 'f': return report_format(optarg, a);
 	case 'o': a->out = optarg; return EX_OK;
@@ -554,6 +567,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 		{ "root", required_argument, NULL, 'r' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
@@ -568,6 +582,11 @@ static int report_args(int argc, char **argv, struct report_args *a)
 		ret = report_option(c, a);
 		if (ret || a->help)
 			return ret;
+	}
+	if (a->since && a->until && a->f.since > a->f.until) {
+		fprintf(stderr, "abidep: report --since %s is after --until %s: nothing can match\n",
+			a->since, a->until);
+		return EX_USAGE;
 	}
 	if (a->out && !a->prometheus) {
 		fprintf(stderr, "abidep: report -o FILE is for --format prometheus (text and JSON go to standard output)\n");
@@ -600,6 +619,8 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 			printf(" --entry %s", a->f.entry);
 		if (a->since)
 			printf(" --since %s", a->since);
+		if (a->until)
+			printf(" --until %s", a->until);
 		printf(".\n");
 	} else {
 		print_text(r);

@@ -211,7 +211,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"package_version\": None,
      \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
-     \"last_seen\": \"2024-06-30T10:00:10Z\"}],
+     \"last_seen\": \"2024-06-30T10:00:10Z\", \"uses_in_window\": 3}],
    \"weak_references\": [], \"enumerated\": []}]}
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
@@ -221,6 +221,45 @@ check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables
 check "an empty DB: every due entry no-data, exit 12" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 12
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
 check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
+
+section "check: uses in the quiet window (the daily history)"
+# One session of cat reading rc0 from day 0 (2024-05-01): 10 uses by day
+# 44, 2 more on day 50, 1 on day 70 (2024-07-10); the quiet window of
+# --now 2024-07-15 starts on day 45 (2024-06-15), of --now 2024-07-30 on day 60.
+for c in "10|$((t0 + 44 * 86400))" "12|$((t0 + 50 * 86400))" "13|$((t0 + 70 * 86400))"; do
+	echo "h1|w:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|${c%|*}|0|$t0|${c#*|}" |
+		fill "$T/win.db"
+done
+cp "$T/win.db" "$T/win3.db"
+sql "$T/win3.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+# "verdict count uses_in_window" of the one entry's one blocker.
+in_window() {
+	"$A" check -j --tables "$T/tables" --entry rcN "$@" | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["entries"][0]
+b = e["blockers"]
+assert len(b) == 1, b
+print(e["verdict"], b[0]["count"], b[0]["uses_in_window"])'
+}
+check "a blocker's uses in the window: those of the window's days (3 of 13)" \
+	same "$(in_window --db "$T/win.db" --now 2024-07-15)" "blocked 13 3"
+check "... a later window: its one use" same "$(in_window --db "$T/win.db" --now 2024-07-30)" "blocked 13 1"
+check "... a window that starts late on day 44: that day's uses too (whole days)" \
+	same "$(in_window --db "$T/win.db" --now 2024-07-14T12:00)" "blocked 13 13"
+check "a schema 3 DB (no history): the same verdict, null" \
+	same "$(in_window --db "$T/win3.db" --now 2024-07-15)" "blocked 13 None"
+cp "$T/win3.db" "$T/win4.db"
+echo "h1|w:2|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|1|0|$((t0 + 71 * 86400))|$((t0 + 71 * 86400))" |
+	fill "$T/win4.db"
+check "... upgraded, a new session with history: still null (the old row's are unknown)" \
+	same "$(in_window --db "$T/win4.db" --now 2024-07-15)" "blocked 14 None"
+echo "h1|w:3|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/udevadm|udevadm|1|1|4|0|$((t0 + 50 * 86400))|$((t0 + 50 * 86400))|4" |
+	fill "$T/win.db"
+check "an enumerated use (a sweep) has it too" sh -c "'$A' check -j --tables '$T/tables' --entry rcN --db '$T/win.db' --now 2024-07-15 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert [(u[\"exe\"], u[\"uses_in_window\"]) for u in e[\"enumerated\"]] == [(\"/usr/bin/udevadm\", 4)], e
+'"
 
 section "check --scan"
 mkdir -p "$T/sroot/usr/bin" "$T/sroot/usr/share/doc/x" "$T/sroot/var/lib/dpkg/info"
@@ -653,9 +692,10 @@ check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:
 	'$A' check --tables '$T/tables' --db '$T/s-quiet.db' --now 2024-07-15 --entry cpuidle >/dev/null"
 
 section "sessions: an old (schema 1) DB"
-# Schema 1 is schema 3 without the sessions table and usage's swept column.
+# Schema 1 is schema 4 without the sessions and usage_days tables and
+# usage's swept column.
 cp "$T/u.db" "$T/v1.db"
-sql "$T/v1.db" 'DROP TABLE sessions; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
+sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
 chmod 0444 "$T/v1.db"
 check "a schema 1 DB, read-only: the old rule, ready, exit 0" \
 	test "$(status ck --db "$T/v1.db" --now 2024-07-15 --entry cpuidle)" = 0
@@ -673,8 +713,8 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 3, with the sessions table and swept, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0" | tr '\n' ' ')" = "3 0 6 "
+check "... to schema 4, with the sessions table, swept and usage_days, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days" | tr '\n' ' ')" = "4 0 6 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
 	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2'"
@@ -695,6 +735,54 @@ import json, sys
 d = json.load(sys.stdin)[\"db\"]
 assert d[\"sessions\"] == 3 and [h[\"host\"] for h in d[\"uncovered_hosts\"]] == [\"h1\", \"h2\"], d
 '"
+
+section "merge: the daily history"
+# Syncs of two hosts' tracers over four days (D0 is 2024-05-01 UTC), each
+# fill a sync: cat's cumulative count of reads of $GOV in the session.
+D0=$((t0 - t0 % 86400))
+sync_gov() {	# HOST SESSION COUNT LAST DB
+	echo "$1|$2|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|/system.slice/mon.service|/usr/bin/cat|cat|100|1|$3|0|$t0|$4" | fill "$5"
+}
+sync_gov hA a:1 3 $((D0 + 100)) "$T/hA.db"
+sync_gov hA a:1 5 $((D0 + 86400 + 100)) "$T/hA.db"
+sync_gov hA a:1 9 $((D0 + 2 * 86400 + 100)) "$T/hA.db"
+sync_gov hB b:1 2 $((D0 + 86400 + 200)) "$T/hB.db"
+sync_gov hB b:1 4 $((D0 + 86400 + 300)) "$T/hB.db"
+sync_gov hB b:2 1 $((D0 + 3 * 86400)) "$T/hB.db"
+cp "$T/hA.db" "$T/hA-old.db"
+days() {	# DB: "host|session|day (from D0)|count|errors|swept" lines
+	sql "$1" "SELECT host, session, (day - $D0) / 86400, count, errors, swept FROM usage_days ORDER BY 1, 2, 3" | tr '\n' ' '
+}
+want_days="hA|a:1|0|3|0|0 hA|a:1|1|2|0|0 hA|a:1|2|4|0|0 hB|b:1|1|4|0|0 hB|b:2|3|1|0|0 "
+check "the inputs' days: each sync's growth on its day" \
+	test "$(days "$T/hA.db")$(days "$T/hB.db")" = "$want_days"
+check "two hosts' histories merged: exit 0" test "$(status "$A" merge "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
+check "... every day of every session, exactly" test "$(days "$T/hist.db")" = "$want_days"
+check "... the days of each session sum to its row" test "$(sql "$T/hist.db" "SELECT count(*) FROM usage u WHERE count != (SELECT SUM(count) FROM usage_days d WHERE d.host = u.host AND d.session = u.session)")" = 0
+check "... report reads a day of the merged DB: both hosts' uses of it" sh -c "'$A' report -j --db '$T/hist.db' --since 2024-05-02 --until 2024-05-02 | python3 -c '
+import json, sys
+u = json.load(sys.stdin)[0][\"users\"]
+assert [(x[\"count\"], x[\"hosts\"]) for x in u] == [(6, [\"hA\", \"hB\"])], u
+'"
+sum_before=$(sql "$T/hist.db" .dump | md5sum)
+check "merging them again, in another order: exit 0" test "$(status "$A" merge "$T/hB.db" "$T/hA.db" "$T/hB.db" -o "$T/hist.db")" = 0
+check "... changes nothing (no day doubled)" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
+sync_gov hA a:1 12 $((D0 + 2 * 86400 + 900)) "$T/hA.db"
+sync_gov hA a:1 13 $((D0 + 3 * 86400 + 100)) "$T/hA.db"
+check "a later copy of a host's DB: its days grow, a new day comes" sh -c "'$A' merge '$T/hA.db' -o '$T/hist.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT (day - $D0) / 86400, count FROM usage_days WHERE host = 'hA' ORDER BY day\" | tr '\n' ' ')\" = '0|3 1|2 2|7 3|1 '"
+sum_before=$(sql "$T/hist.db" .dump | md5sum)
+check "an older copy merged after it: exit 0" test "$(status "$A" merge "$T/hA-old.db" -o "$T/hist.db")" = 0
+check "... changes nothing" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
+cp "$T/hB.db" "$T/hB-v3.db"
+sql "$T/hB-v3.db" "DROP TABLE usage_days; UPDATE usage SET count = count + 1; PRAGMA user_version = 3" >/dev/null
+check "a schema 3 input (no history): exit 0" test "$(status "$A" merge "$T/hB-v3.db" -o "$T/hist.db")" = 0
+check "... its rows merged, the days as they were" sh -c "test \"\$(sqlite3 '$T/hist.db' \"SELECT SUM(count) FROM usage WHERE host = 'hB'\")\" = 7 &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT COUNT(*), SUM(count) FROM usage_days WHERE host = 'hB'\")\" = '2|5'"
+check "... and it is left schema 3" test "$(sql "$T/hB-v3.db" 'PRAGMA user_version')" = 3
+sync_gov hA a:2 1 $((D0 + 400 * 86400)) "$T/hA2.db"
+check "a day $((400)) days on: the oldest day goes, the totals stay" sh -c "'$A' merge '$T/hA2.db' -o '$T/hist.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/hist.db' \"SELECT MIN(day) - $D0, COUNT(*) FROM usage_days; SELECT SUM(count) FROM usage\" | tr '\n' ' ')\" = '86400|6 21 '"
 
 section "report --format prometheus"
 # Hostile executable names: a quote, a backslash, a newline, a byte that is not UTF-8.

@@ -119,6 +119,64 @@ n_since=$(echo "$since_t" | nusers)
 n_all=$("$A" report -j --db "$T/u.db" | nusers)
 check "... of some users, fewer than all ($n_since of $n_all)" \
 	sh -c "[ '$n_since' -gt 0 ] && [ '$n_since' -lt '$n_all' ]"
+# --since and --until by day, from the daily history: 2024-05-01 is
+# day 0 (t0's), cat's sessions b1:1 and b3:7 and udevadm's, legacy-irctl's
+# write; b2:4's on day 1.
+users_of() {	# the report's JSON on stdin: "exe op count hosts" lines of entry $1, joined
+	python3 -c '
+import json, sys
+for e in json.load(sys.stdin):
+    if e["what"] == sys.argv[1]:
+        print(" ".join("%s/%s/%d/%s" % (u["exe"].split("/")[-1], u["op"], u["count"], ",".join(u["hosts"])) for u in e["users"]))' "$1"
+}
+check "--since and --until one day: that day's uses" \
+	same "$("$A" report -j --db "$T/u.db" --since 2024-05-01 --until 2024-05-01 | users_of "$GOV")" \
+	"cat/read/6/h1,h2 udevadm/read/6/h1,h2"
+check "... of every entry: the other day's are left out" \
+	same "$("$A" report -j --db "$T/u.db" --since 2024-05-01 --until 2024-05-01 | users_of "$RC")" \
+	"legacy-irctl/write/4/h1"
+check "--until alone: the days up to it, whole (its own included)" \
+	same "$("$A" report -j --db "$T/u.db" --until 2024-05-01T09:00 | users_of "$GOV")" \
+	"cat/read/6/h1,h2 udevadm/read/6/h1,h2"
+check "--since alone: the days from its own on" \
+	same "$("$A" report -j --db "$T/u.db" --since 2024-05-02T23:00 | users_of "$RC")" \
+	"legacy-irctl/open/1/h1"
+# One session over three days: 2 uses on day 0, 3 on day 1, 1 on day 2.
+for c in "2|$((t0 + 60))" "5|$((t1 + 60))" "6|$((t1 + 86400 + 60))"; do
+	echo "h1|s:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|1|1|${c%|*}|0|$t0|${c#*|}" |
+		fill "$T/days.db"
+done
+cp "$T/days.db" "$T/days3.db"
+sqlite3 "$T/days3.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+one_user() {	# "count first_seen last_seen" of the report's first user
+	python3 -c 'import json, sys; u = json.load(sys.stdin)[0]["users"][0]; print(u["count"], u["first_seen"], u["last_seen"])'
+}
+check "a session over three days: whole without a window" \
+	same "$("$A" report -j --db "$T/days.db" | one_user)" "6 2024-05-01T10:00:00Z 2024-05-03T10:01:00Z"
+check "... its middle day: that day's uses, first and last use clipped to it" \
+	same "$("$A" report -j --db "$T/days.db" --since 2024-05-02 --until 2024-05-02 | one_user)" \
+	"3 2024-05-02T00:00:00Z 2024-05-02T23:59:59Z"
+check "... its first two days: first use its own, last clipped" \
+	same "$("$A" report -j --db "$T/days.db" --until 2024-05-02T08:00 | one_user)" \
+	"5 2024-05-01T10:00:00Z 2024-05-02T23:59:59Z"
+check "... --format prometheus follows the window" \
+	sh -c "'$A' report --format prometheus --db '$T/days.db' --since 2024-05-02 --until 2024-05-02 | grep -q '^abidep_deprecated_access_total{.*} 3$'"
+check "... a schema 3 DB (no history): the whole session that overlaps" \
+	same "$("$A" report -j --db "$T/days3.db" --since 2024-05-02 --until 2024-05-02 | one_user)" \
+	"6 2024-05-01T10:00:00Z 2024-05-03T10:01:00Z"
+check "... and --until by the session's first use: before it, none" \
+	same "$("$A" report -j --db "$T/days3.db" --until 2024-05-01T09:59)" "[]"
+check "... at it, the whole session" \
+	same "$("$A" report -j --db "$T/days3.db" --until 2024-05-01T10:00 | one_user)" \
+	"6 2024-05-01T10:00:00Z 2024-05-03T10:01:00Z"
+check "... which the report leaves schema 3" test "$(sqlite3 "$T/days3.db" 'PRAGMA user_version')" = 3
+check "--since after --until: exit 2" \
+	test "$(status "$A" report --db "$T/u.db" --since 2024-05-02 --until 2024-05-01)" = 2
+check "... named" grep -qx "abidep: report --since 2024-05-02 is after --until 2024-05-01: nothing can match" "$T/err"
+check "a bad --until is a usage error" test "$(status "$A" report --db "$T/u.db" --until tomorrow)" = 2
+check "... named" grep -q "^abidep: --until takes .* not 'tomorrow'$" "$T/err"
+check "nothing in the window: says so, with the window" sh -c "'$A' report --db '$T/u.db' --since 2024-06-01 --until 2024-06-02 >'$T/out' &&
+	grep -qx 'No use recorded in $T/u.db matches --since 2024-06-01 --until 2024-06-02.' '$T/out'"
 check "nothing matches: exit 0" test "$(status "$A" report --db "$T/u.db" --entry /sys/nothing)" = 0
 check "... and says so" grep -qx "No use recorded in $T/u.db matches --entry /sys/nothing." "$T/out"
 check "... -j: []" sh -c "test \"\$($A report -j --db '$T/u.db' --entry /sys/nothing)\" = '[]'"

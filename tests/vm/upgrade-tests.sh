@@ -12,6 +12,7 @@ set -u
 A=$ABIDEP_REPO/build/abidep
 REL=$ABIDEP_REPO/build/release
 PREV=$REL/previous/src/build/abidep
+OLD2=$REL/schema2/src/build/abidep
 OLD1=$REL/schema1/src/build/abidep
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 PIN=/sys/fs/bpf/abidep
@@ -41,8 +42,25 @@ want() {
 	printf '/usr/bin/cat open %d\n/usr/bin/cat read %d' "$1" "$1"
 }
 
+# "op count" of $F's daily history in DB $1 ($2: an SQL condition), summed over days.
+days() {
+	sqlite3 "$1" "SELECT op, SUM(count) FROM usage_days WHERE path = '$F' AND ${2:-1}
+		GROUP BY op ORDER BY op" | tr '\n' ' '
+}
+
+# The keys and sessions of DB $1 ($2: an SQL condition on usage u) whose
+# days do not sum to their row: none when all of them were written by this
+# version.
+unsummed() {
+	sqlite3 "$1" "SELECT count(*) FROM usage u WHERE ${2:-1} AND (count, errors, swept) IS NOT
+		(SELECT SUM(count), SUM(errors), SUM(swept) FROM usage_days d WHERE d.host = u.host
+		 AND d.session = u.session AND d.path = u.path AND d.op = u.op AND d.uid = u.uid
+		 AND d.cgroup_id = u.cgroup_id AND d.exe = u.exe)"
+}
+
 section "the earlier versions were built"
 check "previous: commit $(cat $REL/previous/commit)" test -x "$PREV"
+check "schema2: commit $(cat $REL/schema2/commit)" test -x "$OLD2"
 check "schema1: commit $(cat $REL/schema1/commit)" test -x "$OLD1"
 
 section "a tracer the previous version pinned, synced and stopped by this one"
@@ -50,16 +68,19 @@ DB=/tmp/up.db
 check "previous: trace --pin" "$PREV" trace --pin --db $DB
 reads 3
 check "previous: trace --sync" "$PREV" trace --sync --db $DB
-# The 2 -> 3 upgrade is tested on previous's DB (tests/upgrade/releases).
-check "... the DB is schema 2 (no swept column)" same "$(sqlite3 $DB 'PRAGMA user_version')" 2
+# The 3 -> 4 upgrade is tested on previous's DB (tests/upgrade/releases).
+check "... the DB is schema 3 (no daily history)" same "$(sqlite3 $DB 'PRAGMA user_version')" 3
 check "... its counts, read by this version" same "$(rows $DB)" "$(want 3)"
-check "... which leaves it schema 2 (a reader changes nothing)" \
-	same "$(sqlite3 $DB 'PRAGMA user_version')" 2
+check "... which leaves it schema 3 (a reader changes nothing)" \
+	same "$(sqlite3 $DB 'PRAGMA user_version')" 3
+OLDS=$(sqlite3 $DB "SELECT session FROM usage WHERE path = '$F' LIMIT 1")
+UPGRADED=$(date +%s)
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
 check "this version: trace --sync of the old pin" "$A" trace --sync --db $DB
-check "... which makes the DB schema 3" same "$(sqlite3 $DB 'PRAGMA user_version')" 3
+check "... which makes the DB schema 4" same "$(sqlite3 $DB 'PRAGMA user_version')" 4
 check "... every access counted once (3 + 4)" same "$(rows $DB)" "$(want 7)"
+check "... the daily history starts there: the 4 since" same "$(days $DB)" "open|4 read|4 "
 check "... none swept: cat reads the file by name" \
 	same "$(sqlite3 $DB "SELECT SUM(swept) FROM usage WHERE path = '$F'")" 0
 reads 2
@@ -72,10 +93,37 @@ check "this version pins afresh on the same DB" "$A" trace --pin --db $DB
 reads 1
 check "... and stops" "$A" trace --stop --db $DB
 check "... its session added to the old one's (9 + 1)" same "$(rows $DB)" "$(want 10)"
-# A schema 3 DB is newer than previous knows: it refuses it, saying so.
+check "... the old session's days: its uses since the upgrade (4 + 2)" \
+	same "$(days $DB "session = '$OLDS'")" "open|6 read|6 "
+check "... the new session's days sum to its rows, every key" \
+	same "$(unsummed $DB "u.session != '$OLDS'")" 0
+check "... report --since the upgrade: the uses of the days since (6 + 1)" \
+	same "$("$A" report -j --db $DB --since @$UPGRADED | python3 -c '
+import json, sys
+print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[7, 7]"
+# A schema 4 DB is newer than previous knows: it refuses it, saying so.
 check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
-check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 3' /tmp/prev.err
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 4' /tmp/prev.err
+
+section "a schema 2 DB (no swept column), read and then written by this version"
+DB2=/tmp/schema2.db
+check "schema2: trace --pin" "$OLD2" trace --pin --db $DB2
+reads 2
+check "schema2: trace --stop" "$OLD2" trace --stop --db $DB2
+check "... the DB is schema 2" same "$(sqlite3 $DB2 'PRAGMA user_version')" 2
+OLDS2=$(sqlite3 $DB2 "SELECT group_concat(quote(session)) FROM (SELECT DISTINCT session FROM usage)")
+check "this version reports it (2 reads)" same "$(rows $DB2)" "$(want 2)"
+check "... and leaves it schema 2 (a reader changes nothing)" \
+	same "$(sqlite3 $DB2 'PRAGMA user_version')" 2
+check "this version pins on it" "$A" trace --pin --db $DB2
+check "... which makes it schema 4 (swept, then usage_days)" \
+	same "$(sqlite3 $DB2 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" | tr '\n' ' ')" "4 1 0 "
+reads 3
+check "... and stops" "$A" trace --stop --db $DB2
+check "... the old rows and the new summed (2 + 3)" same "$(rows $DB2)" "$(want 5)"
+check "... the new session's days: its 3, summing to its rows" \
+	sh -c "test '$(days $DB2)' = 'open|3 read|3 ' && test '$(unsummed $DB2 "u.session NOT IN ($OLDS2)")' = 0"
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
@@ -94,8 +142,8 @@ check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 3 (sessions, then swept)" \
-	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'" | tr '\n' ' ')" "3 1 "
+check "... which makes it schema 4 (sessions, swept, then usage_days)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name = 'usage_days'" | tr '\n' ' ')" "4 1 1 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
