@@ -78,27 +78,135 @@ static const char upsert_sql[] = USAGE_INSERT_SQL
 	" last_seen = excluded.last_seen,"
 	USAGE_KEEP_FIRST_SQL;
 
-/* ?1 the entry pattern or NULL, ?2 since (0: all). */
-#define FILTER_SQL							\
-	" WHERE (?1 IS NULL OR instr(what, ?1) > 0 OR what GLOB ?1"	\
-	" OR path = ?1 OR path GLOB ?1) AND (?2 = 0 OR last_seen >= ?2)"
+/*
+ * The daily history (usage_days): what a row's counts grew by, added to
+ * the day ?8 of its last_seen, read from the row before it is replaced
+ * (this runs first). A row that did not grow writes nothing. Sums
+ * saturate at INT64_MAX, as the counts are clamped there.
+ */
+#define SAT_ADD(C)							\
+	" " C " = CASE WHEN excluded." C " > 9223372036854775807 - " C	\
+	" THEN 9223372036854775807 ELSE " C " + excluded." C " END"
+
+#define DAYS_INSERT_SQL							\
+	"INSERT INTO usage_days (host, session, path, op, uid, cgroup_id, exe,"	\
+	" day, what, count, errors, swept)"
+
+#define DAYS_CONFLICT_SQL						\
+	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe, day) DO UPDATE SET"
+
+static const char day_sql[] =
+	"WITH o AS (SELECT u.what AS what,"
+	" max(?10 - coalesce(u.count, 0), 0) AS count,"
+	" max(?11 - coalesce(u.errors, 0), 0) AS errors,"
+	" max(?12 - coalesce(u.swept, 0), 0) AS swept"
+	" FROM (SELECT 1) LEFT JOIN usage u ON u.host = ?1 AND u.session = ?2"
+	" AND u.path = ?3 AND u.op = ?4 AND u.uid = ?5 AND u.cgroup_id = ?6"
+	" AND u.exe = ?7) "
+	DAYS_INSERT_SQL
+	" SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, coalesce(o.what, ?9),"
+	" o.count, o.errors, o.swept FROM o"
+	" WHERE o.count > 0 OR o.errors > 0 OR o.swept > 0"
+	DAYS_CONFLICT_SQL SAT_ADD("count") "," SAT_ADD("errors") "," SAT_ADD("swept") ","
+	" what = coalesce(what, excluded.what)";
+
+/* A day row of another DB: a session's day only grows, the larger wins. */
+static const char merge_day_sql[] = DAYS_INSERT_SQL
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	DAYS_CONFLICT_SQL
+	" count = max(count, excluded.count),"
+	" errors = max(errors, excluded.errors),"
+	" swept = max(swept, excluded.swept),"
+	" what = coalesce(what, excluded.what)";
+
+static const char day_rows_sql[] =
+	"SELECT host, session, path, op, uid, cgroup_id, exe, day, what, count,"
+	" errors, swept FROM usage_days"
+	" ORDER BY host, session, path, op, uid, cgroup_id, exe, day";
+
+/* ?1 the entry pattern or NULL. */
+#define ENTRY_SQL							\
+	" (?1 IS NULL OR instr(what, ?1) > 0 OR what GLOB ?1"		\
+	" OR path = ?1 OR path GLOB ?1)"
+
+/*
+ * ?2 since, ?3 until (0: open), by session: a use at or after since, a
+ * first use at or before until.
+ */
+#define SESSION_WINDOW_SQL						\
+	" (?2 = 0 OR last_seen >= ?2) AND (?3 = 0 OR first_seen <= ?3)"
+
+#define FILTER_SQL " WHERE" ENTRY_SQL " AND" SESSION_WINDOW_SQL
+
+/* The days of usage_days row D that overlap [?2, ?3]. */
+#define DAYS_IN_WINDOW_SQL(D)						\
+	" " D ".day > ?2 - 86400 AND (?3 = 0 OR " D ".day <= ?3)"
+
+/* usage_days row A is of usage row B. */
+#define KEY_EQ_SQL(A, B)						\
+	" " A ".host = " B ".host AND " A ".session = " B ".session AND "	\
+	A ".path = " B ".path AND " A ".op = " B ".op AND " A ".uid = " B ".uid"	\
+	" AND " A ".cgroup_id = " B ".cgroup_id AND " A ".exe = " B ".exe"
+
+/*
+ * w: the usage rows within the window [?2, ?3] of a DB with daily
+ * history. A row with history counts its days in the window, its
+ * first_seen and last_seen clipped to the first and last of those days
+ * (whole days: the time of a use within its day is not kept); a row
+ * without (written before the upgrade to schema 4, or all its days
+ * pruned) is counted whole, by session, as in an older DB.
+ */
+#define WINDOW_CTE_SQL							\
+	"WITH w AS (SELECT u.what AS what, u.path AS path,"		\
+	" u.table_name AS table_name, u.status AS status, u.exe AS exe,"	\
+	" u.uid AS uid, u.cgroup AS cgroup, u.op AS op, u.host AS host,"	\
+	" SUM(d.count) AS count, SUM(d.errors) AS errors,"		\
+	" max(u.first_seen, MIN(d.day)) AS first_seen,"		\
+	" min(u.last_seen, MAX(d.day) + 86399) AS last_seen,"		\
+	" SUM(d.swept) AS swept"					\
+	" FROM usage_days d JOIN usage u ON" KEY_EQ_SQL("u", "d")	\
+	" WHERE" DAYS_IN_WINDOW_SQL("d")				\
+	" GROUP BY d.host, d.session, d.path, d.op, d.uid, d.cgroup_id, d.exe"	\
+	" UNION ALL SELECT what, path, table_name, status, exe, uid, cgroup, op,"	\
+	" host, count, errors, first_seen, last_seen, swept FROM usage u"	\
+	" WHERE" SESSION_WINDOW_SQL					\
+	" AND NOT EXISTS (SELECT 1 FROM usage_days d WHERE" KEY_EQ_SQL("d", "u") ")) "
+
+/* Which of the reads' variants: see read_variant(). */
+enum { READ_ROWS, READ_NO_SWEPT, READ_DAYS };
 
 /* With one MAX(), SQLite takes the bare columns from the row of the max. */
-static const char files_sql[] =
-	"SELECT what, path, table_name, status, MAX(last_seen) FROM usage"
-	FILTER_SQL " GROUP BY what, path ORDER BY what, path";
+#define FILES_SQL(FROM)							\
+	"SELECT what, path, table_name, status, MAX(last_seen) FROM " FROM	\
+	" GROUP BY what, path ORDER BY what, path"
+
+static const char *const files_sql[] = {
+	[READ_ROWS] = FILES_SQL("usage" FILTER_SQL),
+	[READ_NO_SWEPT] = FILES_SQL("usage" FILTER_SQL),
+	[READ_DAYS] = WINDOW_CTE_SQL FILES_SQL("w WHERE" ENTRY_SQL),
+};
+
+/* store_each_day(): the days summed over sessions, cgroups and files. */
+static const char days_sql[] =
+	"SELECT what, exe, uid, op, host, day, SUM(count), SUM(errors), SUM(swept)"
+	" FROM usage_days d WHERE" ENTRY_SQL " AND" DAYS_IN_WINDOW_SQL("d")
+	" GROUP BY what, exe, uid, op, host, day ORDER BY what, exe, uid, op, host, day";
 
 /*
  * The reads of swept: a DB older than schema 3, opened read-only, has no
  * such column, and is read as if nothing was swept (s->no_swept).
  */
-#define SUMS_SQL(SWEPT)							\
+#define SUMS_SQL(FROM, SWEPT)						\
 	"SELECT what, exe, uid, cgroup, op, host, SUM(count), SUM(errors),"	\
-	" MIN(first_seen), MAX(last_seen), " SWEPT " FROM usage" FILTER_SQL	\
+	" MIN(first_seen), MAX(last_seen), " SWEPT " FROM " FROM		\
 	" GROUP BY what, exe, uid, cgroup, op, host"			\
 	" ORDER BY what, exe, uid, cgroup, op, host"
 
-static const char *const sums_sql[] = { SUMS_SQL("SUM(swept)"), SUMS_SQL("0") };
+static const char *const sums_sql[] = {
+	[READ_ROWS] = SUMS_SQL("usage" FILTER_SQL, "SUM(swept)"),
+	[READ_NO_SWEPT] = SUMS_SQL("usage" FILTER_SQL, "0"),
+	[READ_DAYS] = WINDOW_CTE_SQL SUMS_SQL("w WHERE" ENTRY_SQL, "SUM(swept)"),
+};
 
 /*
  * As upsert_sql, for rows of another DB: see store_merge_row(). Of two
@@ -111,15 +219,16 @@ static const char merge_sql[] = USAGE_INSERT_SQL
 	" last_seen = max(last_seen, excluded.last_seen),"
 	USAGE_KEEP_FIRST_SQL;
 
-#define PATH_SUMS_SQL(SWEPT)						\
+#define PATH_SUMS_SQL(FROM, SWEPT)					\
 	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"	\
-	" MIN(first_seen), MAX(last_seen), " SWEPT ", path FROM usage"	\
-	FILTER_SQL							\
+	" MIN(first_seen), MAX(last_seen), " SWEPT ", path FROM " FROM	\
 	" GROUP BY what, path, exe, uid, op, host"			\
 	" ORDER BY what, path, exe, uid, op, host"
 
 static const char *const path_sums_sql[] = {
-	PATH_SUMS_SQL("SUM(swept)"), PATH_SUMS_SQL("0"),
+	[READ_ROWS] = PATH_SUMS_SQL("usage" FILTER_SQL, "SUM(swept)"),
+	[READ_NO_SWEPT] = PATH_SUMS_SQL("usage" FILTER_SQL, "0"),
+	[READ_DAYS] = WINDOW_CTE_SQL PATH_SUMS_SQL("w WHERE" ENTRY_SQL, "SUM(swept)"),
 };
 
 #define ROWS_SQL(SWEPT)							\
@@ -128,6 +237,23 @@ static const char *const path_sums_sql[] = {
 	" " SWEPT " FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe"
 
 static const char *const rows_sql[] = { ROWS_SQL("swept"), ROWS_SQL("0") };
+
+/*
+ * The rows, each with its days since ?1 (whole days) summed: n NULL when
+ * it has no day at all.
+ */
+static const char rows_since_sql[] =
+	"SELECT u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe, u.what,"
+	" u.table_name, u.status, u.cgroup, u.comm, u.pid, u.ppid, u.count, u.errors,"
+	" u.first_seen, u.last_seen, u.swept, h.n, h.count, h.errors, h.swept"
+	" FROM usage u LEFT JOIN (SELECT host, session, path, op, uid, cgroup_id, exe,"
+	" count(*) AS n,"
+	" SUM(CASE WHEN day > ?1 - 86400 THEN count ELSE 0 END) AS count,"
+	" SUM(CASE WHEN day > ?1 - 86400 THEN errors ELSE 0 END) AS errors,"
+	" SUM(CASE WHEN day > ?1 - 86400 THEN swept ELSE 0 END) AS swept"
+	" FROM usage_days GROUP BY host, session, path, op, uid, cgroup_id, exe) h"
+	" ON" KEY_EQ_SQL("h", "u")
+	" ORDER BY u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe";
 
 void store_err(struct store *s, const char *fmt, ...)
 {
@@ -431,8 +557,10 @@ struct store *store_open(const char *path, bool readonly, char *err, size_t errl
 	}
 	if (setup(s) && reopen_immutable(s))
 		return open_fail(s, err, errlen);
-	if (!readonly && sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					    &s->upsert, NULL)) {
+	if (!readonly && (sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					     &s->upsert, NULL) ||
+			  sqlite3_prepare_v3(s->db, day_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					     &s->day, NULL))) {
 		store_db_fail(s, NULL);
 		return open_fail(s, err, errlen);
 	}
@@ -444,6 +572,8 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->upsert);
+	sqlite3_finalize(s->day);
+	sqlite3_finalize(s->merge_day);
 	sqlite3_finalize(s->merge);
 	sqlite3_finalize(s->session);
 	/* Rolls back a transaction left open. */
@@ -457,12 +587,32 @@ void store_close(struct store *s)
 int store_begin(struct store *s)
 {
 	s->err[0] = '\0';
+	s->days_written = false;
 	return store_exec(s, s->readonly ? "BEGIN" : "BEGIN IMMEDIATE");
+}
+
+/*
+ * The bound of the daily history: the days before the newest
+ * STORE_HISTORY_DAYS go, in the transaction that wrote days (a sync, a
+ * merge). Relative to the newest day in the DB, not to the clock: a
+ * merged fleet DB of old hosts keeps their history.
+ */
+static int prune_days(struct store *s)
+{
+	char sql[160];
+
+	if (!s->days_written)
+		return 0;
+	s->days_written = false;
+	snprintf(sql, sizeof(sql),
+		 "DELETE FROM usage_days WHERE day <= (SELECT max(day) FROM usage_days) - %d",
+		 STORE_HISTORY_DAYS * 86400);
+	return store_exec(s, sql);
 }
 
 int store_commit(struct store *s)
 {
-	if (!store_exec(s, "COMMIT"))
+	if (!prune_days(s) && !store_exec(s, "COMMIT"))
 		return 0;
 	/*
 	 * A failed COMMIT may leave the transaction open (SQLITE_BUSY): end
@@ -476,6 +626,7 @@ int store_commit(struct store *s)
 
 int store_rollback(struct store *s)
 {
+	s->days_written = false;
 	if (sqlite3_get_autocommit(s->db))
 		return 0;		/* nothing open: SQLite rolled it back */
 	return store_exec(s, "ROLLBACK");
@@ -513,9 +664,13 @@ bool usage_all_swept(const struct usage_counts *c)
 }
 
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r);
+static int write_day(struct store *s, const struct usage_row *r);
 
 int store_upsert(struct store *s, const struct usage_row *r)
 {
+	/* The day first: it reads the row that the upsert replaces. */
+	if (r->host && r->session && r->path && r->op && r->exe && write_day(s, r))
+		return -1;
 	return write_row(s, s->upsert, r);
 }
 
@@ -577,6 +732,82 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	return step_write(s, st, rc, "cannot write a usage row");
 }
 
+/* The 00:00 UTC of the day of @t (unix seconds), before 1970 too. */
+static long long day_of(long long t)
+{
+	return t - ((t % 86400) + 86400) % 86400;
+}
+
+/* Bind a day row's key, its day and what: ?1 to ?9 of day_sql and merge_day_sql. */
+static int bind_day_key(sqlite3_stmt *st, const char *host, const char *session,
+			const char *path, const char *op, unsigned int uid,
+			unsigned long long cgroup_id, const char *exe, long long day,
+			const char *what)
+{
+	int rc = SQLITE_OK;
+
+	rc |= bind_text(st, 1, host);
+	rc |= bind_text(st, 2, session);
+	rc |= bind_text(st, 3, path);
+	rc |= bind_text(st, 4, op);
+	rc |= sqlite3_bind_int64(st, 5, uid);
+	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)cgroup_id);
+	rc |= bind_text(st, 7, exe);
+	rc |= sqlite3_bind_int64(st, 8, day);
+	rc |= bind_text(st, 9, what);
+	return rc;
+}
+
+/* store_upsert()'s day: what @r's row grew by, on the day of its last use. */
+static int write_day(struct store *s, const struct usage_row *r)
+{
+	sqlite3_stmt *st = s->day;
+	int rc;
+
+	if (!st) {
+		store_err(s, "the usage DB %s is open read-only", s->path);
+		return -1;
+	}
+	rc = bind_day_key(st, r->host, r->session, r->path, r->op, r->uid, r->cgroup_id,
+			  r->exe, day_of(r->last_seen), r->what);
+	rc |= sqlite3_bind_int64(st, 10, clamp(r->count));
+	rc |= sqlite3_bind_int64(st, 11, clamp(r->errors));
+	rc |= sqlite3_bind_int64(st, 12, clamp(r->swept));
+	if (step_write(s, st, rc, "cannot write a usage day"))
+		return -1;
+	s->days_written = true;
+	return 0;
+}
+
+int store_merge_day(struct store *s, const struct usage_day_row *d)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (s->readonly) {
+		store_err(s, "the usage DB %s is open read-only", s->path);
+		return -1;
+	}
+	if (!d->host || !d->session || !d->path || !d->op || !d->exe) {
+		store_err(s, "a usage day needs host, session, path, op and exe");
+		return -1;
+	}
+	if (!s->merge_day &&
+	    sqlite3_prepare_v3(s->db, merge_day_sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->merge_day, NULL))
+		return store_db_fail(s, "cannot write a usage day");
+	st = s->merge_day;
+	rc = bind_day_key(st, d->host, d->session, d->path, d->op, d->uid, d->cgroup_id,
+			  d->exe, d->day, d->what);
+	rc |= sqlite3_bind_int64(st, 10, clamp(d->count));
+	rc |= sqlite3_bind_int64(st, 11, clamp(d->errors));
+	rc |= sqlite3_bind_int64(st, 12, clamp(d->swept));
+	if (step_write(s, st, rc, "cannot write a usage day"))
+		return -1;
+	s->days_written = true;
+	return 0;
+}
+
 int store_merge_session(struct store *s, const char *host, const char *session,
 			long long started, long long last_sync)
 {
@@ -610,10 +841,11 @@ int store_session(struct store *s, const char *host, const char *session, long l
 
 /* ---- reading ---- */
 
-/* The callbacks of store_files() and store_sums(). */
+/* The callbacks of store_files(), store_sums() and store_each_day(): one is set. */
 struct walk {
 	int (*file)(const struct usage_file *f, void *arg);
 	int (*sum)(const struct usage_sum *u, void *arg);
+	int (*day)(const struct usage_day *d, void *arg);
 	void *arg;
 };
 
@@ -656,6 +888,23 @@ static int sum_row(sqlite3_stmt *st, const struct walk *w)
 	return w->sum(&u, w->arg);
 }
 
+static int day_row(sqlite3_stmt *st, const struct walk *w)
+{
+	struct usage_day d = {
+		.what = col_text(st, 0),
+		.exe = col_text(st, 1),
+		.uid = (unsigned int)sqlite3_column_int64(st, 2),
+		.op = col_text(st, 3),
+		.host = col_text(st, 4),
+		.day = sqlite3_column_int64(st, 5),
+		.count = (unsigned long long)sqlite3_column_int64(st, 6),
+		.errors = (unsigned long long)sqlite3_column_int64(st, 7),
+		.swept = (unsigned long long)sqlite3_column_int64(st, 8),
+	};
+
+	return w->day(&d, w->arg);
+}
+
 /* Run @sql with the filter bound, a callback per row; see store_files(). */
 static int walk(struct store *s, const char *sql, const struct store_filter *f,
 		const struct walk *w)
@@ -670,8 +919,9 @@ static int walk(struct store *s, const char *sql, const struct store_filter *f,
 		return store_db_fail(s, "cannot read");
 	bind_text(st, 1, f ? f->entry : NULL);
 	sqlite3_bind_int64(st, 2, f ? f->since : 0);
+	sqlite3_bind_int64(st, 3, f ? f->until : 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ret = w->file ? file_row(st, w) : sum_row(st, w);
+		ret = w->file ? file_row(st, w) : w->sum ? sum_row(st, w) : day_row(st, w);
 		if (ret)
 			break;
 	}
@@ -681,12 +931,28 @@ static int walk(struct store *s, const char *sql, const struct store_filter *f,
 	return ret;
 }
 
+bool store_has_days(const struct store *s)
+{
+	return !s->empty && !s->no_days;
+}
+
+/*
+ * Which variant of a read: within a window of a DB with daily history,
+ * from its days (WINDOW_CTE_SQL); else by rows, with or without swept.
+ */
+static int read_variant(const struct store *s, const struct store_filter *f)
+{
+	if (f && (f->since || f->until) && store_has_days(s))
+		return READ_DAYS;
+	return s->no_swept ? READ_NO_SWEPT : READ_ROWS;
+}
+
 int store_files(struct store *s, const struct store_filter *f,
 		int (*fn)(const struct usage_file *, void *), void *arg)
 {
 	struct walk w = { .file = fn, .arg = arg };
 
-	return walk(s, files_sql, f, &w);
+	return walk(s, files_sql[read_variant(s, f)], f, &w);
 }
 
 int store_sums(struct store *s, const struct store_filter *f,
@@ -694,7 +960,19 @@ int store_sums(struct store *s, const struct store_filter *f,
 {
 	struct walk w = { .sum = fn, .arg = arg };
 
-	return walk(s, sums_sql[s->no_swept], f, &w);
+	return walk(s, sums_sql[read_variant(s, f)], f, &w);
+}
+
+int store_each_day(struct store *s, const struct store_filter *f,
+		   int (*fn)(const struct usage_day *d, void *arg), void *arg)
+{
+	struct walk w = { .day = fn, .arg = arg };
+
+	if (!store_has_days(s)) {
+		s->err[0] = '\0';
+		return 0;
+	}
+	return walk(s, days_sql, f, &w);
 }
 
 long long store_rows(struct store *s)
@@ -707,7 +985,7 @@ int store_path_sums(struct store *s, const struct store_filter *f,
 {
 	struct walk w = { .sum = fn, .arg = arg };
 
-	return walk(s, path_sums_sql[s->no_swept], f, &w);
+	return walk(s, path_sums_sql[read_variant(s, f)], f, &w);
 }
 
 static int int_or_unknown(sqlite3_stmt *st, int i)
@@ -715,8 +993,34 @@ static int int_or_unknown(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
 }
 
-int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
-		   void *arg)
+/* The callbacks of store_each_row() and store_each_row_since(): one is set. */
+struct row_walk {
+	int (*row)(const struct usage_row *r, void *arg);
+	int (*since)(const struct usage_row *r, const struct usage_counts *recent,
+		     void *arg);
+	void *arg;
+};
+
+/* Call @w's callback with the row at @st: columns of ROWS_SQL, then rows_since_sql's. */
+static int each_row_call(sqlite3_stmt *st, const struct row_walk *w,
+			 const struct usage_row *r)
+{
+	struct usage_counts recent = { 0 };
+	bool has = sqlite3_column_count(st) > 19 &&
+		   sqlite3_column_type(st, 19) != SQLITE_NULL;
+
+	if (w->row)
+		return w->row(r, w->arg);
+	if (has) {
+		recent.count = (unsigned long long)sqlite3_column_int64(st, 20);
+		recent.errors = (unsigned long long)sqlite3_column_int64(st, 21);
+		recent.swept = (unsigned long long)sqlite3_column_int64(st, 22);
+	}
+	return w->since(r, has ? &recent : NULL, w->arg);
+}
+
+static int each_row(struct store *s, const char *sql, long long since,
+		    const struct row_walk *w)
 {
 	sqlite3_stmt *st;
 	int rc, ret = 0;
@@ -724,8 +1028,9 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 	s->err[0] = '\0';
 	if (s->empty)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, rows_sql[s->no_swept], -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
+	sqlite3_bind_int64(st, 1, since);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct usage_row r = {
 			.host = col_text(st, 0),
@@ -756,7 +1061,69 @@ int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 			ret = -1;
 			break;
 		}
-		ret = fn(&r, arg);
+		ret = each_row_call(st, w, &r);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
+		   void *arg)
+{
+	struct row_walk w = { .row = fn, .arg = arg };
+
+	return each_row(s, rows_sql[s->no_swept], 0, &w);
+}
+
+int store_each_row_since(struct store *s, long long since,
+			 int (*fn)(const struct usage_row *r,
+				   const struct usage_counts *recent, void *arg),
+			 void *arg)
+{
+	struct row_walk w = { .since = fn, .arg = arg };
+
+	return each_row(s, store_has_days(s) ? rows_since_sql : rows_sql[s->no_swept],
+			since, &w);
+}
+
+int store_each_day_row(struct store *s,
+		       int (*fn)(const struct usage_day_row *d, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (!store_has_days(s))
+		return 0;
+	if (sqlite3_prepare_v2(s->db, day_rows_sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot read");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct usage_day_row d = {
+			.host = col_text(st, 0),
+			.session = col_text(st, 1),
+			.path = col_text(st, 2),
+			.op = col_text(st, 3),
+			.uid = (unsigned int)sqlite3_column_int64(st, 4),
+			.cgroup_id = (unsigned long long)sqlite3_column_int64(st, 5),
+			.exe = col_text(st, 6),
+			.day = sqlite3_column_int64(st, 7),
+			.what = col_text(st, 8),
+			.count = (unsigned long long)sqlite3_column_int64(st, 9),
+			.errors = (unsigned long long)sqlite3_column_int64(st, 10),
+			.swept = (unsigned long long)sqlite3_column_int64(st, 11),
+		};
+
+		if (!d.host || !d.session || !d.path || !d.op || !d.exe) {
+			s->rc = SQLITE_CORRUPT;
+			store_err(s, "cannot read: a day row lacks its key (damaged DB)");
+			ret = -1;
+			break;
+		}
+		ret = fn(&d, arg);
 		if (ret)
 			break;
 	}

@@ -13,6 +13,14 @@
 
 #define STORE_DEFAULT_PATH "/var/lib/abidep/usage.db"
 
+/*
+ * How many days of daily history (usage_days) the store keeps: the newest
+ * day in the DB and the ones before it, this many in all. A writer (each
+ * sync, each merge) deletes older days; the usage table's totals keep
+ * their uses.
+ */
+#define STORE_HISTORY_DAYS	400
+
 struct store;
 
 /*
@@ -92,6 +100,11 @@ int store_rollback(struct store *s);
  * first_seen = min(old, new), and comm, pid, ppid, cgroup, what, table and
  * status keep the first non-NULL. host, session, path, op and exe must not
  * be NULL. Counts above INT64_MAX are stored as INT64_MAX.
+ *
+ * The daily history too: what count, errors and swept grew by over the
+ * row replaced (all of them for a new row; never less than 0) is added to
+ * the day of @r->last_seen, so that a session's days sum to its row. The
+ * transaction's store_commit() deletes the days past STORE_HISTORY_DAYS.
  */
 int store_upsert(struct store *s, const struct usage_row *r);
 
@@ -116,8 +129,15 @@ bool store_damaged(struct store *s);
 struct store_filter {
 	/* A What (or part of one, or a glob), or a concrete path (or glob). */
 	const char *entry;
-	/* Only rows (sessions) with a use at or after this (unix seconds). */
+	/*
+	 * A time window, unix seconds, 0: open. In a DB with daily history
+	 * (store_has_days()), the uses made on the days (UTC) that overlap
+	 * [since, until]; without it (and for rows written before it), the
+	 * sessions with a use at or after since and a first use at or before
+	 * until, counted whole.
+	 */
 	long long since;
+	long long until;
 };
 
 /* A file the tracer saw used, under the entry (What) it resolves. */
@@ -128,7 +148,11 @@ struct usage_file {
 	long long last_seen;
 };
 
-/* Use summed over sessions, per (what, exe, uid, cgroup, op, host). */
+/*
+ * Use summed over sessions, per (what, exe, uid, cgroup, op, host). Within
+ * a window of daily history, first_seen and last_seen are the session's
+ * own, clipped to the first and last day with a use in the window.
+ */
 struct usage_sum {
 	const char *what;	/* NULL if unknown */
 	const char *exe;
@@ -154,6 +178,28 @@ int store_files(struct store *s, const struct store_filter *f,
 int store_sums(struct store *s, const struct store_filter *f,
 	       int (*fn)(const struct usage_sum *, void *), void *arg);
 
+/* Daily use summed over sessions, cgroups and files, per (what, exe, uid, op, host, day). */
+struct usage_day {
+	const char *what;	/* NULL if unknown */
+	const char *exe;
+	unsigned int uid;
+	const char *op;
+	const char *host;
+	long long day;		/* 00:00 UTC, unix seconds */
+	unsigned long long count, errors, swept;
+};
+
+/* Does the DB keep daily history (schema 4 or later)? */
+bool store_has_days(const struct store *s);
+
+/*
+ * Call @fn for each day's use, ordered by what (NULL first), exe, uid, op,
+ * host, day. Honors f->entry, f->since and f->until (the days that overlap
+ * [since, until]). Returns as store_sums(); a DB without history has none.
+ */
+int store_each_day(struct store *s, const struct store_filter *f,
+		   int (*fn)(const struct usage_day *d, void *arg), void *arg);
+
 /* Number of rows in the store, or -1. */
 long long store_rows(struct store *s);
 
@@ -172,6 +218,39 @@ int store_path_sums(struct store *s, const struct store_filter *f,
  */
 int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 		   void *arg);
+
+/*
+ * Like store_each_row(), with each row @recent: its uses on the days (UTC)
+ * that overlap [@since, now], first_seen and last_seen 0; NULL when the DB
+ * keeps no history of the row (older than schema 4, a row written before
+ * the upgrade, or all of its days past STORE_HISTORY_DAYS).
+ */
+int store_each_row_since(struct store *s, long long since,
+			 int (*fn)(const struct usage_row *r,
+				   const struct usage_counts *recent, void *arg),
+			 void *arg);
+
+/* One row of the daily history: a key's uses in one session on one day. */
+struct usage_day_row {
+	const char *host, *session, *path, *op;
+	unsigned int uid;
+	unsigned long long cgroup_id;
+	const char *exe;
+	long long day;		/* 00:00 UTC, unix seconds */
+	const char *what;	/* NULL if unknown */
+	unsigned long long count, errors, swept;
+};
+
+/* Call @fn for every day row, in key order; return as store_each_row(). */
+int store_each_day_row(struct store *s,
+		       int (*fn)(const struct usage_day_row *d, void *arg), void *arg);
+
+/*
+ * Merge a day row read from another DB: count, errors and swept become the
+ * larger of the two (a session's day only grows), so merging it again
+ * changes nothing. The commit prunes as store_upsert()'s does.
+ */
+int store_merge_day(struct store *s, const struct usage_day_row *d);
 
 /*
  * Merge a row read from another DB (abidep merge): keyed as store_upsert(),

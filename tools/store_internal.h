@@ -14,6 +14,8 @@
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *upsert;
+	sqlite3_stmt *day;	/* store_upsert()'s daily history */
+	sqlite3_stmt *merge_day;	/* prepared on the first store_merge_day() */
 	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
 	sqlite3_stmt *session;	/* prepared on the first store_session() */
 	char *path;
@@ -21,6 +23,8 @@ struct store {
 	bool empty;		/* read-only, and no schema yet: no rows */
 	bool no_sessions;	/* read-only schema 1: no sessions table */
 	bool no_swept;		/* read-only schema 1 or 2: no usage.swept */
+	bool no_days;		/* read-only schema 1 to 3: no usage_days */
+	bool days_written;	/* in this transaction: prune at its commit */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */
 };

@@ -4,7 +4,7 @@
  * wrote: the one place that knows the versions (store.c reads and writes
  * rows of the current one).
  *
- * Schema (PRAGMA user_version 3):
+ * Schema (PRAGMA user_version 4):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
@@ -16,6 +16,11 @@
  *	CREATE TABLE sessions (
  *		host, session, started, last_sync
  *		PRIMARY KEY (host, session))
+ *	CREATE TABLE usage_days (
+ *		host, session, path, op, uid, cgroup_id, exe	usage's key
+ *		day, what, count, errors, swept
+ *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day))
+ *	CREATE INDEX usage_days_by_day ON usage_days (day)
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
  * for one key. The tracer's counts are cumulative within its session, so an
@@ -41,6 +46,16 @@
  * 0 in every older row (nothing told sweeps apart when they were counted,
  * so their uses stay uses by name); a reader reads it as 0.
  *
+ * usage_days (schema 4) is the daily history: per usage key and session,
+ * the uses made on each day (day: unix seconds of its 00:00 UTC; what as
+ * in the usage row). store_upsert() writes it with the row, in the
+ * caller's transaction: the growth of count, errors and swept over the row
+ * it replaces, on the day of the row's last_seen. It keeps the last
+ * STORE_HISTORY_DAYS days before the newest (store.c); the usage table's
+ * totals keep what is older. Schema 3 lacked it: a writer adds it, empty
+ * (the history starts then, the rows already there have none); a reader
+ * reads no days (no_days) and counts by session, as before.
+ *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
  * version on), say in store_check_schema() what a read-only opener of the
@@ -55,7 +70,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#define SCHEMA_VERSION	3
+#define SCHEMA_VERSION	4
 
 static const char schema_sql[] =
 	"CREATE TABLE usage (\n"
@@ -97,6 +112,26 @@ static const char sessions_schema_sql[] =
 static const char swept_schema_sql[] =
 	"ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;\n";
 
+/* Schema 4's table, also added to an older DB: see upgrade_schema(). */
+static const char days_schema_sql[] =
+	"CREATE TABLE usage_days (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	path		TEXT	NOT NULL,\n"
+	"	op		TEXT	NOT NULL,\n"
+	"	uid		INTEGER	NOT NULL,\n"
+	"	cgroup_id	INTEGER	NOT NULL,\n"
+	"	exe		TEXT	NOT NULL,\n"
+	"	day		INTEGER	NOT NULL,\n"
+	"	what		TEXT,\n"
+	"	count		INTEGER	NOT NULL,\n"
+	"	errors		INTEGER	NOT NULL,\n"
+	"	swept		INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day)\n"
+	");\n"
+	/* The pruning's max(day) and range delete. */
+	"CREATE INDEX usage_days_by_day ON usage_days (day);\n";
+
 static int create_schema(struct store *s)
 {
 	char sql[64];
@@ -108,7 +143,8 @@ static int create_schema(struct store *s)
 	v = store_query_int(s, "PRAGMA user_version");
 	if (v == 0) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
-		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) || store_exec(s, sql))
+		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) ||
+		    store_exec(s, days_schema_sql) || store_exec(s, sql))
 			v = -1;
 	}
 	if (v < 0) {
@@ -126,6 +162,7 @@ static const struct schema_step {
 } schema_steps[] = {
 	{ 1, sessions_schema_sql, "add the sessions table" },
 	{ 2, swept_schema_sql, "add the swept column" },
+	{ 3, days_schema_sql, "add the usage_days table" },
 };
 
 /*
@@ -193,6 +230,7 @@ int store_check_schema(struct store *s)
 		if (s->readonly) {
 			s->no_sessions = v < 2;
 			s->no_swept = v < 3;
+			s->no_days = v < 4;
 			return 0;
 		}
 		return upgrade_schema(s);

@@ -652,9 +652,10 @@ check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:
 	'$A' check --tables '$T/tables' --db '$T/s-quiet.db' --now 2024-07-15 --entry cpuidle >/dev/null"
 
 section "sessions: an old (schema 1) DB"
-# Schema 1 is schema 3 without the sessions table and usage's swept column.
+# Schema 1 is schema 4 without the sessions and usage_days tables and
+# usage's swept column.
 cp "$T/u.db" "$T/v1.db"
-sql "$T/v1.db" 'DROP TABLE sessions; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
+sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
 chmod 0444 "$T/v1.db"
 check "a schema 1 DB, read-only: the old rule, ready, exit 0" \
 	test "$(status ck --db "$T/v1.db" --now 2024-07-15 --entry cpuidle)" = 0
@@ -672,8 +673,8 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 3, with the sessions table and swept, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0" | tr '\n' ' ')" = "3 0 6 "
+check "... to schema 4, with the sessions table, swept and usage_days, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days" | tr '\n' ' ')" = "4 0 6 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
 	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2'"

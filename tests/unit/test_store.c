@@ -164,15 +164,15 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 3);
+	CHECK(sql_int(db, "PRAGMA user_version") == 4);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	/* usage, its PK, its index; sessions, its PK */
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 5);
+	/* usage, its PK, its index; sessions, its PK; usage_days, its PK, its index */
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 	free(db);
 }
 
@@ -314,10 +314,13 @@ static void test_upsert(void)
 		f.entry = "nothing";
 		CHECK(sums_are(s, &f, ""));
 		f.entry = NULL;
-		f.since = 600;		/* last_seen >= 600: two rows */
-		CHECK(sums_are(s, &f,
-			       "NULL|/usr/bin/cat|1000|/user.slice|read|h1|1|0|700|700\n"
-			       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|NULL|read|h1|6|0|500|600\n"));
+		/*
+		 * A DB with daily history reads a window by whole days: day 0
+		 * (1970-01-01) holds every use here. By session (last_seen >=
+		 * since) in test_schema3().
+		 */
+		f.since = 600;
+		CHECK(sums_are(s, &f, q));
 	}
 	{
 		struct lines l = { "", 0 };
@@ -745,7 +748,12 @@ static int merge_into(const struct usage_row *r, void *arg)
 	return store_merge_row(arg, r) ? -2 : 0;
 }
 
-/* Every row of the DB @from merged into @to, in one transaction. */
+static int merge_day_into(const struct usage_day_row *d, void *arg)
+{
+	return store_merge_day(arg, d) ? -2 : 0;
+}
+
+/* Every row and day of the DB @from merged into @to, in one transaction. */
 static int merge_db(struct store *to, const char *from)
 {
 	char err[512];
@@ -759,6 +767,8 @@ static int merge_db(struct store *to, const char *from)
 	ret = store_begin(to);
 	if (!ret)
 		ret = store_each_row(in, merge_into, to);
+	if (!ret)
+		ret = store_each_day_row(in, merge_day_into, to);
 	if (!ret)
 		ret = store_commit(to);
 	else
@@ -946,9 +956,11 @@ static const char schema2_sessions_sql[] =
 	" PRIMARY KEY (host, session));";
 
 /*
- * A DB of schema @version (1 or 2), in WAL mode as abidep kept it: cat's
+ * A DB of schema @version (1 to 3), in WAL mode as abidep kept it: cat's
  * read (3, first 10, last 20) and write (5, 1 failed, 15 to 25) of rc0 in
- * session s1 of h1; schema 2 also has that session (10 to 30).
+ * session s1 of h1; schema 2 and 3 also have that session (10 to 30),
+ * schema 3 the swept column (as abidep until schema 4, 33fb4ea to acde871,
+ * wrote it: last), 2 of the 3 reads swept.
  */
 static void make_old_db(const char *db, int version)
 {
@@ -959,9 +971,11 @@ static void make_old_db(const char *db, int version)
 		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
 		" 'write', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
 		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 5, 1, 15, 25);"
-		"%s PRAGMA user_version = %d;",
+		"%s %s PRAGMA user_version = %d;",
 		schema2_usage_sql, version >= 2 ? schema2_sessions_sql : "",
 		version >= 2 ? "INSERT INTO sessions VALUES ('h1', 's1', 10, 30);" : "",
+		version >= 3 ? "ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;"
+			       " UPDATE usage SET swept = 2 WHERE op = 'read';" : "",
 		version);
 	sqlite3 *h;
 
@@ -1035,12 +1049,12 @@ static void test_schema2(void)
 	}
 	CHECK(sql_int(db, "PRAGMA user_version") == 2);
 	CHECK(!has_swept(db));
-	/* Read-write: upgraded to 3, the rows kept with swept 0. */
+	/* Read-write: upgraded to 4, the rows kept with swept 0. */
 	s = open_rw(db);
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 3);
+	CHECK(sql_int(db, "PRAGMA user_version") == 4);
 	CHECK(has_swept(db));
 	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
@@ -1055,8 +1069,8 @@ static void test_schema2(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 3);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 5);
+	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 }
@@ -1172,7 +1186,7 @@ static void test_sessions(void)
 	}
 	CHECK(sql_int(v1, "PRAGMA user_version") == 1);
 	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master WHERE name = 'sessions'") == 0);
-	/* Read-write: upgraded through schema 2 to 3, rows kept; then written like any. */
+	/* Read-write: upgraded through schemas 2 and 3 to 4, rows kept; then written like any. */
 	s = open_rw(v1);
 	CHECK(s != NULL);
 	if (s) {
@@ -1186,17 +1200,442 @@ static void test_sessions(void)
 				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 3);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 4);
 	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
 	s = open_rw(v1);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 5);
+	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 	free(v1);
+}
+
+/* ---- the daily history: usage_days, schema 4 ---- */
+
+#define DAY0	(19850LL * 86400)	/* 2024-05-07 00:00 UTC */
+#define DAY(n)	(DAY0 + (n) * 86400LL)
+
+/* store_each_day()'s days as "what|exe|op|host|day-DAY0 in days|count|errors|swept" lines. */
+static int day_line(const struct usage_day *d, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%s|%s|%lld|%llu|%llu|%llu\n", d->what ? d->what : "NULL", d->exe,
+		 d->op, d->host, (d->day - DAY0) / 86400, d->count, d->errors, d->swept);
+	return 0;
+}
+
+static bool days_are(struct store *s, const struct store_filter *f, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_each_day(s, f, day_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# days (ret %d) %s:\n%s# want:\n%s", ret, store_errmsg(s), l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+/* The raw day rows of @db as "session|op|day|count|errors|swept" lines. */
+static bool day_rows_are(const char *db, const char *want)
+{
+	char *v = sql_text(db, "SELECT group_concat(session || '|' || op || '|' ||"
+			   " ((day - 19850 * 86400) / 86400) || '|' || count || '|' || errors"
+			   " || '|' || swept, ' ') FROM (SELECT * FROM usage_days"
+			   " ORDER BY host, session, path, op, day)");
+	bool ok = v ? !strcmp(v, want) : !*want;
+
+	if (!ok)
+		printf("# day rows: '%s', want '%s'\n", v ? v : "", want);
+	free(v);
+	return ok;
+}
+
+/* For every key and session with history: its days sum to its row. */
+static bool days_sum_to_rows(const char *db)
+{
+	return sql_int(db, "SELECT count(*) FROM usage u JOIN (SELECT host, session, path,"
+		       " op, uid, cgroup_id, exe, SUM(count) c, SUM(errors) e, SUM(swept) w"
+		       " FROM usage_days GROUP BY 1, 2, 3, 4, 5, 6, 7) d USING (host, session,"
+		       " path, op, uid, cgroup_id, exe) WHERE u.count != d.c OR u.errors != d.e"
+		       " OR u.swept != d.w") == 0;
+}
+
+/* store_upsert() writes the days: the growth of the row, on its last use's day. */
+static void test_days(void)
+{
+	char *db = xstrdup(tpath("days.db"));
+	struct usage_row r;
+	struct store *s;
+
+	current = "days";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		goto out;
+	}
+	CHECK(store_has_days(s));
+	/* A new row: all of it on the day of its last use. */
+	r = row("b:1", 5, DAY(0) + 10, DAY(0) + 100);
+	r.swept = 1;
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|5|0|1"));
+	/* The same day again: added up. */
+	r = row("b:1", 8, DAY(0) + 10, DAY(0) + 200);
+	r.swept = 1;
+	r.errors = 2;
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|8|2|1"));
+	/* A sync that found nothing new writes no day; the next day's growth is its own. */
+	r.last_seen = DAY(1) + 5;
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|8|2|1"));
+	r = row("b:1", 11, DAY(0) + 10, DAY(2) + 50);
+	r.swept = 3;
+	r.errors = 2;
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|8|2|1 b:1|read|2|3|0|2"));
+	CHECK(days_sum_to_rows(db));
+	/* Counts that shrink (not from the tracer) write nothing negative. */
+	r = row("b:1", 4, DAY(0) + 10, DAY(3));
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|8|2|1 b:1|read|2|3|0|2"));
+	r = row("b:1", 11, DAY(0) + 10, DAY(3) + 7);
+	r.swept = 3;
+	r.errors = 2;
+	CHECK(!upsert1(s, &r));
+	CHECK(day_rows_are(db, "b:1|read|0|8|2|1 b:1|read|2|3|0|2 b:1|read|3|7|2|3"));
+	/* Another session, another op, another host: days of their own. */
+	r = row("b:2", 6, DAY(3) + 10, DAY(3) + 20);
+	CHECK(!upsert1(s, &r));
+	r = row("b:2", 2, DAY(4) + 10, DAY(4) + 20);
+	r.op = "write";
+	CHECK(!upsert1(s, &r));
+	r = row("c:1", 1, DAY(4), DAY(4));
+	r.host = "h2";
+	r.what = NULL;
+	CHECK(!upsert1(s, &r));
+	/* A rolled-back sync leaves no day. */
+	r = row("b:2", 9, DAY(3) + 10, DAY(5));
+	CHECK(!store_begin(s) && !store_upsert(s, &r) && !store_rollback(s));
+	CHECK(sql_int(db, "SELECT count(*) FROM usage_days WHERE day = 19855 * 86400") == 0);
+	/* Read back: summed over sessions, per what, exe, uid, op, host, day. */
+	CHECK(days_are(s, NULL,
+		       "NULL|/usr/bin/cat|read|h2|4|1|0|0\n"
+		       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|0|8|2|1\n"
+		       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|2|3|0|2\n"
+		       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|3|13|2|3\n"
+		       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|write|h1|4|2|0|0\n"));
+	{
+		/* The days that overlap [since, until]: whole days. */
+		struct store_filter f = { .since = DAY(2) + 3600, .until = DAY(3) };
+		struct lines l = { "", 0 };
+
+		CHECK(days_are(s, &f,
+			       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|2|3|0|2\n"
+			       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|3|13|2|3\n"));
+		f.since = 0;
+		f.until = DAY(1) - 1;
+		CHECK(days_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|0|8|2|1\n"));
+		f.until = 0;
+		f.entry = "/sys/class/rc/rc0/*";
+		f.since = DAY(4);
+		CHECK(days_are(s, &f, "NULL|/usr/bin/cat|read|h2|4|1|0|0\n"
+				   "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|write|h1|4|2|0|0\n"));
+		f.entry = "nothing";
+		CHECK(days_are(s, &f, ""));
+		CHECK(store_each_day(s, NULL, (int (*)(const struct usage_day *, void *))stop_at_first, &l) == 7);
+	}
+	/*
+	 * The bound: a day STORE_HISTORY_DAYS after the oldest prunes it, at
+	 * the commit; the usage rows keep their totals.
+	 */
+	r = row("b:3", 1, DAY(STORE_HISTORY_DAYS), DAY(STORE_HISTORY_DAYS));
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT min(day) FROM usage_days") == DAY(2));
+	CHECK(sql_int(db, "SELECT SUM(count) FROM usage WHERE session = 'b:1'") == 11);
+	r = row("b:3", 2, DAY(STORE_HISTORY_DAYS), DAY(STORE_HISTORY_DAYS + 3));
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT min(day) FROM usage_days") == DAY(4));
+	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 4);
+	CHECK(store_rows(s) == 5);
+	/* Past INT64_MAX: clamped, a day's sum too. */
+	r = row("big", ~0ULL, DAY(500), DAY(500));
+	CHECK(!upsert1(s, &r));
+	CHECK(sql_int(db, "SELECT count FROM usage_days WHERE session = 'big'") == LLONG_MAX);
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	/* Read-only: the same days; no day is written. */
+	{
+		char err[512];
+
+		s = store_open(db, true, err, sizeof(err));
+		CHECK(s && store_has_days(s));
+		if (s) {
+			CHECK(!store_begin(s));
+			CHECK(store_upsert(s, &r) == -1 && strstr(store_errmsg(s), "read-only"));
+			CHECK(!store_commit(s));
+			store_close(s);
+		}
+	}
+out:
+	free(db);
+}
+
+/* store_each_row_since()'s rows as "session|op|count|recent count/errors/swept or -" lines. */
+static int since_line(const struct usage_row *r, const struct usage_counts *recent,
+		      void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	if (recent)
+		snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+			 "%s|%s|%llu|%llu/%llu/%llu\n", r->session, r->op, r->count,
+			 recent->count, recent->errors, recent->swept);
+	else
+		snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+			 "%s|%s|%llu|-\n", r->session, r->op, r->count);
+	return 0;
+}
+
+static bool since_is(struct store *s, long long since, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_each_row_since(s, since, since_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# rows since (ret %d) %s:\n%s# want:\n%s", ret, store_errmsg(s), l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+/*
+ * Sums, files and path sums within a window: from the days where there
+ * are, by session where not (a row written before the upgrade).
+ */
+static void test_days_window(void)
+{
+	char *db = xstrdup(tpath("window.db"));
+	const char *rc = "/sys/class/rc/rcN/current_protocol";
+	struct store_filter f = { 0 };
+	struct usage_row r;
+	struct store *s;
+	char q[1024];
+
+	current = "days window";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		goto out;
+	}
+	/* Session a: 4 uses on day 0, 6 on day 2, 1 on day 5. */
+	r = row("a", 4, DAY(0) + 100, DAY(0) + 200);
+	CHECK(!upsert1(s, &r));
+	r = row("a", 10, DAY(0) + 100, DAY(2) + 300);
+	r.swept = 6;
+	CHECK(!upsert1(s, &r));
+	r = row("a", 11, DAY(0) + 100, DAY(5) + 400);
+	r.swept = 6;
+	r.errors = 1;
+	CHECK(!upsert1(s, &r));
+	/* A row as if written before the upgrade: no days (session b, 7 uses, day 1 to 3). */
+	{
+		sqlite3 *h;
+
+		CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
+		      sqlite3_exec(h, "INSERT INTO usage SELECT host, 'b', path, op, uid, cgroup_id,"
+				   " exe, what, table_name, status, cgroup, comm, pid, ppid, 7, 0,"
+				   " 19851 * 86400 + 50, 19853 * 86400 + 60, 0 FROM usage",
+				   NULL, NULL, NULL) == SQLITE_OK);
+		sqlite3_close(h);
+	}
+	/* Whole: the usage rows' totals, as always. */
+	snprintf(q, sizeof(q), "%s|/usr/bin/cat|1000|/user.slice|read|h1|18|1|%lld|%lld\n",
+		 rc, DAY(0) + 100, DAY(5) + 400);
+	CHECK(sums_are(s, NULL, q));
+	/* Day 2 only: a's 6 uses, first and last clipped to it; b's session overlaps: all 7. */
+	f.since = DAY(2);
+	f.until = DAY(2) + 1;
+	snprintf(q, sizeof(q), "%s|/usr/bin/cat|1000|/user.slice|read|h1|13|0|%lld|%lld\n",
+		 rc, DAY(1) + 50, DAY(3) + 60);
+	CHECK(sums_are(s, &f, q));
+	/* Day 4 on: a's day 5; b ended before. */
+	f.since = DAY(4);
+	f.until = 0;
+	snprintf(q, sizeof(q), "%s|/usr/bin/cat|1000|/user.slice|read|h1|1|1|%lld|%lld\n",
+		 rc, DAY(5), DAY(5) + 400);
+	CHECK(sums_are(s, &f, q));
+	{
+		struct lines l = { "", 0 };
+
+		CHECK(!store_files(s, &f, file_line, &l));
+		snprintf(q, sizeof(q), "%s|/sys/class/rc/rc0/current_protocol|sysfs-class-rc|deprecated|%lld\n",
+			 rc, DAY(5) + 400);
+		CHECK(!strcmp(l.buf, q));
+		memset(&l, 0, sizeof(l));
+		CHECK(!store_path_sums(s, &f, path_sum_line, &l));
+		snprintf(q, sizeof(q), "/sys/class/rc/rc0/current_protocol|h1|read|NULL|1|%lld\n",
+			 DAY(5) + 400);
+		CHECK(!strcmp(l.buf, q));
+	}
+	/* Up to day 0: a's first 4; b started after. */
+	f.since = 0;
+	f.until = DAY(0) + 10;
+	snprintf(q, sizeof(q), "%s|/usr/bin/cat|1000|/user.slice|read|h1|4|0|%lld|%lld\n",
+		 rc, DAY(0) + 100, DAY(0) + 86399);
+	CHECK(sums_are(s, &f, q));
+	/* Nothing in the window: nothing, files none. */
+	f.since = DAY(6);
+	CHECK(sums_are(s, &f, ""));
+	{
+		struct lines l = { "", 0 };
+
+		CHECK(!store_files(s, &f, file_line, &l) && l.n == 0);
+	}
+	/* Each row with its recent uses; the row without history: NULL. */
+	CHECK(since_is(s, DAY(2) + 5000, "a|read|11|7/1/6\nb|read|7|-\n"));
+	CHECK(since_is(s, DAY(6), "a|read|11|0/0/0\nb|read|7|-\n"));
+	CHECK(since_is(s, 0, "a|read|11|11/1/6\nb|read|7|-\n"));
+	store_close(s);
+out:
+	free(db);
+}
+
+/* A schema 3 DB: read by session, without days; upgraded, its history starts. */
+static void test_schema3(void)
+{
+	char *db = xstrdup(tpath("v3.db"));
+	struct store_filter f = { 0 };
+	char err[512];
+	struct usage_row r;
+	struct store *s;
+
+	current = "schema 3";
+	make_old_db(db, 3);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(!store_has_days(s));
+		CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n",
+				"h1|read|3|0|2\nh1|write|5|1|0\n"));
+		CHECK(sessions_are(s, "h1|s1|10|30\n"));
+		CHECK(days_are(s, NULL, ""));
+		CHECK(since_is(s, 0, "s1|read|3|-\ns1|write|5|-\n"));
+		/* --since by session's last use, --until by its first. */
+		f.since = 21;
+		CHECK(sums_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|/user.slice|write|h1|5|1|15|25\n"));
+		f.since = 0;
+		f.until = 14;
+		CHECK(sums_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|/user.slice|read|h1|3|0|10|20\n"));
+		{
+			struct lines l = { "", 0 };
+
+			CHECK(!store_files(s, &f, file_line, &l) && l.n == 1);
+		}
+		store_close(s);
+	}
+	CHECK(sql_int(db, "PRAGMA user_version") == 3);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_days'") == 0);
+	/* Read-write: upgraded to 4, no days yet; then the history starts. */
+	s = open_rw(db);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(store_has_days(s));
+	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 0);
+	CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n", "h1|read|3|0|2\nh1|write|5|1|0\n"));
+	r = row("s1", 9, 10, DAY(0));
+	r.swept = 2;
+	CHECK(!upsert1(s, &r));
+	/* What grew since the upgrade, on its day; the rest stays in the row. */
+	CHECK(day_rows_are(db, "s1|read|0|6|0|0"));
+	CHECK(since_is(s, 0, "s1|read|9|6/0/0\ns1|write|5|-\n"));
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	s = open_rw(db);
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
+out:
+	free(db);
+}
+
+/* merge: the larger of each (key, session, day), again and again the same; pruned. */
+static void test_days_merge(void)
+{
+	char *a = xstrdup(tpath("dm-a.db")), *b = xstrdup(tpath("dm-b.db"));
+	char *out = xstrdup(tpath("dm-out.db")), *v3 = xstrdup(tpath("dm-v3.db"));
+	struct usage_row r;
+	struct store *s, *o;
+
+	current = "days merge";
+	s = open_rw(a);
+	o = open_rw(out);
+	CHECK(s && o);
+	if (!s || !o)
+		goto out;
+	r = row("a:1", 3, DAY(0), DAY(0));
+	CHECK(!upsert1(s, &r));
+	r = row("a:1", 5, DAY(0), DAY(1));
+	CHECK(!upsert1(s, &r));
+	store_close(s);
+	s = open_rw(b);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	r = row("b:1", 2, DAY(1), DAY(1));
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	CHECK(!merge_db(o, a) && !merge_db(o, b));
+	CHECK(day_rows_are(out, "a:1|read|0|3|0|0 a:1|read|1|2|0|0 b:1|read|1|2|0|0"));
+	CHECK(days_sum_to_rows(out));
+	/* Merged again, in another order: nothing changes. */
+	CHECK(!merge_db(o, b) && !merge_db(o, a) && !merge_db(o, a));
+	CHECK(day_rows_are(out, "a:1|read|0|3|0|0 a:1|read|1|2|0|0 b:1|read|1|2|0|0"));
+	/* A later copy of b (its day grew, a new day): the larger wins. */
+	r = row("b:1", 6, DAY(1), DAY(1) + 9);
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	r = row("b:1", 7, DAY(1), DAY(2));
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	CHECK(!merge_db(o, b));
+	CHECK(day_rows_are(out, "a:1|read|0|3|0|0 a:1|read|1|2|0|0 b:1|read|1|6|0|0 b:1|read|2|1|0|0"));
+	CHECK(days_sum_to_rows(out));
+	/* A schema 3 input: its rows, no days. */
+	make_old_db(v3, 3);
+	CHECK(!merge_db(o, v3));
+	CHECK(store_rows(o) == 4);
+	CHECK(sql_int(out, "SELECT count(*) FROM usage_days") == 4);
+	/* A day far later prunes the merged DB too. */
+	r = row("b:2", 1, DAY(STORE_HISTORY_DAYS + 1), DAY(STORE_HISTORY_DAYS + 1));
+	r.host = "h2";
+	CHECK(!upsert1(s, &r));
+	CHECK(!merge_db(o, b));
+	CHECK(day_rows_are(out, "b:1|read|2|1|0|0 b:2|read|401|1|0|0"));
+	/* Read-only: no merge. */
+	store_close(s);
+	s = store_open(a, true, (char[512]){ 0 }, 512);
+	{
+		struct usage_day_row d = { .host = "h", .session = "s", .path = "p", .op = "read",
+					   .exe = "e", .count = 1 };
+
+		CHECK(s && store_merge_day(s, &d) == -1 && strstr(store_errmsg(s), "read-only"));
+		d.exe = NULL;
+		CHECK(store_merge_day(o, &d) == -1 && strstr(store_errmsg(o), "needs host"));
+	}
+out:
+	store_close(s);
+	store_close(o);
+	free(a);
+	free(b);
+	free(out);
+	free(v3);
 }
 
 /* usage_add(): counts saturate, first_seen the earlier, last_seen the later. */
@@ -1248,6 +1687,10 @@ int main(void)
 	test_readonly_dir();
 	test_merge();
 	test_schema2();
+	test_schema3();
+	test_days();
+	test_days_window();
+	test_days_merge();
 	test_swept();
 	test_sessions();
 	test_usage_add();
