@@ -48,7 +48,7 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.5em 0}\n"
 	"th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}\n"
 	"th{background:#f6f8fa}td.n{text-align:right}\n"
-	".path{overflow-wrap:anywhere;min-width:12em;max-width:40em}time,.t{white-space:nowrap}\n"
+	".path{overflow-wrap:anywhere;min-width:8em;max-width:40em}time,.t{white-space:nowrap}\n"
 	".badge{display:inline-block;padding:.1em .6em;border-radius:1em;font-weight:bold;"
 	"font-size:.9em;white-space:nowrap}\n"
 	".v-ready{background:#1a7f37;color:#fff}.v-blocked{background:#cf222e;color:#fff}\n"
