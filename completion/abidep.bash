@@ -52,7 +52,11 @@ _abidep() {
 			return
 		fi ;;
 	--format)
-		_abidep_reply -W "text json prometheus"
+		if [[ $obj == check ]]; then
+			_abidep_reply -W "text json html"
+		else
+			_abidep_reply -W "text json prometheus html"
+		fi
 		return ;;
 	--mode)
 		_abidep_reply -W "fail hide"
@@ -101,7 +105,8 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root --count-sweeps -j --json -p --pretty -h --help" ;;
+			--scan --root --count-sweeps --format -o --output -j --json -p --pretty
+			-h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-d --db -o --output -j --json -p --pretty -h --help"

@@ -162,6 +162,8 @@ void abi_diag_tolerable(struct abi_set *set, const char *file, int line,
 int abi_tolerate(struct abi_set *set);
 
 bool abi_is_migration(const struct abi_entry *e);
+/* The entry of @set with the What @what (NULL: none), or NULL. */
+const struct abi_entry *abi_entry_of_what(const struct abi_set *set, const char *what);
 /*
  * Is @exe a known enumerator for @e (NULL: for any entry)? Its Ignore:
  * line, else the enumerators file's; NULL if neither names it.

@@ -59,6 +59,17 @@ bool abi_is_migration(const struct abi_entry *e)
 	return false;
 }
 
+const struct abi_entry *abi_entry_of_what(const struct abi_set *set, const char *what)
+{
+	int i, k;
+
+	for (i = 0; what && i < set->nentries; i++)
+		for (k = 0; k < set->entries[i].nwhat; k++)
+			if (!strcmp(set->entries[i].what[k], what))
+				return &set->entries[i];
+	return NULL;
+}
+
 /* Documentation/ABI's Date is free text: it must at least hold a year. */
 static bool abi_date_has_year(const char *s)
 {

@@ -20,6 +20,7 @@
 
 #include "abidep.h"
 #include "check_eval.h"
+#include "check_html.h"
 #include "check_time.h"
 #include "owner.h"
 #include "json.h"
@@ -35,6 +36,7 @@ static void check_usage(FILE *f)
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
 		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
+		"                    [--format text|json|html] [-o FILE]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
 		"entry: its removal due date (Remove-after, from the tables), its uses\n"
@@ -78,6 +80,13 @@ static void check_usage(FILE *f)
 		"  -j, --json         JSON; -p, --pretty: pretty-printed. Each use's\n"
 		"                     uses_in_window counts its uses on the window's days\n"
 		"                     (UTC), from the DB's daily history; null without it\n"
+		"  --format FORMAT    text (default), json (as -j), or html: one\n"
+		"                     self-contained page (no script, nothing fetched): the\n"
+		"                     verdicts, per entry its users and daily use by\n"
+		"                     executable, per host the tracer's sessions over the\n"
+		"                     quiet window\n"
+		"  -o, --output FILE  with --format html: write FILE atomically (a temporary\n"
+		"                     file renamed), not standard output\n"
 		"  -h, --help         this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
@@ -469,6 +478,8 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 /* What the command line asks for, besides what goes into struct check. */
 struct check_args {
 	const char *db, *entry, *scan_root, *root;
+	const char *out;	/* -o */
+	bool html;		/* --format html */
 	char **tables;		/* -t */
 	int ntables;
 	bool help;		/* --help printed */
@@ -488,6 +499,21 @@ static int parse_quiet_days(const char *arg, int *out)
 		return EX_USAGE;
 	}
 	*out = v;
+	return EX_OK;
+}
+
+/* --format: text, json or html. */
+static int check_format(const char *arg, struct check_args *a)
+{
+	a->html = !strcmp(arg, "html");
+	if (!strcmp(arg, "json")) {
+		cfg.json = true;
+	} else if (!strcmp(arg, "text") || a->html) {
+		cfg.json = cfg.pretty = false;
+	} else {
+		fprintf(stderr, "abidep: --format takes text, json or html, not '%s'\n", arg);
+		return EX_USAGE;
+	}
 	return EX_OK;
 }
 
@@ -520,6 +546,8 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 	case 's': a->scan_root = optarg; return EX_OK;
 	case 'r': a->root = optarg; return EX_OK;
 	case 'w': c->count_sweeps = true; return EX_OK;
+	case 'f': return check_format(optarg, a);
+	case 'o': a->out = optarg; return EX_OK;
 	case 'j': cfg.json = true; return EX_OK;
 	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
 	case 'h': check_usage(stdout); a->help = true; return EX_OK;
@@ -539,6 +567,8 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "scan", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "count-sweeps", no_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -547,10 +577,14 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	int ch, ret;
 
 	getopt_restart();
-	while ((ch = getopt_long(argc, argv, "d:t:jph", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "d:t:o:jph", lopts, NULL)) != -1) {
 		ret = check_option(ch, c, a);
 		if (ret || a->help)
 			return ret;
+	}
+	if (a->out && !a->html) {
+		fprintf(stderr, "abidep: check -o FILE is for --format html (text and JSON go to standard output)\n");
+		return EX_USAGE;
 	}
 	if (optind != argc) {
 		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
@@ -575,9 +609,33 @@ static int check_entries(struct check *c, const struct abi_set *set, const struc
 	return EX_USAGE;
 }
 
+/* The verdicts as text, JSON or a page; 0, or an exit status. */
+static int check_print(struct check *c, struct check_html *h, const struct check_args *a)
+{
+	char err[1024];
+
+	if (h) {
+		if (check_html_write(h, c, a->db, a->scan_root, a->out, err, sizeof(err))) {
+			fprintf(stderr, "abidep: %s\n", err);
+			return EX_USAGE;
+		}
+		return EX_OK;
+	}
+	if (cfg.json)
+		print_json(c, a->db, a->scan_root);
+	else
+		print_text(c, a->db);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
+		return EX_USAGE;
+	}
+	return EX_OK;
+}
+
 /* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
 static int check_run(struct check *c, struct abi_set *set, const struct check_args *a)
 {
+	struct check_html *h = NULL;
 	char err[1024];
 	int ret;
 
@@ -587,23 +645,21 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 	ret = check_entries(c, set, a);
 	if (ret)
 		return ret;
+	if (a->html)
+		h = check_html_new(c);
 	if (check_read_db(c, a->db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		return EX_DB;
-	}
-	if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
+		ret = EX_DB;
+	} else if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		return EX_USAGE;
+		ret = EX_USAGE;
+	} else {
+		check_judge(c);
+		ret = check_print(c, h, a);
 	}
-	check_judge(c);
-	if (cfg.json)
-		print_json(c, a->db, a->scan_root);
-	else
-		print_text(c, a->db);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
-		return EX_USAGE;
-	}
+	check_html_free(h, c);
+	if (ret)
+		return ret;
 	return c->counts[V_BLOCKED] ? EX_FAIL : c->counts[V_NO_DATA] ? EX_NODATA : EX_OK;
 }
 

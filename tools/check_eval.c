@@ -162,6 +162,16 @@ static void build_index(struct check *c)
 	qsort(c->index, c->nindex, sizeof(*c->index), cmp_index);
 }
 
+struct check_entry *check_entry_of_what(const struct check *c, const char *what)
+{
+	struct check_what key = { .what = what }, *hit;
+
+	if (!what)
+		return NULL;
+	hit = bsearch(&key, c->index, c->nindex, sizeof(key), cmp_index);
+	return hit ? hit->ce : NULL;
+}
+
 /*
  * The selected entry a row belongs to: by its What, else (the tracer did
  * not know it) by matching its path; rows come in path order within a
@@ -169,13 +179,10 @@ static void build_index(struct check *c)
  */
 static struct check_entry *entry_of_row(struct check *c, const struct usage_row *r)
 {
-	struct check_what key = { .what = r->what }, *hit;
 	int i, k;
 
-	if (r->what) {
-		hit = bsearch(&key, c->index, c->nindex, sizeof(key), cmp_index);
-		return hit ? hit->ce : NULL;
-	}
+	if (r->what)
+		return check_entry_of_what(c, r->what);
 	if (c->last_path && !strcmp(c->last_path, r->path))
 		return c->last_path_ce;
 	free(c->last_path);
@@ -378,6 +385,8 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 		ret = store_each_row_since(s, c->quiet_since, add_row, c);
 	if (!ret)
 		ret = store_each_session(s, add_session, c);
+	if (!ret && c->read_more)
+		ret = c->read_more(s, c, c->read_more_arg);
 	if (ret || store_commit(s)) {
 		snprintf(err, errlen, "the usage DB %s: %s; check it with 'sqlite3 %s \"PRAGMA integrity_check\"', and restore a copy or move it aside",
 			 path, store_errmsg(s), path);

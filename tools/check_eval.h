@@ -100,6 +100,13 @@ struct check {
 	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
 	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
+	/*
+	 * More to read from the DB, in check_read_db()'s snapshot (check
+	 * --format html: the daily history, the sessions); NULL: none. A
+	 * non-zero return is an error of the store.
+	 */
+	int (*read_more)(struct store *s, struct check *c, void *arg);
+	void *read_more_arg;
 
 	/* Derived. */
 	const struct abi_set *set;	/* check_select()'s: its enumerators */
@@ -139,6 +146,9 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 
 /* Read the usage DB at @path; -1 with a message in @err. */
 int check_read_db(struct check *c, const char *path, char *err, size_t errlen);
+
+/* The selected entry with the What @what, or NULL (after check_read_db()). */
+struct check_entry *check_entry_of_what(const struct check *c, const char *what);
 
 /* Add the references found by scan_tree() under @root; -1 with @err. */
 int check_scan(struct check *c, const char *root, const struct abi_set *set,

@@ -15,13 +15,9 @@
  * U+FFFD.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "prom.h"
 #include "util.h"
@@ -198,52 +194,13 @@ int prom_write(const struct prom *p, FILE *out)
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
+/* prom_write() as write_file_atomic() wants it. */
+static int write_prom(FILE *f, const void *p)
+{
+	return prom_write(p, f);
+}
+
 int prom_write_file(const struct prom *p, const char *path, char *err, size_t errlen)
 {
-	char *d = xstrdup(path), *b = xstrdup(path), *dir, *tmp;
-	mode_t mask;
-	FILE *f;
-	int fd, ret = -1;
-
-	dir = dirname(d);
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temporary file in %s for %s: %s; check the directory, or name another file with -o",
-			 dir, path, strerror(errno));
-		goto out;
-	}
-	/*
-	 * mkstemp() makes it 0600; node_exporter usually runs as another
-	 * user: the mode of a file created the ordinary way (0666 - umask).
-	 */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (prom_write(p, f) || fsync(fileno(f))) {
-		snprintf(err, errlen, "cannot write %s (for %s): %s; make room on its file system, or name another file with -o",
-			 tmp, path, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot replace %s with %s: %s; check %s, or name another file with -o",
-			 path, tmp, strerror(errno), path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(d);
-	free(b);
-	return ret;
+	return write_file_atomic(path, write_prom, p, err, errlen);
 }

@@ -35,6 +35,7 @@
 #include "owner.h"
 #include "json.h"
 #include "prom.h"
+#include "report_html.h"
 #include "store.h"
 #include "tables_load.h"
 #include "util.h"
@@ -112,8 +113,11 @@ static void report_usage(FILE *f)
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
 		"  --format FORMAT  text (default), json (as -j), or prometheus: metrics for\n"
 		"                   node_exporter's textfile collector, per entry, file, exe,\n"
-		"                   package, uid, host and op (cgroups summed)\n"
-		"  -o, --output FILE  with --format prometheus: write FILE atomically\n"
+		"                   package, uid, host and op (cgroups summed); or html:\n"
+		"                   one self-contained page (no script, nothing fetched),\n"
+		"                   per entry its users per executable and daily use, per\n"
+		"                   host its tracer sessions on a timeline\n"
+		"  -o, --output FILE  with --format prometheus or html: write FILE atomically\n"
 		"                   (a temporary file renamed), not standard output\n"
 		"  -h, --help       this help\n"
 		"\n",
@@ -134,18 +138,6 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The table entry with the What @what, or NULL. */
-static const struct abi_entry *table_entry(const struct abi_set *set, const char *what)
-{
-	int i, k;
-
-	for (i = 0; what && i < set->nentries; i++)
-		for (k = 0; k < set->entries[i].nwhat; k++)
-			if (!strcmp(set->entries[i].what[k], what))
-				return &set->entries[i];
-	return NULL;
-}
-
 /* The entry of @what: the last one, as the store walks in What order. */
 static struct entry *entry_of(struct report *r, const char *what)
 {
@@ -159,7 +151,7 @@ static struct entry *entry_of(struct report *r, const char *what)
 	memset(e, 0, sizeof(*e));
 	e->what = dup_or_null(what);
 	e->last_seen = LLONG_MIN;
-	e->abi = table_entry(&r->set, what);
+	e->abi = abi_entry_of_what(&r->set, what);
 	return e;
 }
 
@@ -512,20 +504,24 @@ struct report_args {
 	int ntables;
 	struct store_filter f;
 	bool prometheus;
+	bool html;		/* --format html */
 	bool help;		/* --help printed */
 };
 
 /* --format: text, json or prometheus. */
 static int report_format(const char *arg, struct report_args *a)
 {
+	a->prometheus = a->html = false;
 	if (!strcmp(arg, "prometheus")) {
 		a->prometheus = true;
+	} else if (!strcmp(arg, "html")) {
+		a->html = true;
 	} else if (!strcmp(arg, "json")) {
 		cfg.json = true;
 	} else if (!strcmp(arg, "text")) {
 		cfg.json = cfg.pretty = false;
 	} else {
-		fprintf(stderr, "abidep: --format takes text, json or prometheus, not '%s'\n", arg);
+		fprintf(stderr, "abidep: --format takes text, json, prometheus or html, not '%s'\n", arg);
 		return EX_USAGE;
 	}
 	return EX_OK;
@@ -588,8 +584,8 @@ static int report_args(int argc, char **argv, struct report_args *a)
 			a->since, a->until);
 		return EX_USAGE;
 	}
-	if (a->out && !a->prometheus) {
-		fprintf(stderr, "abidep: report -o FILE is for --format prometheus (text and JSON go to standard output)\n");
+	if (a->out && !a->prometheus && !a->html) {
+		fprintf(stderr, "abidep: report -o FILE is for --format prometheus or html (text and JSON go to standard output)\n");
 		return EX_USAGE;
 	}
 	if (optind != argc) {
@@ -681,6 +677,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (a.prometheus)
 		ret = report_prometheus(s, &a.f, r.owner, a.db, a.out);
+	else if (a.html)
+		ret = report_html(s, &a.f, r.owner, &r.set, a.db, a.out);
 	else
 		ret = report_store(s, &a, &r);
 	store_close(s);

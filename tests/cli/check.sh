@@ -876,7 +876,7 @@ check "a Config: word that is not CONFIG_X: an error" \
 	sh -c "'$A' tables validate -t '$T/badcfg' 2>&1 | grep -q \"error: bad Config: 'MEMCG_V1'\""
 
 check "a bad --format: exit 2" test "$(status "$A" report --db "$T/p.db" --format xml)" = 2
-check "... named" grep -qx "abidep: --format takes text, json or prometheus, not 'xml'" "$T/err"
+check "... named" grep -qx "abidep: --format takes text, json, prometheus or html, not 'xml'" "$T/err"
 check "--format json is -j" same "$("$A" report --db "$T/p.db" --format json)" "$("$A" report -j --db "$T/p.db")"
 
 finish check

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep check --format html: one page (html.c) with
+ *
+ *	the summary: when judged, the quiet window, the counts per verdict;
+ *	the verdict table, each verdict a coloured badge;
+ *	per entry: its reason, its blockers and enumerators summed per
+ *	  executable, its references, and its daily use by executable (the
+ *	  store's daily history, over every uid, op and host);
+ *	per host: the tracer's sessions over the quiet window, and whether
+ *	  they cover it (check_eval.c's rule), uncovered hosts first.
+ *
+ * The figures are in the DOM too (data-* attributes), for scripts and for
+ * tests/cli/html.sh, which compares them with check -j.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_html.h"
+#include "check_time.h"
+#include "html.h"
+#include "util.h"
+
+struct check_html {
+	bool has_days;			/* the DB keeps a daily history */
+	struct html_plot *plots;	/* per c->entries[i] */
+	/* Per c->shosts[i], its sessions' spans, in order of start. */
+	struct host_spans { struct html_span *s; int n, cap; } *spans;
+};
+
+/* ---- reading, in check_read_db()'s snapshot ---- */
+
+struct read_ctx {
+	struct check *c;
+	struct check_html *h;
+	int host;		/* the c->shosts index of the last session */
+};
+
+/* A day of an entry's use: on its plot, by executable (uid, op, host summed). */
+static int add_day(const struct usage_day *d, void *arg)
+{
+	struct read_ctx *r = arg;
+	struct check_entry *ce = check_entry_of_what(r->c, d->what);
+
+	/* Days of a What the tracer did not record cannot be placed. */
+	if (ce)
+		html_plot_add(&r->h->plots[ce - r->c->entries], d->exe, d->day, d->count);
+	return 0;
+}
+
+/* Sessions come ordered by host as c->shosts were built: walk both. */
+static int add_span(const char *host, const char *session, long long started,
+		    long long last_sync, void *arg)
+{
+	struct read_ctx *r = arg;
+	struct host_spans *hs;
+	struct html_span *sp;
+
+	while (r->host < r->c->nshosts && strcmp(r->c->shosts[r->host].host, host))
+		r->host++;
+	if (r->host == r->c->nshosts)
+		return -1;
+	hs = &r->h->spans[r->host];
+	sp = GROW(hs->s, hs->n, hs->cap);
+	sp->start = started;
+	sp->end = last_sync;
+	return 0;
+}
+
+static int read_more(struct store *s, struct check *c, void *arg)
+{
+	struct check_html *h = arg;
+	struct store_filter f = { 0 };
+	struct read_ctx r = { .c = c, .h = h };
+	int ret;
+
+	h->plots = xcalloc(c->n, sizeof(*h->plots));
+	h->spans = xcalloc(c->nshosts, sizeof(*h->spans));
+	h->has_days = store_has_days(s);
+	ret = h->has_days ? store_each_day(s, &f, add_day, &r) : 0;
+	if (!ret)
+		ret = store_each_session(s, add_span, &r);
+	return ret;
+}
+
+struct check_html *check_html_new(struct check *c)
+{
+	struct check_html *h = xcalloc(1, sizeof(*h));
+
+	c->read_more = read_more;
+	c->read_more_arg = h;
+	return h;
+}
+
+/* ---- the page ---- */
+
+static void summary(FILE *f, const struct check *c, const char *db, const char *scan_root)
+{
+	int v;
+
+	fputs("<h1>abidep check</h1>\n<p>Judged at <time id=\"now\">", f);
+	html_time(f, c->now);
+	fprintf(f, "</time>; quiet window: <span id=\"quiet-days\">%d</span> days, since <time id=\"quiet-since\">",
+		c->quiet_days);
+	html_time(f, c->quiet_since);
+	fputs("</time>", f);
+	if (c->kernel) {
+		fputs("; kernel ", f);
+		html_esc(f, c->kernel);
+	}
+	if (c->count_sweeps)
+		fputs("; enumerators and sweeps counted as uses (--count-sweeps)", f);
+	fputs(".<br>Usage DB <span class=\"path\">", f);
+	html_esc(f, db);
+	fprintf(f, "</span>: %lld row%s, %d host%s, %lld session%s", c->rows, c->rows == 1 ? "" : "s",
+		c->nhosts, c->nhosts == 1 ? "" : "s", c->nsessions, c->nsessions == 1 ? "" : "s");
+	if (c->rows) {
+		fputs(", uses from ", f);
+		html_time(f, c->first_use);
+		fputs(" to ", f);
+		html_time(f, c->last_use);
+	}
+	if (c->unmatched_rows)
+		fprintf(f, ", %lld row%s of entries not checked", c->unmatched_rows,
+			c->unmatched_rows == 1 ? "" : "s");
+	fputs(".", f);
+	if (c->scanned) {
+		fputs("<br>Scan of <span class=\"path\">", f);
+		html_esc(f, scan_root);
+		fprintf(f, "</span>: %llu files, %zu references, %zu unreadable.", c->scan.files,
+			c->scan.nhits, c->scan.nunreadable);
+	}
+	fprintf(f, "</p>\n<ul class=\"summary\" id=\"summary\" data-entries=\"%d\">\n", c->n);
+	for (v = 0; v < V_COUNT; v++) {
+		/* removed only with --kernel, as the text says it. */
+		if (v == V_REMOVED && !c->kernel && !c->counts[v])
+			continue;
+		fprintf(f, "<li data-verdict=\"%s\" data-count=\"%d\">", verdict_name(v), c->counts[v]);
+		html_badge(f, verdict_name(v));
+		fprintf(f, " %d</li>\n", c->counts[v]);
+	}
+	fputs("</ul>\n", f);
+}
+
+/* A What and the rest of its entry's Whats, "(+N)" as a title. */
+static void entry_name(FILE *f, const struct abi_entry *e)
+{
+	int k;
+
+	html_esc(f, e->what[0]);
+	if (e->nwhat < 2)
+		return;
+	fprintf(f, " <span class=\"note\" title=\"");
+	for (k = 1; k < e->nwhat; k++) {
+		html_esc(f, e->what[k]);
+		if (k + 1 < e->nwhat)
+			fputs(", ", f);
+	}
+	fprintf(f, "\">(+%d)</span>", e->nwhat - 1);
+}
+
+static void verdict_table(FILE *f, const struct check *c)
+{
+	const struct abi_entry *e;
+	int i, k;
+
+	fputs("<h2>Verdicts</h2>\n<table id=\"verdicts\">\n<tr><th>entry</th><th>replaced by</th>"
+	      "<th>deprecated</th><th>remove after</th><th>verdict</th><th>blockers</th>"
+	      "<th>last use</th><th>reason</th></tr>\n", f);
+	for (i = 0; i < c->n; i++) {
+		const struct check_entry *ce = &c->entries[i];
+
+		e = ce->e;
+		fputs("<tr class=\"entry\" data-what=\"", f);
+		html_esc(f, e->what[0]);
+		fprintf(f, "\" data-verdict=\"%s\" data-blockers=\"%d\" data-uses=\"%d\" data-enumerated=\"%d\" data-references=\"%d\">",
+			verdict_name(ce->verdict), ce->nuses + ce->nblocking_refs, ce->nuses,
+			ce->nenums, ce->nblocking_refs);
+		fprintf(f, "<td class=\"path\"><a href=\"#entry-%d\">", i);
+		entry_name(f, e);
+		fputs("</a></td><td class=\"path\">", f);
+		for (k = 0; k < e->nreplaced; k++) {
+			html_esc(f, e->replaced_by[k]);
+			fputs(k + 1 < e->nreplaced ? "<br>" : "", f);
+		}
+		fputs(e->nreplaced ? "" : "none", f);
+		fputs("</td><td>", f);
+		html_esc(f, e->field[ABI_DEPRECATED] ? e->field[ABI_DEPRECATED] : "-");
+		fputs("</td><td>", f);
+		if (e->status == ABI_ST_REMOVED) {
+			fputs("removed ", f);
+			html_esc(f, e->field[ABI_REMOVED]);
+		} else {
+			html_esc(f, e->field[ABI_REMOVE_AFTER] ? e->field[ABI_REMOVE_AFTER] : "-");
+		}
+		fputs("</td><td>", f);
+		html_badge(f, verdict_name(ce->verdict));
+		fprintf(f, "</td><td class=\"n\">%d</td><td class=\"t\">", ce->nuses + ce->nblocking_refs);
+		html_time(f, ce->last_use);
+		fputs("</td><td>", f);
+		html_esc(f, ce->reason);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* ---- an entry's users, per executable ---- */
+
+/* Why an enumerated use does not block, as check's text says it. */
+static const char *enum_reason(const struct check_use *u)
+{
+	return u->ignored ? u->ignored->reason : "swept its directory";
+}
+
+/* Hosts named per executable; the rest counted. */
+#define HOSTS_NAMED 3
+
+/*
+ * The uses @u[0..n) of one executable (sorted by host, then uid: cmp_use())
+ * as one row: how many hosts (the first few named) and uids, the ops, the
+ * sums, the last use.
+ */
+static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
+{
+	struct usage_counts sum = u[0].counts;
+	unsigned int ops = u[0].ops, *uids = xcalloc(n, sizeof(*uids));
+	int k, o, nhosts = 1, nuids = 0, j;
+
+	for (k = 0; k < n; k++) {
+		if (k) {
+			usage_add(&sum, &u[k].counts);
+			ops |= u[k].ops;
+			nhosts += strcmp(u[k].host, u[k - 1].host) != 0;
+		}
+		for (j = 0; j < nuids && uids[j] != u[k].uid; j++)
+			;
+		if (j == nuids)
+			uids[nuids++] = u[k].uid;
+	}
+	fputs("<tr class=\"exe\" data-exe=\"", f);
+	html_esc(f, u[0].exe);
+	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"><td class=\"path\">",
+		sum.count, nhosts, n);
+	html_esc(f, u[0].exe);
+	fputs("</td><td>", f);
+	html_esc(f, u[0].package ? u[0].package : "-");
+	fputs("</td>", f);
+	if (enumerated) {
+		fputs("<td>", f);
+		html_esc(f, enum_reason(&u[0]));
+		fputs("</td>", f);
+	}
+	fprintf(f, "<td class=\"n\">%d</td><td>", nhosts);
+	for (k = 0, j = 0; k < n && j < HOSTS_NAMED; k++) {
+		if (k && !strcmp(u[k].host, u[k - 1].host))
+			continue;
+		fputs(j++ ? ", " : "", f);
+		html_esc(f, u[k].host);
+	}
+	if (nhosts > HOSTS_NAMED)
+		fprintf(f, " and %d more", nhosts - HOSTS_NAMED);
+	fputs("</td><td>", f);
+	for (j = 0; j < nuids && j < HOSTS_NAMED; j++)
+		fprintf(f, "%s%u", j ? ", " : "", uids[j]);
+	if (nuids > HOSTS_NAMED)
+		fprintf(f, " and %d more", nuids - HOSTS_NAMED);
+	fputs("</td><td>", f);
+	for (o = 0, j = 0; o < NOPS; o++)
+		if (ops & (1u << o))
+			fprintf(f, "%s%s", j++ ? "," : "", check_op_names[o]);
+	fprintf(f, "</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"t\">",
+		sum.count, sum.swept, sum.errors);
+	html_time(f, sum.last_seen);
+	fputs("</td></tr>\n", f);
+	free(uids);
+}
+
+/* Uses sorted by exe (cmp_use()): a row per executable. */
+static void uses_table(FILE *f, const char *title, const char *cls,
+		       const struct check_use *u, int n, bool enumerated)
+{
+	int k, start;
+
+	if (!n)
+		return;
+	fprintf(f, "<p>%s:</p>\n<table class=\"%s\">\n<tr><th>executable</th><th>package</th>%s"
+		"<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
+		"<th>swept</th><th>failed</th><th>last use</th></tr>\n",
+		title, cls, enumerated ? "<th>why not blocking</th>" : "");
+	for (start = 0, k = 1; k <= n; k++)
+		if (k == n || strcmp(u[k].exe, u[start].exe)) {
+			exe_row(f, u + start, k - start, enumerated);
+			start = k;
+		}
+	fputs("</table>\n", f);
+}
+
+/* References listed per entry; the rest counted (-j lists them all). */
+#define REFS_SHOWN 100
+
+static void refs_table(FILE *f, const struct check_entry *ce)
+{
+	int k;
+
+	if (!ce->nrefs)
+		return;
+	fputs("<p>Referenced in (scan):</p>\n<table class=\"references\">\n<tr><th>file</th>"
+	      "<th>line</th><th>package</th><th>confidence</th><th>blocks</th><th>match</th></tr>\n", f);
+	for (k = 0; k < ce->nrefs && k < REFS_SHOWN; k++) {
+		const struct scan_hit *hit = ce->refs[k].hit;
+
+		fprintf(f, "<tr class=\"reference\" data-blocks=\"%s\"><td class=\"path\">",
+			ce->refs[k].blocks ? "true" : "false");
+		html_esc(f, hit->file);
+		fprintf(f, "</td><td class=\"n\">%lu</td><td>", hit->line);
+		html_esc(f, hit->package ? hit->package : "-");
+		fputs("</td><td>", f);
+		html_esc(f, scan_confidence_name(hit->confidence));
+		fprintf(f, "</td><td>%s</td><td class=\"path\">", ce->refs[k].blocks ? "yes" : "no (weak)");
+		html_esc(f, hit->match);
+		fputs("</td></tr>\n", f);
+	}
+	if (ce->nrefs > REFS_SHOWN)
+		fprintf(f, "<tr><td colspan=\"6\">and %d more (abidep check -j lists them all)</td></tr>\n",
+			ce->nrefs - REFS_SHOWN);
+	fputs("</table>\n", f);
+}
+
+/* The entry's daily use: from its first day (or the window's start) to now. */
+static void entry_plot(FILE *f, const struct check *c, struct check_html *h, int i)
+{
+	struct html_plot *p = &h->plots[i];
+	long long first, last;
+
+	if (!h->has_days) {
+		fputs("<p class=\"note plot-none\">No daily history in this DB (older abidep): "
+		      "the tables above total the uses of the quiet window.</p>\n", f);
+		return;
+	}
+	if (!html_plot_days(p, &first, &last)) {
+		fputs("<p class=\"note plot-none\">No use in the daily history.</p>\n", f);
+		return;
+	}
+	fputs("<p>Uses per day (UTC), by executable, every uid, op and host:</p>\n", f);
+	html_plot_svg(f, p, first < c->quiet_since ? first : c->quiet_since,
+		      last > c->now ? last : c->now, c->quiet_since, "quiet window");
+}
+
+/* Entries with something to show: a use ever, a reference, or no-data. */
+static bool entry_shown(const struct check_entry *ce, const struct html_plot *p)
+{
+	return ce->nuses || ce->nenums || ce->nrefs || p->n || ce->last_use != LLONG_MIN ||
+	       ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA;
+}
+
+static void entries(FILE *f, const struct check *c, struct check_html *h)
+{
+	int i;
+
+	fputs("<h2>Entries</h2>\n", f);
+	for (i = 0; i < c->n; i++) {
+		const struct check_entry *ce = &c->entries[i];
+
+		if (!entry_shown(ce, &h->plots[i]))
+			continue;
+		fprintf(f, "<section class=\"entry\" id=\"entry-%d\" data-what=\"", i);
+		html_esc(f, ce->e->what[0]);
+		fputs("\">\n<h3>", f);
+		entry_name(f, ce->e);
+		fputs(" ", f);
+		html_badge(f, verdict_name(ce->verdict));
+		fputs("</h3>\n<p class=\"reason\">", f);
+		html_esc(f, ce->reason);
+		fputs("</p>\n", f);
+		uses_table(f, "Used in the quiet window by (blocking)", "blockers",
+			   ce->uses, ce->nuses, false);
+		uses_table(f, "Enumerated by (not blocking)", "enumerated",
+			   ce->enums, ce->nenums, true);
+		refs_table(f, ce);
+		entry_plot(f, c, h, i);
+		fputs("</section>\n", f);
+	}
+}
+
+/* ---- the hosts ---- */
+
+static void host_row(FILE *f, const struct check *c, const struct check_html *h, int i)
+{
+	const struct check_host *sh = &c->shosts[i];
+	long long gap = sh->covers ? LLONG_MAX :
+			sh->covered_until == LLONG_MIN ? c->quiet_since : sh->covered_until;
+
+	fputs("<tr class=\"host\" data-host=\"", f);
+	html_esc(f, sh->host);
+	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\"><td class=\"path\">",
+		sh->covers ? "true" : "false", sh->nsessions);
+	html_esc(f, sh->host);
+	fputs("</td><td>", f);
+	html_badge(f, sh->covers ? "covered" : "not-covered");
+	fputs("</td><td class=\"t\">", f);
+	html_time(f, sh->last_sync);
+	fputs("</td><td class=\"t\">", f);
+	html_time(f, sh->covered_until);
+	fprintf(f, "</td><td class=\"n\">%d</td><td>", sh->nsessions);
+	html_timeline_svg(f, c->quiet_since, c->now, h->spans[i].s, h->spans[i].n, gap);
+	fputs("</td></tr>\n", f);
+}
+
+/* Uncovered hosts first, then covered ones, CHECK_HTML_HOSTS in all. */
+static void hosts(FILE *f, const struct check *c, const struct check_html *h)
+{
+	int i, pass, shown = 0, shown_uncovered = 0;
+
+	fprintf(f, "<h2>Tracer coverage of the quiet window</h2>\n<section id=\"coverage\" "
+		"data-hosts=\"%d\" data-uncovered=\"%d\">\n", c->nshosts, c->nuncovered);
+	if (!c->nsessions) {
+		fputs("<p class=\"note\">No sessions in this DB (older abidep): the quiet window "
+		      "counts as covered by any use from before it, which cannot show the tracer "
+		      "kept running.</p>\n</section>\n", f);
+		return;
+	}
+	fprintf(f, "<p>%lld session%s on %d host%s; the tracer did not run through the quiet "
+		"window on %d (a gap of more than a day, or a last sync more than a day before "
+		"the judging time, shaded).</p>\n", c->nsessions, c->nsessions == 1 ? "" : "s",
+		c->nshosts, c->nshosts == 1 ? "" : "s", c->nuncovered);
+	fputs("<table id=\"hosts\">\n<tr><th>host</th><th>coverage</th><th>last sync</th>"
+	      "<th>covered until</th><th>sessions</th><th>", f);
+	html_timeline_scale(f, c->quiet_since, c->now);
+	fputs("</th></tr>\n", f);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < c->nshosts && shown < CHECK_HTML_HOSTS; i++)
+			if (c->shosts[i].covers == (bool)pass) {
+				host_row(f, c, h, i);
+				shown++;
+				shown_uncovered += !pass;
+			}
+	if (shown_uncovered < c->nuncovered)
+		fprintf(f, "<tr class=\"more\"><td colspan=\"6\">and %d more hosts: %d not covered "
+			"(abidep check -j lists them all), %d covered</td></tr>\n",
+			c->nshosts - shown, c->nuncovered - shown_uncovered,
+			c->nshosts - shown - (c->nuncovered - shown_uncovered));
+	else if (shown < c->nshosts)
+		fprintf(f, "<tr class=\"more\"><td colspan=\"6\">and %d more covered hosts</td></tr>\n",
+			c->nshosts - shown);
+	fputs("</table>\n</section>\n", f);
+}
+
+/* ---- writing ---- */
+
+struct page {
+	const struct check *c;
+	struct check_html *h;
+	const char *db, *scan_root;
+};
+
+static int page(FILE *f, const void *arg)
+{
+	const struct page *pg = arg;
+	char t[64];
+	char *title = xasprintf("abidep check at %s", iso_time(pg->c->now, t, sizeof(t)));
+
+	html_begin(f, title);
+	free(title);
+	summary(f, pg->c, pg->db, pg->scan_root);
+	verdict_table(f, pg->c);
+	entries(f, pg->c, pg->h);
+	hosts(f, pg->c, pg->h);
+	html_end(f);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+int check_html_write(struct check_html *h, const struct check *c, const char *db,
+		     const char *scan_root, const char *out, char *err, size_t errlen)
+{
+	struct page pg = { .c = c, .h = h, .db = db, .scan_root = scan_root };
+
+	if (out)
+		return write_file_atomic(out, page, &pg, err, errlen);
+	if (page(stdout, &pg)) {
+		snprintf(err, errlen, "cannot write the page: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void check_html_free(struct check_html *h, const struct check *c)
+{
+	int i;
+
+	if (!h)
+		return;
+	for (i = 0; h->plots && i < c->n; i++)
+		html_plot_free(&h->plots[i]);
+	for (i = 0; h->spans && i < c->nshosts; i++)
+		free(h->spans[i].s);
+	free(h->plots);
+	free(h->spans);
+	free(h);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abidep check --format html: the verdicts as one self-contained page
+ * (html.h), with per entry its daily use by executable and per host the
+ * tracer's coverage of the quiet window.
+ */
+#ifndef ABIDEP_CHECK_HTML_H
+#define ABIDEP_CHECK_HTML_H
+
+#include <stddef.h>
+
+#include "check_eval.h"
+
+struct check_html;
+
+/*
+ * Before check_read_db(): have it read, in its snapshot, what the page
+ * needs besides the verdicts (the daily history, the sessions' spans).
+ */
+struct check_html *check_html_new(struct check *c);
+
+/*
+ * After check_judge(): the page, to @out atomically (NULL: standard
+ * output). -1 with a message in @err.
+ */
+int check_html_write(struct check_html *h, const struct check *c, const char *db,
+		     const char *scan_root, const char *out, char *err, size_t errlen);
+
+void check_html_free(struct check_html *h, const struct check *c);
+
+/* Hosts in the coverage table; the rest are counted (-j lists them). */
+#define CHECK_HTML_HOSTS	100
+
+#endif
