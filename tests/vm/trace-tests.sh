@@ -148,6 +148,17 @@ check "the second tracer started watching" grep -q '^OP ' /tmp/live2.out
 cat "$RC/current_protocol" >/dev/null
 wait $tracer
 check "a second session adds up" test "$(rows $DB2 "$RC/current_protocol" | head -n 1)" = "/usr/bin/cat 0 / open 2 0"
+# The tracer's syncs write the daily history through the store: each key
+# and session's days add up to its row, uses and errors alike.
+days_off() {
+	sqlite3 "$1" "SELECT count(*) FROM usage u WHERE
+		(u.count, u.errors, u.swept) IS NOT (SELECT sum(d.count), sum(d.errors), sum(d.swept)
+		 FROM usage_days d WHERE (d.host, d.session, d.path, d.op, d.uid, d.cgroup_id, d.exe) =
+		 (u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe))"
+}
+check "the daily history has each session's days" \
+	test "$(sqlite3 $DB2 'SELECT count(DISTINCT session) FROM usage_days')" = 2
+check "... and they add up to every row, uses and errors" test "$(days_off $DB2)" = 0
 
 section "kprobes (--kprobe, the fallback where fexit cannot attach): the same accounting"
 DB3=/tmp/kprobe.db
