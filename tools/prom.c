@@ -23,7 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "prom.h"
+#include "text.h"
 #include "util.h"
 
 struct family {
@@ -78,34 +80,6 @@ void prom_family(struct prom *p, const char *name, const char *type,
 	f->type = xstrdup(type);
 	f->help = xstrdup(help);
 	p->cur = f;
-}
-
-/* The length of the valid UTF-8 sequence at @s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned int c = s[0], cp;
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 char *prom_escape_label(const char *s)
@@ -200,50 +174,10 @@ int prom_write(const struct prom *p, FILE *out)
 
 int prom_write_file(const struct prom *p, const char *path, char *err, size_t errlen)
 {
-	char *d = xstrdup(path), *b = xstrdup(path), *dir, *tmp;
-	mode_t mask;
-	FILE *f;
-	int fd, ret = -1;
+	struct output o;
 
-	dir = dirname(d);
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temporary file in %s for %s: %s; check the directory, or name another file with -o",
-			 dir, path, strerror(errno));
-		goto out;
-	}
-	/*
-	 * mkstemp() makes it 0600; node_exporter usually runs as another
-	 * user: the mode of a file created the ordinary way (0666 - umask).
-	 */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (prom_write(p, f) || fsync(fileno(f))) {
-		snprintf(err, errlen, "cannot write %s (for %s): %s; make room on its file system, or name another file with -o",
-			 tmp, path, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot replace %s with %s: %s; check %s, or name another file with -o",
-			 path, tmp, strerror(errno), path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(d);
-	free(b);
-	return ret;
+	if (output_open(&o, path, err, errlen))
+		return -1;
+	prom_write(p, o.f);	/* a write error is output_close()'s to report */
+	return output_close(&o, err, errlen);
 }
