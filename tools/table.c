@@ -412,14 +412,13 @@ static void print_markdown(const struct table *t, FILE *out)
 static void csv_cell(FILE *out, const char *s)
 {
 	char *v = utf8_fix(s), *p;
-
 	/* Formula injection: a spreadsheet would run "=HYPERLINK(...)". */
-	if (*v && strchr("=+-@\t\r'", *v))
-		fputc('\'', out);
+	bool formula = *v && strchr("=+-@\t\r'", *v);
+
 	if (!strpbrk(v, "\",\r\n")) {
-		fputs(v, out);
+		fprintf(out, "%s%s", formula ? "'" : "", v);
 	} else {
-		fputc('"', out);
+		fprintf(out, "\"%s", formula ? "'" : "");
 		for (p = v; *p; p++) {
 			if (*p == '"')
 				fputc('"', out);
