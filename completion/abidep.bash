@@ -52,7 +52,11 @@ _abidep() {
 			return
 		fi ;;
 	--format)
-		_abidep_reply -W "text json prometheus"
+		if [[ $obj == check ]]; then
+			_abidep_reply -W "text json csv markdown"
+		else
+			_abidep_reply -W "text json csv markdown prometheus"
+		fi
 		return ;;
 	--mode)
 		_abidep_reply -W "fail hide"
@@ -84,7 +88,7 @@ _abidep() {
 			-h --help" ;;
 	report)
 		_abidep_reply -W "-d --db -t --tables --root --entry --since --format -o --output
-			-j --json -p --pretty -h --help" ;;
+			-w --wide --by-host -j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads
@@ -101,7 +105,8 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root --count-sweeps -j --json -p --pretty -h --help" ;;
+			--scan --root --count-sweeps --format -o --output -w --wide --by-host
+			-j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-d --db -o --output -j --json -p --pretty -h --help"

@@ -25,6 +25,7 @@
 #include "dpkg.h"
 #include "json.h"
 #include "output.h"
+#include "text.h"
 #include "store.h"
 #include "tables_load.h"
 #include "util.h"
@@ -36,7 +37,8 @@ static void check_usage(FILE *f)
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
+		"                    [--scan ROOT] [--root DIR] [--count-sweeps] [--by-host]\n"
+		"                    [--format text|json|csv|markdown] [-o FILE] [-w]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
 		"entry: its removal due date (Remove-after, from the tables), its uses\n"
@@ -76,11 +78,24 @@ static void check_usage(FILE *f)
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
+		"  --by-host          a line per (executable, uid, host) and every host named;\n"
+		"                     without it, uses are summed per executable across\n"
+		"                     hosts and uids, and lists of hosts show %d and how\n"
+		"                     many more\n"
+		"  --format FORMAT    text (default), json (as -j), csv (a row per use or\n"
+		"                     reference, every host) or markdown (the tables, to\n"
+		"                     paste into a ticket)\n"
+		"  -o, --output FILE  write FILE (atomically: a temporary file renamed), not\n"
+		"                     standard output\n"
+		"  -w, --wide         text at full width; else it is fitted to $COLUMNS when\n"
+		"                     set, or to a terminal's width (long columns cut in\n"
+		"                     the middle with '...', lines wrapped); a pipe\n"
+		"                     without $COLUMNS, and -o FILE, get full width\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed\n"
 		"  -h, --help         this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
-		DEFAULT_QUIET_DAYS);
+		DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every due entry is ready or removed (or none is due); 1 some entry is blocked",
 			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA));
 }

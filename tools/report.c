@@ -34,6 +34,7 @@
 #include "prom.h"
 #include "report.h"
 #include "table.h"
+#include "text.h"
 #include "store.h"
 #include "tables_load.h"
 #include "util.h"
@@ -42,7 +43,8 @@ static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
-		"                     [--since DATE] [--format text|json|prometheus] [-o FILE]\n"
+		"                     [--since DATE] [--by-host] [-w] [-o FILE]\n"
+		"                     [--format text|json|csv|markdown|prometheus]\n"
 		"\n"
 		"Who uses the deprecated files (sysfs, /proc, cgroup v1), as 'abidep trace'\n"
 		"recorded it: per table entry (What), the files used, and per executable,\n"
@@ -65,15 +67,26 @@ static void report_usage(FILE *f)
 		"  --since DATE     only sessions with a use at or after DATE (UTC):\n"
 		"                   YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS;\n"
 		"                   their counts are for the whole session\n"
+		"  --by-host        text and markdown: a row per (exe, uid, cgroup, op, host)\n"
+		"                   and every list in full; without it, users are summed per\n"
+		"                   executable across hosts, uids, cgroups and ops, and lists\n"
+		"                   show %d and how many more\n"
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
-		"  --format FORMAT  text (default), json (as -j), or prometheus: metrics for\n"
-		"                   node_exporter's textfile collector, per entry, file, exe,\n"
-		"                   package, uid, host and op (cgroups summed)\n"
-		"  -o, --output FILE  with --format prometheus: write FILE atomically\n"
-		"                   (a temporary file renamed), not standard output\n"
+		"  --format FORMAT  text (default), json (as -j), csv (a row per exe, uid,\n"
+		"                   cgroup and op, summed over hosts, every host named),\n"
+		"                   markdown (the tables, to paste into a ticket), or\n"
+		"                   prometheus: metrics for node_exporter's textfile\n"
+		"                   collector, per entry, file, exe, package, uid, host and\n"
+		"                   op (cgroups summed)\n"
+		"  -o, --output FILE  write FILE atomically (a temporary file renamed), not\n"
+		"                   standard output\n"
+		"  -w, --wide       text at full width; else it is fitted to $COLUMNS when\n"
+		"                   set, or to a terminal's width (long columns cut in the\n"
+		"                   middle with '...', lines wrapped); a pipe without\n"
+		"                   $COLUMNS, and -o FILE, get full width\n"
 		"  -h, --help       this help\n"
 		"\n",
-		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables());
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(), NAMES_SHOWN);
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
 }
 
