@@ -14,14 +14,9 @@
  * encoding must not cost the fleet its metrics; invalid bytes become
  * U+FFFD.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "output.h"
 #include "prom.h"
