@@ -53,9 +53,9 @@ _abidep() {
 		fi ;;
 	--format)
 		if [[ $obj == check ]]; then
-			_abidep_reply -W "text json html"
+			_abidep_reply -W "text json csv markdown html"
 		else
-			_abidep_reply -W "text json prometheus html"
+			_abidep_reply -W "text json csv markdown prometheus html"
 		fi
 		return ;;
 	--mode)
@@ -88,7 +88,7 @@ _abidep() {
 			-h --help" ;;
 	report)
 		_abidep_reply -W "-d --db -t --tables --root --entry --since --until --format -o --output
-			-j --json -p --pretty -h --help" ;;
+			-w --wide --by-host -j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads
@@ -105,8 +105,8 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root --count-sweeps --format -o --output -j --json -p --pretty
-			-h --help" ;;
+			--scan --root --count-sweeps --format -o --output -w --wide --by-host
+			-j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-d --db -o --output -j --json -p --pretty -h --help"

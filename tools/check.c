@@ -21,9 +21,12 @@
 #include "abidep.h"
 #include "check_eval.h"
 #include "check_html.h"
+#include "check_text.h"
 #include "check_time.h"
 #include "owner.h"
 #include "json.h"
+#include "output.h"
+#include "text.h"
 #include "store.h"
 #include "tables_load.h"
 #include "util.h"
@@ -35,8 +38,8 @@ static void check_usage(FILE *f)
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
-		"                    [--format text|json|html] [-o FILE]\n"
+		"                    [--scan ROOT] [--root DIR] [--count-sweeps] [--by-host]\n"
+		"                    [--format text|json|csv|markdown|html] [-o FILE] [-w]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
 		"entry: its removal due date (Remove-after, from the tables), its uses\n"
@@ -77,231 +80,31 @@ static void check_usage(FILE *f)
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
+		"  --by-host          a line per (executable, uid, host) and every host named;\n"
+		"                     without it, uses are summed per executable across\n"
+		"                     hosts and uids, and lists of hosts show %d and how\n"
+		"                     many more\n"
+		"  --format FORMAT    text (default), json (as -j), csv (a row per use or\n"
+		"                     reference, every host) or markdown (the tables, to\n"
+		"                     paste into a ticket), or html: one self-contained page\n"
+		"                     (no script, nothing fetched): the verdicts, per entry\n"
+		"                     its users and daily use by executable, per host the\n"
+		"                     tracer's sessions over the quiet window\n"
+		"  -o, --output FILE  write FILE (atomically: a temporary file renamed), not\n"
+		"                     standard output\n"
+		"  -w, --wide         text at full width; else it is fitted to $COLUMNS when\n"
+		"                     set, or to a terminal's width (long columns cut in\n"
+		"                     the middle with '...', lines wrapped); a pipe\n"
+		"                     without $COLUMNS, and -o FILE, get full width\n"
 		"  -j, --json         JSON; -p, --pretty: pretty-printed. Each use's\n"
 		"                     uses_in_window counts its uses on the window's days\n"
 		"                     (UTC), from the DB's daily history; null without it\n"
-		"  --format FORMAT    text (default), json (as -j), or html: one\n"
-		"                     self-contained page (no script, nothing fetched): the\n"
-		"                     verdicts, per entry its users and daily use by\n"
-		"                     executable, per host the tracer's sessions over the\n"
-		"                     quiet window\n"
-		"  -o, --output FILE  with --format html: write FILE atomically (a temporary\n"
-		"                     file renamed), not standard output\n"
 		"  -h, --help         this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
-		DEFAULT_QUIET_DAYS);
+		DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every due entry is ready or removed (or none is due); 1 some entry is blocked",
 			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA));
-}
-
-/* ---- text ---- */
-
-static const char *or_dash(const char *s)
-{
-	return s && *s ? s : "-";
-}
-
-static char *ops_text(unsigned int ops)
-{
-	char buf[64] = "";
-	int i;
-
-	for (i = 0; i < NOPS; i++)
-		if (ops & (1u << i)) {
-			if (buf[0])
-				strcat(buf, ",");
-			strcat(buf, check_op_names[i]);
-		}
-	return xstrdup(buf);
-}
-
-enum { C_ENTRY, C_REPL, C_DEPR, C_REMOVE, C_VERDICT, C_BLOCKERS, NCOLS };
-
-static const char *const col_names[NCOLS] = {
-	"ENTRY", "REPLACED-BY", "DEPRECATED", "REMOVE-AFTER", "VERDICT", "BLOCKERS",
-};
-
-static void entry_cols(const struct check_entry *ce, char *col[NCOLS])
-{
-	const struct abi_entry *e = ce->e;
-
-	/* The first of several, as "(+N)": JSON has them all. */
-	col[C_ENTRY] = e->nwhat > 1 ? xasprintf("%s (+%d)", e->what[0], e->nwhat - 1) :
-				      xstrdup(e->what[0]);
-	col[C_REPL] = !e->nreplaced ? xstrdup("none") :
-		      e->nreplaced > 1 ? xasprintf("%s (+%d)", e->replaced_by[0], e->nreplaced - 1) :
-		      xstrdup(e->replaced_by[0]);
-	col[C_DEPR] = xstrdup(or_dash(e->field[ABI_DEPRECATED]));
-	col[C_REMOVE] = e->status == ABI_ST_REMOVED ?
-		xasprintf("removed%s%s", e->field[ABI_REMOVED] ? " " : "",
-			  e->field[ABI_REMOVED] ? e->field[ABI_REMOVED] : "") :
-		xstrdup(or_dash(e->field[ABI_REMOVE_AFTER]));
-	col[C_VERDICT] = xstrdup(verdict_name(ce->verdict));
-	col[C_BLOCKERS] = ce->verdict == V_BLOCKED ?
-		xasprintf("%d", ce->nuses + ce->nblocking_refs) : xstrdup("-");
-}
-
-static void print_row(char *const col[NCOLS], const int width[NCOLS])
-{
-	int c;
-
-	for (c = 0; c < NCOLS; c++) {
-		if (c == NCOLS - 1)
-			printf("%s\n", col[c]);
-		else
-			printf("%-*s  ", width[c], col[c]);
-	}
-}
-
-/* Why an enumerated use does not block: its Ignore: reason, or its sweep. */
-static const char *enum_reason(const struct check_use *u)
-{
-	return u->ignored ? u->ignored->reason : "swept its directory";
-}
-
-/* "3 uses (open,read)", and how many were swept if any. */
-static char *uses_text(const struct check_use *u)
-{
-	char *ops = ops_text(u->ops), *text;
-
-	if (u->swept)
-		text = xasprintf("%llu uses (%s), %llu swept", u->count, ops, u->swept);
-	else
-		text = xasprintf("%llu uses (%s)", u->count, ops);
-	free(ops);
-	return text;
-}
-
-/* Who uses or references the entry: for blocked entries, the blockers. */
-static void print_details(const struct check *c, const struct check_entry *ce)
-{
-	char t[64], *uses;
-	int k;
-
-	printf("\n%s (%s): %s\n", ce->e->what[0], verdict_name(ce->verdict), ce->reason);
-	for (k = 0; k < ce->nuses; k++) {
-		const struct check_use *u = &ce->uses[k];
-
-		uses = uses_text(u);
-		printf("  used by %s (package %s, uid %u, host %s): %s, %llu failed, last %s\n",
-		       u->exe, or_dash(u->package), u->uid, u->host, uses, u->errors,
-		       iso_time(u->last_seen, t, sizeof(t)));
-		free(uses);
-	}
-	for (k = 0; k < ce->nenums; k++) {
-		const struct check_use *u = &ce->enums[k];
-
-		uses = uses_text(u);
-		printf("  enumerated by %s (%s), not blocking (package %s, uid %u, host %s): %s, %llu failed, last %s\n",
-		       u->exe, enum_reason(u), or_dash(u->package), u->uid, u->host, uses,
-		       u->errors, iso_time(u->last_seen, t, sizeof(t)));
-		free(uses);
-	}
-	for (k = 0; k < ce->nrefs; k++) {
-		const struct scan_hit *h = ce->refs[k].hit;
-
-		printf("  %s %s:%lu (package %s, %s): %s\n",
-		       ce->refs[k].blocks ? "referenced in" : "weak reference, not blocking, in",
-		       h->file, h->line, or_dash(h->package),
-		       scan_confidence_name(h->confidence), h->match);
-	}
-}
-
-/* When the tracer ran, and the hosts on which it did not cover the window. */
-static void print_sessions(const struct check *c)
-{
-	char t[64], t2[64];
-	int i, shown = 0;
-
-	if (!c->nsessions) {
-		printf("sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running\n");
-		return;
-	}
-	printf("sessions: %lld on %d host%s", c->nsessions, c->nshosts,
-	       c->nshosts == 1 ? "" : "s");
-	if (!c->nuncovered) {
-		printf(", the tracer ran through the quiet window on each\n");
-		return;
-	}
-	printf(", the tracer did not run through the quiet window on %d:\n", c->nuncovered);
-	for (i = 0; i < c->nshosts; i++) {
-		const struct check_host *h = &c->shosts[i];
-
-		if (h->covers)
-			continue;
-		if (shown++ == CHECK_HOSTS_SHOWN) {
-			printf("  (+%d more: -j lists them all)\n", c->nuncovered - CHECK_HOSTS_SHOWN);
-			break;
-		}
-		/* Covered until: from the window's start, without a longer gap. */
-		if (h->covered_until == LLONG_MIN)
-			printf("  host %s: last sync %s, no session from the window's start\n",
-			       h->host, iso_time(h->last_sync, t, sizeof(t)));
-		else
-			printf("  host %s: last sync %s, covered until %s\n",
-			       h->host, iso_time(h->last_sync, t, sizeof(t)),
-			       iso_time(h->covered_until, t2, sizeof(t2)));
-	}
-}
-
-static void print_text(const struct check *c, const char *db)
-{
-	int width[NCOLS], i, k;
-	char *col[NCOLS], t[64], t2[64];
-
-	for (k = 0; k < NCOLS; k++)
-		width[k] = strlen(col_names[k]);
-	for (i = 0; i < c->n; i++) {
-		entry_cols(&c->entries[i], col);
-		for (k = 0; k < NCOLS; k++) {
-			if ((int)strlen(col[k]) > width[k])
-				width[k] = strlen(col[k]);
-			free(col[k]);
-		}
-	}
-	print_row((char *const *)col_names, width);
-	for (i = 0; i < c->n; i++) {
-		entry_cols(&c->entries[i], col);
-		print_row(col, width);
-		for (k = 0; k < NCOLS; k++)
-			free(col[k]);
-	}
-	/* Blocked entries' blockers, why no data, weak references of due ones. */
-	for (i = 0; i < c->n; i++) {
-		const struct check_entry *ce = &c->entries[i];
-
-		if (ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA ||
-		    (ce->verdict == V_REMOVED && ce->nuses) ||
-		    (ce->verdict != V_NOT_DUE && (ce->nrefs || ce->nenums)))
-			print_details(c, ce);
-	}
-	printf("\n%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data",
-	       c->n, c->n == 1 ? "y" : "ies", iso_time(c->now, t, sizeof(t)),
-	       iso_time(c->quiet_since, t2, sizeof(t2)), c->counts[V_READY],
-	       c->counts[V_BLOCKED], c->counts[V_NOT_DUE], c->counts[V_NO_DATA]);
-	/* Only --kernel can make an entry removed: without it, the line stays as it was. */
-	if (c->kernel)
-		printf(", %d removed (in kernel %s)", c->counts[V_REMOVED], c->kernel);
-	printf("\n");
-	printf("usage DB %s: %lld row%s", db, c->rows, c->rows == 1 ? "" : "s");
-	if (c->rows) {
-		printf(", uses from %s to %s, host%s", iso_time(c->first_use, t, sizeof(t)),
-		       iso_time(c->last_use, t2, sizeof(t2)), c->nhosts == 1 ? "" : "s");
-		/* A fleet's hosts are many: the first few (JSON has them all). */
-		for (i = 0; i < c->nhosts && i < CHECK_HOSTS_SHOWN; i++)
-			printf("%s%s", i ? "," : " ", c->hosts[i]);
-		if (c->nhosts > CHECK_HOSTS_SHOWN)
-			printf(" (+%d)", c->nhosts - CHECK_HOSTS_SHOWN);
-	}
-	if (c->unmatched_rows)
-		printf(", %lld row%s of entries not checked", c->unmatched_rows,
-		       c->unmatched_rows == 1 ? "" : "s");
-	printf("\n");
-	print_sessions(c);
-	if (c->scanned)
-		printf("scan: %llu files, %zu references, %zu unreadable\n", c->scan.files,
-		       c->scan.nhits, c->scan.nunreadable);
 }
 
 /* ---- JSON ---- */
@@ -397,7 +200,7 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 		if (u->ignored) {
 			abidep_json_ignore_members(j, e, u->ignored);
 		} else {
-			json_kstr(j, "reason", enum_reason(u));
+			json_kstr(j, "reason", check_enum_reason(u));
 			json_kstr(j, "scope", NULL);
 			json_kstr(j, "file", NULL);
 			json_key(j, "line");
@@ -409,13 +212,13 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 	json_obj_end(j);
 }
 
-static void print_json(const struct check *c, const char *db, const char *scan_root)
+static void print_json(const struct check *c, const char *db, const char *scan_root, FILE *out)
 {
 	struct json j;
 	char t[64];
 	int i;
 
-	json_init(&j, stdout, cfg.pretty);
+	json_init(&j, out, cfg.pretty);
 	json_obj_start(&j);
 	json_kstr(&j, "now", iso_time(c->now, t, sizeof(t)));
 	json_kint(&j, "quiet_days", c->quiet_days);
@@ -478,10 +281,12 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 /* What the command line asks for, besides what goes into struct check. */
 struct check_args {
 	const char *db, *entry, *scan_root, *root;
-	const char *out;	/* -o */
-	bool html;		/* --format html */
 	char **tables;		/* -t */
 	int ntables;
+	enum out_format format;	/* --format, -j */
+	const char *out;	/* -o FILE */
+	bool wide;		/* -w: text not fitted to the terminal */
+	bool by_host;		/* a line per (exe, uid, host), lists in full */
 	bool help;		/* --help printed */
 };
 
@@ -499,21 +304,6 @@ static int parse_quiet_days(const char *arg, int *out)
 		return EX_USAGE;
 	}
 	*out = v;
-	return EX_OK;
-}
-
-/* --format: text, json or html. */
-static int check_format(const char *arg, struct check_args *a)
-{
-	a->html = !strcmp(arg, "html");
-	if (!strcmp(arg, "json")) {
-		cfg.json = true;
-	} else if (!strcmp(arg, "text") || a->html) {
-		cfg.json = cfg.pretty = false;
-	} else {
-		fprintf(stderr, "abidep: --format takes text, json or html, not '%s'\n", arg);
-		return EX_USAGE;
-	}
 	return EX_OK;
 }
 
@@ -545,11 +335,15 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 		return EX_OK;
 	case 's': a->scan_root = optarg; return EX_OK;
 	case 'r': a->root = optarg; return EX_OK;
-	case 'w': c->count_sweeps = true; return EX_OK;
-	case 'f': return check_format(optarg, a);
+	case 'S': c->count_sweeps = true; return EX_OK;
+	case 'f':
+		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
+				    FMTB(FMT_MARKDOWN) | FMTB(FMT_HTML), &a->format);
 	case 'o': a->out = optarg; return EX_OK;
-	case 'j': cfg.json = true; return EX_OK;
-	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
+	case 'w': a->wide = true; return EX_OK;
+	case 'H': a->by_host = true; return EX_OK;
+	case 'j': a->format = FMT_JSON; return EX_OK;
+	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EX_OK;
 	case 'h': check_usage(stdout); a->help = true; return EX_OK;
 	default: check_usage(stderr); return EX_USAGE;
 	}
@@ -566,9 +360,11 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "scan", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
-		{ "count-sweeps", no_argument, NULL, 'w' },
+		{ "count-sweeps", no_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "by-host", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -577,15 +373,13 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	int ch, ret;
 
 	getopt_restart();
-	while ((ch = getopt_long(argc, argv, "d:t:o:jph", lopts, NULL)) != -1) {
+	a->format = cfg.json ? FMT_JSON : FMT_TEXT;
+	while ((ch = getopt_long(argc, argv, "d:t:o:wjph", lopts, NULL)) != -1) {
 		ret = check_option(ch, c, a);
 		if (ret || a->help)
 			return ret;
 	}
-	if (a->out && !a->html) {
-		fprintf(stderr, "abidep: check -o FILE is for --format html (text and JSON go to standard output)\n");
-		return EX_USAGE;
-	}
+	cfg.json = a->format == FMT_JSON;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
 			argv[optind]);
@@ -609,27 +403,28 @@ static int check_entries(struct check *c, const struct abi_set *set, const struc
 	return EX_USAGE;
 }
 
-/* The verdicts as text, JSON or a page; 0, or an exit status. */
-static int check_print(struct check *c, struct check_html *h, const struct check_args *a)
+/* The verdicts in --format's form, to -o FILE or standard output; -1 on failure. */
+static int check_output(const struct check *c, struct check_html *h,
+			const struct check_args *a)
 {
+	struct output o;
 	char err[1024];
 
-	if (h) {
-		if (check_html_write(h, c, a->db, a->scan_root, a->out, err, sizeof(err))) {
-			fprintf(stderr, "abidep: %s\n", err);
-			return EX_USAGE;
-		}
-		return EX_OK;
+	if (output_open(&o, a->out, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return -1;
 	}
-	if (cfg.json)
-		print_json(c, a->db, a->scan_root);
+	if (a->format == FMT_JSON)
+		print_json(c, a->db, a->scan_root, o.f);
+	else if (a->format == FMT_HTML)
+		check_html_print(h, c, a->db, a->scan_root, o.f);
 	else
-		print_text(c, a->db);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "abidep: cannot write the output: %s\n", strerror(errno));
-		return EX_USAGE;
+		check_print(c, a->db, a->by_host, o.f, a->format, output_width(&o, a->wide));
+	if (output_close(&o, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return -1;
 	}
-	return EX_OK;
+	return 0;
 }
 
 /* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
@@ -645,7 +440,7 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 	ret = check_entries(c, set, a);
 	if (ret)
 		return ret;
-	if (a->html)
+	if (a->format == FMT_HTML)
 		h = check_html_new(c);
 	if (check_read_db(c, a->db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
@@ -655,7 +450,7 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 		ret = EX_USAGE;
 	} else {
 		check_judge(c);
-		ret = check_print(c, h, a);
+		ret = check_output(c, h, a) ? EX_USAGE : EX_OK;
 	}
 	check_html_free(h, c);
 	if (ret)

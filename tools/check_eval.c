@@ -44,6 +44,7 @@
 #include "owner.h"
 #include "pattern.h"
 #include "store.h"
+#include "text.h"
 #include "util.h"
 
 const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
@@ -344,31 +345,21 @@ static int add_session(const char *host, const char *session, long long started,
 /* Which hosts cover the window, and their names for the reasons. */
 static void judge_hosts(struct check *c)
 {
-	size_t len = 0, n;
-	int i, shown = 0;
+	char **names = xcalloc(c->nshosts + 1, sizeof(char *));
+	int i;
 
 	for (i = 0; i < c->nshosts; i++) {
 		struct check_host *h = &c->shosts[i];
 
 		h->covers = h->covered_until != LLONG_MIN &&
 			    h->covered_until >= c->now - CHECK_GRACE;
-		if (h->covers)
-			continue;
-		c->nuncovered++;
-		/* A fleet's may be many: the first few (the output has them all). */
-		if (shown++ == CHECK_HOSTS_SHOWN)
-			continue;
-		n = strlen(h->host) + 3;
-		c->uncovered = xrealloc(c->uncovered, len + n);
-		len += sprintf(c->uncovered + len, "%s%s", len ? ", " : "", h->host);
+		if (!h->covers)
+			names[c->nuncovered++] = h->host;
 	}
-	if (shown > CHECK_HOSTS_SHOWN) {
-		char more[32];
-
-		n = snprintf(more, sizeof(more), " (+%d)", shown - CHECK_HOSTS_SHOWN) + 1;
-		c->uncovered = xrealloc(c->uncovered, len + n);
-		strcpy(c->uncovered + len, more);
-	}
+	/* JSON names them all; text, the first few (its lines must fit). */
+	c->uncovered = names_list(names, c->nuncovered, 0);
+	c->uncovered_brief = names_list(names, c->nuncovered, NAMES_SHOWN);
+	free(names);
 }
 
 int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
@@ -606,6 +597,16 @@ static const char *enums_text(const struct check_entry *ce)
 	       known ? " but by known enumerators" : sweeps ? " but by sweeps" : "";
 }
 
+/* Why no-data, naming the hosts of @hosts. */
+static char *uncovered_reason(const struct check *c, const char *hosts)
+{
+	char t[64];
+
+	return xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
+			 iso_time(c->quiet_since, t, sizeof(t)), c->nuncovered, c->nshosts,
+			 c->nshosts == 1 ? "" : "s", hosts);
+}
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -644,10 +645,9 @@ void check_judge(struct check *c)
 						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
 		} else if (c->nsessions && c->nuncovered) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
-					       iso_time(c->quiet_since, t, sizeof(t)),
-					       c->nuncovered, c->nshosts,
-					       c->nshosts == 1 ? "" : "s", c->uncovered);
+			ce->reason = uncovered_reason(c, c->uncovered);
+			if (c->nuncovered > NAMES_SHOWN)
+				ce->brief = uncovered_reason(c, c->uncovered_brief);
 		} else if (c->nsessions) {
 			ce->verdict = V_READY;
 		} else if (!c->rows) {
@@ -689,6 +689,7 @@ void check_free(struct check *c)
 		free(ce->enums);
 		free(ce->refs);
 		free(ce->reason);
+		free(ce->brief);
 	}
 	free(c->entries);
 	free(c->index);
@@ -700,6 +701,7 @@ void check_free(struct check *c)
 		free(c->shosts[i].host);
 	free(c->shosts);
 	free(c->uncovered);
+	free(c->uncovered_brief);
 	if (c->scanned)
 		scan_result_free(&c->scan);
 }

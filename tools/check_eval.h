@@ -70,14 +70,12 @@ struct check_host {
  */
 #define CHECK_GRACE	86400
 
-/* Hosts named in text (a reason, the summary); JSON has them all. */
-#define CHECK_HOSTS_SHOWN	8
-
 struct check_entry {
 	const struct abi_entry *e;
 	bool due;
 	enum verdict verdict;
-	char *reason;		/* why this verdict, one line */
+	char *reason;		/* why this verdict, one line, hosts all named */
+	char *brief;		/* the same with NAMES_SHOWN hosts (text); NULL: as reason */
 	struct check_use *uses;
 	int nuses, ucap;
 	/*
@@ -124,6 +122,7 @@ struct check {
 	int nshosts, shcap;
 	int nuncovered;			/* shosts that do not cover the window */
 	char *uncovered;		/* their names, for the reason: "h2, h5" */
+	char *uncovered_brief;		/* the first NAMES_SHOWN: "h2, h5, h7 and 9 more" */
 	/* Rows to entries: each selected What, sorted, with its entry. */
 	struct check_what { const char *what; struct check_entry *ce; } *index;
 	int nindex;

@@ -449,40 +449,19 @@ static void hosts(FILE *f, const struct check *c, const struct check_html *h)
 
 /* ---- writing ---- */
 
-struct page {
-	const struct check *c;
-	struct check_html *h;
-	const char *db, *scan_root;
-};
-
-static int page(FILE *f, const void *arg)
+void check_html_print(struct check_html *h, const struct check *c, const char *db,
+		      const char *scan_root, FILE *f)
 {
-	const struct page *pg = arg;
 	char t[64];
-	char *title = xasprintf("abidep check at %s", iso_time(pg->c->now, t, sizeof(t)));
+	char *title = xasprintf("abidep check at %s", iso_time(c->now, t, sizeof(t)));
 
 	html_begin(f, title);
 	free(title);
-	summary(f, pg->c, pg->db, pg->scan_root);
-	verdict_table(f, pg->c);
-	entries(f, pg->c, pg->h);
-	hosts(f, pg->c, pg->h);
+	summary(f, c, db, scan_root);
+	verdict_table(f, c);
+	entries(f, c, h);
+	hosts(f, c, h);
 	html_end(f);
-	return fflush(f) || ferror(f) ? -1 : 0;
-}
-
-int check_html_write(struct check_html *h, const struct check *c, const char *db,
-		     const char *scan_root, const char *out, char *err, size_t errlen)
-{
-	struct page pg = { .c = c, .h = h, .db = db, .scan_root = scan_root };
-
-	if (out)
-		return write_file_atomic(out, page, &pg, err, errlen);
-	if (page(stdout, &pg)) {
-		snprintf(err, errlen, "cannot write the page: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 void check_html_free(struct check_html *h, const struct check *c)

@@ -8,6 +8,7 @@
 #define ABIDEP_CHECK_HTML_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "check_eval.h"
 
@@ -20,11 +21,11 @@ struct check_html;
 struct check_html *check_html_new(struct check *c);
 
 /*
- * After check_judge(): the page, to @out atomically (NULL: standard
- * output). -1 with a message in @err.
+ * After check_judge(): the page, to @out (a write error is the caller's
+ * to find, as ferror(@out)).
  */
-int check_html_write(struct check_html *h, const struct check *c, const char *db,
-		     const char *scan_root, const char *out, char *err, size_t errlen);
+void check_html_print(struct check_html *h, const struct check *c, const char *db,
+		      const char *scan_root, FILE *out);
 
 void check_html_free(struct check_html *h, const struct check *c);
 

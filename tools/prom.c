@@ -14,12 +14,13 @@
  * encoding must not cost the fleet its metrics; invalid bytes become
  * U+FFFD.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "prom.h"
+#include "text.h"
 #include "util.h"
 
 struct family {
@@ -74,34 +75,6 @@ void prom_family(struct prom *p, const char *name, const char *type,
 	f->type = xstrdup(type);
 	f->help = xstrdup(help);
 	p->cur = f;
-}
-
-/* The length of the valid UTF-8 sequence at @s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned int c = s[0], cp;
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 char *prom_escape_label(const char *s)
@@ -194,13 +167,12 @@ int prom_write(const struct prom *p, FILE *out)
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
-/* prom_write() as write_file_atomic() wants it. */
-static int write_prom(FILE *f, const void *p)
-{
-	return prom_write(p, f);
-}
-
 int prom_write_file(const struct prom *p, const char *path, char *err, size_t errlen)
 {
-	return write_file_atomic(path, write_prom, p, err, errlen);
+	struct output o;
+
+	if (output_open(&o, path, err, errlen))
+		return -1;
+	prom_write(p, o.f);	/* a write error is output_close()'s to report */
+	return output_close(&o, err, errlen);
 }

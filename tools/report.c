@@ -35,51 +35,20 @@
 #include "owner.h"
 #include "json.h"
 #include "prom.h"
+#include "report.h"
 #include "report_html.h"
+#include "table.h"
+#include "text.h"
 #include "store.h"
 #include "tables_load.h"
 #include "util.h"
-
-struct user {
-	char *exe;
-	const char *package;	/* owned by report.owner; NULL: none */
-	const char *package_version;	/* the same; NULL: none or unknown */
-	unsigned int uid;
-	char *cgroup;		/* NULL: unknown */
-	char *op;
-	union {			/* summed over hosts: usage_add() */
-		struct { USAGE_COUNTS_MEMBERS; };
-		struct usage_counts counts;
-	};
-	char **hosts;
-	int nhosts, hcap;
-	const struct abi_ignore *ignored;	/* a known enumerator: check does not count it */
-};
-
-struct entry {
-	char *what;		/* NULL: unknown to the tracer */
-	char *table, *status;	/* of the file used last */
-	long long last_seen;
-	char **files;
-	int nfiles, fcap;
-	struct user *users;
-	int nusers, ucap;
-	const struct abi_entry *abi;	/* its table entry, if the tables have it */
-};
-
-struct report {
-	struct entry *entries;
-	int n, cap;
-	struct owner *owner;
-	struct abi_set set;		/* the tables: their known enumerators */
-};
 
 static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
-		"                     [--since DATE] [--until DATE] [--format text|json|prometheus]\n"
-		"                     [-o FILE]\n"
+		"                     [--since DATE] [--until DATE] [--by-host] [-w] [-o FILE]\n"
+		"                     [--format text|json|csv|markdown|prometheus|html]\n"
 		"\n"
 		"Who uses the deprecated files (sysfs, /proc, cgroup v1), as 'abidep trace'\n"
 		"recorded it: per table entry (What), the files used, and per executable,\n"
@@ -110,19 +79,30 @@ static void report_usage(FILE *f)
 		"                   older, or uses from before its upgrade) count by\n"
 		"                   session: the sessions with a use at or after --since\n"
 		"                   and a first use at or before --until, whole\n"
+		"  --by-host        text and markdown: a row per (exe, uid, cgroup, op, host)\n"
+		"                   and every list in full; without it, users are summed per\n"
+		"                   executable across hosts, uids, cgroups and ops, and lists\n"
+		"                   show %d and how many more\n"
 		"  -j, --json       JSON; -p, --pretty: pretty-printed\n"
-		"  --format FORMAT  text (default), json (as -j), or prometheus: metrics for\n"
-		"                   node_exporter's textfile collector, per entry, file, exe,\n"
-		"                   package, uid, host and op (cgroups summed); or html:\n"
-		"                   one self-contained page (no script, nothing fetched),\n"
-		"                   per entry its users per executable and daily use, per\n"
-		"                   host its tracer sessions on a timeline\n"
-		"  -o, --output FILE  with --format prometheus or html: write FILE atomically\n"
-		"                   (a temporary file renamed), not standard output\n"
+		"  --format FORMAT  text (default), json (as -j), csv (a row per exe, uid,\n"
+		"                   cgroup and op, summed over hosts, every host named),\n"
+		"                   markdown (the tables, to paste into a ticket), or\n"
+		"                   prometheus: metrics for node_exporter's textfile\n"
+		"                   collector, per entry, file, exe, package, uid, host and\n"
+		"                   op (cgroups summed); or html: one self-contained page\n"
+		"                   (no script, nothing fetched), per entry its users per\n"
+		"                   executable and daily use, per host its tracer\n"
+		"                   sessions on a timeline\n"
+		"  -o, --output FILE  write FILE atomically (a temporary file renamed), not\n"
+		"                   standard output\n"
+		"  -w, --wide       text at full width; else it is fitted to $COLUMNS when\n"
+		"                   set, or to a terminal's width (long columns cut in the\n"
+		"                   middle with '...', lines wrapped); a pipe without\n"
+		"                   $COLUMNS, and -o FILE, get full width\n"
 		"  -h, --help       this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
-		STORE_HISTORY_DAYS);
+		STORE_HISTORY_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
 }
 
@@ -177,6 +157,7 @@ static int add_sum(const struct usage_sum *s, void *arg)
 	struct report *r = arg;
 	struct entry *e = entry_of(r, s->what);
 	struct user *u = e->nusers ? &e->users[e->nusers - 1] : NULL;
+	struct user_host *h;
 
 	if (!u || strcmp(u->exe, s->exe) || u->uid != s->uid ||
 	    !same(u->cgroup, s->cgroup) || strcmp(u->op, s->op)) {
@@ -192,7 +173,9 @@ static int add_sum(const struct usage_sum *s, void *arg)
 	} else {
 		usage_add(&u->counts, &s->counts);
 	}
-	*GROW(u->hosts, u->nhosts, u->hcap) = xstrdup(s->host);
+	h = GROW(u->hosts, u->nhosts, u->hcap);
+	h->host = xstrdup(s->host);
+	h->counts = s->counts;
 	return 0;
 }
 
@@ -209,7 +192,7 @@ static void report_free(struct report *r)
 			struct user *u = &e->users[k];
 
 			for (h = 0; h < u->nhosts; h++)
-				free(u->hosts[h]);
+				free(u->hosts[h].host);
 			free(u->hosts);
 			free(u->exe);
 			free(u->cgroup);
@@ -252,19 +235,13 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 
 /* ---- printing ---- */
 
-/* A sweep, or a user by name: see usage_all_swept(). */
-static const char *user_how(const struct user *u)
-{
-	return usage_all_swept(&u->counts) ? "sweep" : "by-name";
-}
-
-static void print_json(const struct report *r)
+static void print_json(const struct report *r, FILE *out)
 {
 	struct json j;
 	char t[64];
-	int i, k;
+	int i, k, h;
 
-	json_init(&j, stdout, cfg.pretty);
+	json_init(&j, out, cfg.pretty);
 	json_arr_start(&j);
 	for (i = 0; i < r->n; i++) {
 		const struct entry *e = &r->entries[i];
@@ -286,13 +263,17 @@ static void print_json(const struct report *r)
 			json_kint(&j, "uid", u->uid);
 			json_kstr(&j, "cgroup", u->cgroup);
 			json_kstr(&j, "op", u->op);
-			json_kstr(&j, "how", user_how(u));
+			json_kstr(&j, "how", report_how(&u->counts));
 			json_kint(&j, "count", u->count > LLONG_MAX ? LLONG_MAX : (long long)u->count);
 			json_kint(&j, "swept", u->swept > LLONG_MAX ? LLONG_MAX : (long long)u->swept);
 			json_kint(&j, "errors", u->errors > LLONG_MAX ? LLONG_MAX : (long long)u->errors);
 			json_kstr(&j, "first_seen", iso_time(u->first_seen, t, sizeof(t)));
 			json_kstr(&j, "last_seen", iso_time(u->last_seen, t, sizeof(t)));
-			json_kstrs(&j, "hosts", u->hosts, u->nhosts);
+			json_key(&j, "hosts");
+			json_arr_start(&j);
+			for (h = 0; h < u->nhosts; h++)
+				json_str(&j, u->hosts[h].host);
+			json_arr_end(&j);
 			/* A known enumerator: why, and where it is listed. */
 			json_key(&j, "enumerated");
 			if (u->ignored) {
@@ -309,116 +290,6 @@ static void print_json(const struct report *r)
 	}
 	json_arr_end(&j);
 	json_end(&j);
-}
-
-enum { C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_HOW, C_COUNT, C_SWEPT, C_ERRORS,
-       C_FIRST, C_LAST, C_HOSTS, NCOLS };
-
-static const char *const col_names[NCOLS] = {
-	"EXE", "PACKAGE", "UID", "CGROUP", "OP", "HOW", "COUNT", "SWEPT", "ERRORS",
-	"FIRST-SEEN", "LAST-SEEN", "HOSTS",
-};
-
-/* A user's row as text, one string per column (freed by the caller). */
-static void user_cols(const struct user *u, char *col[NCOLS])
-{
-	char t[64];
-	size_t len = 0;
-	int h;
-
-	col[C_EXE] = xstrdup(u->exe);
-	col[C_PKG] = xstrdup(u->package ? u->package : "-");
-	col[C_UID] = xasprintf("%u", u->uid);
-	col[C_CGROUP] = xstrdup(u->cgroup ? u->cgroup : "-");
-	col[C_OP] = xstrdup(u->op);
-	col[C_HOW] = xstrdup(user_how(u));
-	col[C_COUNT] = xasprintf("%llu", u->count);
-	col[C_SWEPT] = xasprintf("%llu", u->swept);
-	col[C_ERRORS] = xasprintf("%llu", u->errors);
-	col[C_FIRST] = xstrdup(iso_time(u->first_seen, t, sizeof(t)));
-	col[C_LAST] = xstrdup(iso_time(u->last_seen, t, sizeof(t)));
-	for (h = 0; h < u->nhosts; h++)
-		len += strlen(u->hosts[h]) + 1;
-	col[C_HOSTS] = xcalloc(1, len + 1);
-	for (h = 0; h < u->nhosts; h++) {
-		if (h)
-			strcat(col[C_HOSTS], ",");
-		strcat(col[C_HOSTS], u->hosts[h]);
-	}
-}
-
-static void print_row(char *const col[NCOLS], const int width[NCOLS])
-{
-	int c;
-
-	printf(" ");
-	for (c = 0; c < NCOLS; c++) {
-		bool num = c == C_UID || c == C_COUNT || c == C_SWEPT || c == C_ERRORS;
-
-		if (c == NCOLS - 1)
-			printf(" %s\n", col[c]);
-		else
-			printf(" %*s ", num ? width[c] : -width[c], col[c]);
-	}
-}
-
-/* An entry's users that are known enumerators, each executable once. */
-static void print_enumerators(const struct entry *e)
-{
-	int k;
-
-	for (k = 0; k < e->nusers; k++) {
-		const struct user *u = &e->users[k];
-
-		if (!u->ignored || (k && !strcmp(e->users[k - 1].exe, u->exe)))
-			continue;
-		printf("  enumerated by %s (%s): abidep check does not count it\n",
-		       u->exe, u->ignored->reason);
-	}
-}
-
-/*
- * One heading line per entry, then its users in columns, aligned across
- * the whole report:
- *
- * /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol
- *   EXE           PACKAGE    UID  CGROUP  OP    HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN  ...
- *   /usr/bin/cat  coreutils    0  -       read  by-name      3      0       0  ...
- */
-static void print_text(const struct report *r)
-{
-	int width[NCOLS], i, k, c;
-	char *col[NCOLS];
-
-	for (c = 0; c < NCOLS; c++)
-		width[c] = strlen(col_names[c]);
-	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->entries[i].nusers; k++) {
-			user_cols(&r->entries[i].users[k], col);
-			for (c = 0; c < NCOLS; c++) {
-				if ((int)strlen(col[c]) > width[c])
-					width[c] = strlen(col[c]);
-				free(col[c]);
-			}
-		}
-	for (i = 0; i < r->n; i++) {
-		const struct entry *e = &r->entries[i];
-
-		printf("%s%s (%s, %s):", i ? "\n" : "",
-		       e->what ? e->what : "(unknown entry)",
-		       e->status ? e->status : "?", e->table ? e->table : "?");
-		for (k = 0; k < e->nfiles; k++)
-			printf("%s %s", k ? "," : "", e->files[k]);
-		printf("\n");
-		print_row((char *const *)col_names, width);
-		for (k = 0; k < e->nusers; k++) {
-			user_cols(&e->users[k], col);
-			print_row(col, width);
-			for (c = 0; c < NCOLS; c++)
-				free(col[c]);
-		}
-		print_enumerators(e);
-	}
 }
 
 /* ---- Prometheus ---- */
@@ -503,29 +374,11 @@ struct report_args {
 	char **tables;		/* -t */
 	int ntables;
 	struct store_filter f;
-	bool prometheus;
-	bool html;		/* --format html */
+	enum out_format format;	/* --format, -j */
+	bool wide;		/* -w: text not fitted to the terminal */
+	bool by_host;		/* a row per host, lists in full */
 	bool help;		/* --help printed */
 };
-
-/* --format: text, json or prometheus. */
-static int report_format(const char *arg, struct report_args *a)
-{
-	a->prometheus = a->html = false;
-	if (!strcmp(arg, "prometheus")) {
-		a->prometheus = true;
-	} else if (!strcmp(arg, "html")) {
-		a->html = true;
-	} else if (!strcmp(arg, "json")) {
-		cfg.json = true;
-	} else if (!strcmp(arg, "text")) {
-		cfg.json = cfg.pretty = false;
-	} else {
-		fprintf(stderr, "abidep: --format takes text, json, prometheus or html, not '%s'\n", arg);
-		return EX_USAGE;
-	}
-	return EX_OK;
-}
 
 static int report_option(int c, struct report_args *a)
 {
@@ -546,10 +399,15 @@ static int report_option(int c, struct report_args *a)
 		}
 		*(c == 's' ? &a->since : &a->until) = optarg;
 		return EX_OK;
-	case 'f': return report_format(optarg, a);
+	case 'f':
+		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
+				    FMTB(FMT_MARKDOWN) | FMTB(FMT_PROMETHEUS) | FMTB(FMT_HTML),
+				    &a->format);
 	case 'o': a->out = optarg; return EX_OK;
-	case 'j': cfg.json = true; return EX_OK;
-	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
+	case 'w': a->wide = true; return EX_OK;
+	case 'H': a->by_host = true; return EX_OK;
+	case 'j': a->format = FMT_JSON; return EX_OK;
+	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EX_OK;
 	case 'h': report_usage(stdout); a->help = true; return EX_OK;
 	default: report_usage(stderr); return EX_USAGE;
 	}
@@ -566,6 +424,8 @@ static int report_args(int argc, char **argv, struct report_args *a)
 		{ "until", required_argument, NULL, 'u' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "by-host", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -574,7 +434,8 @@ static int report_args(int argc, char **argv, struct report_args *a)
 	int c, ret;
 
 	getopt_restart();
-	while ((c = getopt_long(argc, argv, "d:t:o:jph", lopts, NULL)) != -1) {
+	a->format = cfg.json ? FMT_JSON : FMT_TEXT;
+	while ((c = getopt_long(argc, argv, "d:t:o:wjph", lopts, NULL)) != -1) {
 		ret = report_option(c, a);
 		if (ret || a->help)
 			return ret;
@@ -584,10 +445,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 			a->since, a->until);
 		return EX_USAGE;
 	}
-	if (a->out && !a->prometheus && !a->html) {
-		fprintf(stderr, "abidep: report -o FILE is for --format prometheus or html (text and JSON go to standard output)\n");
-		return EX_USAGE;
-	}
+	cfg.json = a->format == FMT_JSON;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
 			argv[optind]);
@@ -596,30 +454,46 @@ static int report_args(int argc, char **argv, struct report_args *a)
 	return EX_OK;
 }
 
-/* The text or JSON report of the open store @s. */
+/* Why a text or Markdown report has no table: an empty DB, or nothing matched. */
+static void print_none(const struct report_args *a, long long rows, FILE *out)
+{
+	struct table *t = table_new();
+
+	if (!rows)
+		table_line(t, 0, "The usage DB %s is empty: nothing traced yet.", a->db);
+	else
+		table_line(t, 0, "No use recorded in %s matches%s%s%s%s%s%s.", a->db,
+			   a->f.entry ? " --entry " : "", a->f.entry ? a->f.entry : "",
+			   a->since ? " --since " : "", a->since ? a->since : "",
+			   a->until ? " --until " : "", a->until ? a->until : "");
+	table_print(t, out, a->format, 0);
+	table_free(t);
+}
+
+/* The report of the open store @s in --format's form, to -o FILE or standard output. */
 static int report_store(struct store *s, const struct report_args *a, struct report *r)
 {
 	long long rows = store_rows(s);
+	struct output o;
+	char err[1024];
 
 	if (rows < 0 || (rows && collect(s, &a->f, r))) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
 		return EX_DB;
 	}
-	if (cfg.json) {
-		print_json(r);
-	} else if (!rows) {
-		printf("The usage DB %s is empty: nothing traced yet.\n", a->db);
-	} else if (!r->n) {
-		printf("No use recorded in %s matches", a->db);
-		if (a->f.entry)
-			printf(" --entry %s", a->f.entry);
-		if (a->since)
-			printf(" --since %s", a->since);
-		if (a->until)
-			printf(" --until %s", a->until);
-		printf(".\n");
-	} else {
-		print_text(r);
+	if (output_open(&o, a->out, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_USAGE;
+	}
+	if (a->format == FMT_JSON)
+		print_json(r, o.f);
+	else if (!r->n && a->format != FMT_CSV)
+		print_none(a, rows, o.f);
+	else
+		report_print(r, a->by_host, o.f, a->format, output_width(&o, a->wide));
+	if (output_close(&o, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_USAGE;
 	}
 	return EX_OK;
 }
@@ -631,7 +505,7 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
  */
 static int report_tables(struct report *r, const struct report_args *a)
 {
-	if (a->prometheus) {
+	if (a->format == FMT_PROMETHEUS) {
 		if (a->ntables)
 			fprintf(stderr, "abidep: report: -t is not used by --format prometheus\n");
 		return EX_OK;
@@ -675,9 +549,9 @@ int cmd_report(int argc, char **argv)
 		ret = EX_DB;
 		goto out;
 	}
-	if (a.prometheus)
+	if (a.format == FMT_PROMETHEUS)
 		ret = report_prometheus(s, &a.f, r.owner, a.db, a.out);
-	else if (a.html)
+	else if (a.format == FMT_HTML)
 		ret = report_html(s, &a.f, r.owner, &r.set, a.db, a.out);
 	else
 		ret = report_store(s, &a, &r);

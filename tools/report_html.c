@@ -12,6 +12,7 @@
 
 #include "abidep.h"
 #include "check_time.h"
+#include "output.h"
 #include "owner.h"
 #include "html.h"
 #include "report_html.h"
@@ -303,9 +304,8 @@ static void hosts(FILE *f, const struct rpage *p)
 	fputs("</table>\n</section>\n", f);
 }
 
-static int page(FILE *f, const void *arg)
+static void page(FILE *f, struct rpage *p)
 {
-	struct rpage *p = (struct rpage *)arg;
 	int i, pass;
 
 	html_begin(f, "abidep report");
@@ -317,8 +317,12 @@ static int page(FILE *f, const void *arg)
 		html_esc(f, p->f->entry);
 	}
 	if (p->f->since) {
-		fputs("; sessions with a use since ", f);
+		fputs("; uses since ", f);
 		html_time(f, p->f->since);
+	}
+	if (p->f->until) {
+		fputs("; uses until ", f);
+		html_time(f, p->f->until);
 	}
 	fprintf(f, ".</p>\n<h2>Entries</h2>\n");
 	if (!p->n)
@@ -330,7 +334,6 @@ static int page(FILE *f, const void *arg)
 				entry_section(f, p, &p->e[i]);
 	hosts(f, p);
 	html_end(f);
-	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
 static void page_free(struct rpage *p)
@@ -364,17 +367,22 @@ int report_html(struct store *s, const struct store_filter *f, struct owner *own
 {
 	struct rpage p = { .set = set, .owner = owner, .f = f, .db = db,
 			   .first = LLONG_MAX, .last = LLONG_MIN };
+	struct output o;
 	char err[1024];
 	int ret = EX_OK;
 
 	if (read_page(s, &p)) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
 		ret = EX_DB;
-	} else if (out ? write_file_atomic(out, page, &p, err, sizeof(err)) : page(stdout, &p)) {
-		if (!out)
-			snprintf(err, sizeof(err), "cannot write the page: %m");
+	} else if (output_open(&o, out, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		ret = EX_USAGE;
+	} else {
+		page(o.f, &p);
+		if (output_close(&o, err, sizeof(err))) {
+			fprintf(stderr, "abidep: %s\n", err);
+			ret = EX_USAGE;
+		}
 	}
 	page_free(&p);
 	return ret;

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "abidep.h"
 #include "util.h"
@@ -133,56 +130,4 @@ char *usr_twin(const char *path)
 	if (!strncmp(path, "/usr/", 5) && merged_dir(path + 4))
 		return xstrdup(path + 4);
 	return merged_dir(path) ? xasprintf("/usr%s", path) : NULL;
-}
-
-int write_file_atomic(const char *path, int (*fill)(FILE *f, const void *arg),
-		      const void *arg, char *err, size_t errlen)
-{
-	char *d = xstrdup(path), *b = xstrdup(path), *dir, *tmp;
-	mode_t mask;
-	FILE *f;
-	int fd, ret = -1;
-
-	dir = dirname(d);
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temporary file in %s for %s: %s; check the directory, or name another file with -o",
-			 dir, path, strerror(errno));
-		goto out;
-	}
-	/*
-	 * mkstemp() makes it 0600; its readers (node_exporter, a web server)
-	 * usually run as another user: the mode of a file created the
-	 * ordinary way (0666 - umask).
-	 */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (fill(f, arg) || fflush(f) || ferror(f) || fsync(fileno(f))) {
-		snprintf(err, errlen, "cannot write %s (for %s): %s; make room on its file system, or name another file with -o",
-			 tmp, path, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot replace %s with %s: %s; check %s, or name another file with -o",
-			 path, tmp, strerror(errno), path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(d);
-	free(b);
-	return ret;
 }

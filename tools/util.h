@@ -35,17 +35,6 @@ char *path_join(const char *dir, const char *name);
 char *usr_twin(const char *path);
 
 /*
- * Write @path atomically: @fill(f, @arg) writes a temporary file in the
- * same directory (.NAME.XXXXXX, so that a collector reading *.prom or a
- * web server never sees half a file), which is synced and renamed over
- * @path with the mode of a file created the ordinary way. @fill returns
- * non-zero on a write error (errno set). -1 with a message in @err, and
- * @path untouched, on failure.
- */
-int write_file_atomic(const char *path, int (*fill)(FILE *f, const void *arg),
-		      const void *arg, char *err, size_t errlen);
-
-/*
  * Start a command's getopt_long() afresh. 0, not 1: glibc initialises
  * again, so the command's options are taken in any position (it permutes)
  * instead of stopping at the first operand as main()'s "+" does.

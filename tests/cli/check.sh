@@ -6,6 +6,8 @@
 # each bad input with its exit status and message.
 # Ends with "check: N passed, N failed".
 set -u
+# Text is fitted to $COLUMNS when it is set: these compare it whole.
+unset COLUMNS
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
 A=${ABIDEP:-build/abidep}
@@ -138,15 +140,21 @@ ENTRY                                                REPLACED-BY                
 /sys/kernel/gone                                     none                                              2005        removed 2010  ready    -
 
 /sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
-  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z
+  USED BY       PACKAGE    UIDS  USES  FAILED  OPS        LAST-SEEN             HOSTS
+  /usr/bin/cat  coreutils  0        3       0  open,read  2024-06-30T10:00:10Z  h2
 
 5 entries at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 2 ready, 1 blocked, 2 not-due, 0 no-data
-usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1, h2, h3, 1 row of entries not checked
 sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running
 X
 check "--now 2024-07-15: one entry blocked, exit 1" test "$(status ck --now 2024-07-15)" = 1
 check "... ready, blocked (by whom), not-due; the non-migration entry left out" diff -u "$T/want" "$T/out"
 check "... nothing on stderr" test ! -s "$T/err"
+ck --now 2024-07-15 --by-host >"$T/byhost"
+grep -v '^  ' "$T/want" >"$T/want-rest"
+check "--by-host: the verdicts and the summary as without" sh -c "grep -v '^  ' '$T/byhost' | diff -u '$T/want-rest' -"
+check "... a line per (exe, uid, host)" \
+	grep -qx '  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z' "$T/byhost"
 check "-t and -d are --tables and --db, as in every command that takes them" \
 	sh -c "'$A' check -t '$T/tables' -d '$T/u.db' --root '$T/root' --now 2024-07-15 | diff -u '$T/want' -"
 cat >"$T/want" <<X
@@ -167,11 +175,11 @@ ENTRY                                                REPLACED-BY                
 /sys/kernel/gone (no-data): the usage DB starts 2024-05-01T10:00:00Z, after the quiet window began (2024-04-20T00:00:00Z)
 
 5 entries at 2024-05-20T00:00:00Z, quiet since 2024-04-20T00:00:00Z: 0 ready, 2 blocked, 2 not-due, 1 no-data
-usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 1 row of entries not checked
+usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1, h2, h3, 1 row of entries not checked
 sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running
 X
 cp "$T/want" "$T/want-may"
-check "--now 2024-05-20: the DB starts inside the quiet window, exit 1" test "$(status ck --now 2024-05-20)" = 1
+check "--now 2024-05-20 --by-host: the DB starts inside the quiet window, exit 1" test "$(status ck --now 2024-05-20 --by-host)" = 1
 check "... blocked by every user in the window; no-data, and why" diff -u "$T/want" "$T/out"
 check "ready only: exit 0" test "$(status ck --now 2024-07-15 --entry cpuidle)" = 0
 check "... ready" test "$(verdict --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
@@ -343,7 +351,7 @@ ENTRY                         REPLACED-BY  DEPRECATED  REMOVE-AFTER  VERDICT  BL
 usage DB $T/k-used.db: 1 row, uses from 2025-01-14T00:00:00Z to 2025-01-14T00:00:00Z, host h1
 sessions: 1 on 1 host, the tracer ran through the quiet window on each
 X
-check "used, yet removed in 6.12: exit 0" test "$(status kk --db "$T/k-used.db" --kernel 6.12 --entry /sys/fs/selinux/)" = 0
+check "used, yet removed in 6.12: exit 0" test "$(status kk --db "$T/k-used.db" --kernel 6.12 --entry /sys/fs/selinux/ --by-host)" = 0
 check "... who still uses it, and the count of removed in the summary" diff -u "$T/want" "$T/out"
 check "... the same use on 6.1 blocks: exit 1" test "$(status kk --db "$T/k-used.db" --kernel 6.1 --entry /sys/fs/selinux/disable)" = 1
 check "-j on 6.12: verdict removed, due, its users kept, counted in the summary" sh -c "'$A' check -j --tables migration-tables --db '$T/k-used.db' --now 2025-01-15 --kernel 6.12 --entry /sys/fs/selinux/ | python3 -c '
@@ -373,7 +381,7 @@ sed -n '/^What:.*current_protocol/,/^$/p' "$T/tables" |
 sed -n '/^What:.*current_protocol/,/^$/p' "$T/tables" >"$T/glob/sysfs-class-rc"
 printf '# the global list\n/usr/bin/udevadm\tudevadm info -a walks every attribute\n\n/usr/bin/tar\ttar -c of a sysfs directory\n' >"$T/glob/.enumerators"
 ek() {
-	"$A" check --db "$T/e.db" --root "$T/root" --now 2024-07-15 "$@"
+	"$A" check --db "$T/e.db" --root "$T/root" --now 2024-07-15 --by-host "$@"
 }
 check "the Ignore: tables are valid" "$A" tables validate "$T/ign"
 check "without Ignore:, the walk and the archive block: exit 1" test "$(status ek -t "$T/tables" --entry rcN)" = 1
@@ -443,7 +451,7 @@ wses="S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"
 { echo "$wses"; wrow h1 b1:1 /usr/bin/udevadm 4 4; wrow h1 b1:1 /usr/local/bin/legacy-irctl 5 2; } | fill "$T/w2.db"
 { echo "$wses"; wrow h1 b1:1 /usr/bin/find 4 4; wrow h1 b1:2 /usr/bin/find 1 0; } | fill "$T/w3.db"
 wk() {
-	"$A" check -t "$T/tables" --root "$T/root" --now 2024-07-15 --entry rcN "$@"
+	"$A" check -t "$T/tables" --root "$T/root" --now 2024-07-15 --entry rcN --by-host "$@"
 }
 cat >"$T/want" <<X
 
@@ -508,7 +516,7 @@ check "... by both" grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used
 check "merge keeps swept: the fleet DB judged as its input" sh -c "
 	'$A' merge '$T/w2.db' -o '$T/wfleet.db' >/dev/null &&
 	test \"\$(sqlite3 '$T/wfleet.db' 'SELECT exe, count, swept FROM usage ORDER BY exe' | tr '\n' ' ')\" = '/usr/bin/udevadm|4|4 /usr/local/bin/legacy-irctl|5|2 ' &&
-	'$A' check -t '$T/tables' --root '$T/root' --now 2024-07-15 --entry rcN --db '$T/wfleet.db' | sed -n '3,6p' | diff -u '$T/want' -"
+	'$A' check -t '$T/tables' --root '$T/root' --now 2024-07-15 --entry rcN --by-host --db '$T/wfleet.db' | sed -n '3,6p' | diff -u '$T/want' -"
 
 section "check: bad input"
 check "a missing DB: exit 6" test "$(status ck --db "$T/none.db")" = 6
@@ -554,7 +562,7 @@ check "... says what it did" grep -qx "merged 3 DBs into $T/fleet.db: 6 rows; ho
 check "... every row once, with its host" test "$(sql "$T/fleet.db" 'SELECT host, COUNT(*), SUM(count), SUM(errors) FROM usage GROUP BY host' | tr '\n' ' ')" = "h1|2|7|4 h2|2|3|0 h3|2|2|0 "
 check "... the same rows as the single DB" test "$(sql "$T/fleet.db" 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')" = "$(sql "$T/u.db" 'SELECT * FROM usage ORDER BY 1,2,3,4,5,6,7')"
 check "... mode 0600, no temporary file left" sh -c "test \$(stat -c %a '$T/fleet.db') = 600 && ! ls -a '$T' | grep -q merge-"
-check "check on the merged DB: exit 1" test "$(status "$A" check --tables "$T/tables" --db "$T/fleet.db" --root "$T/root" --now 2024-05-20)" = 1
+check "check on the merged DB: exit 1" test "$(status "$A" check --tables "$T/tables" --db "$T/fleet.db" --root "$T/root" --now 2024-05-20 --by-host)" = 1
 check "... the same verdicts and blockers as on the one DB" sh -c "sed 's|^usage DB $T/fleet.db:|usage DB $T/u.db:|' '$T/out' | diff -u '$T/want-may' -"
 sum_before=$(sql "$T/fleet.db" .dump | md5sum)
 check "merging the same DBs again: exit 0" test "$(status "$A" merge "$T/h2.db" "$T/h1.db" "$T/h2.db" -o "$T/fleet.db")" = 0
@@ -654,7 +662,7 @@ cat >"$T/want" <<X
 /sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer did not run through the quiet window (since 2024-06-15T00:00:00Z) on 1 of 1 host: h1
 
 1 entry at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 1 no-data
-usage DB $T/s-stop.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1,h2,h3, 5 rows of entries not checked
+usage DB $T/s-stop.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1, h2, h3, 5 rows of entries not checked
 sessions: 1 on 1 host, the tracer did not run through the quiet window on 1:
   host h1: last sync 2024-06-05T00:00:00Z, covered until 2024-06-05T00:00:00Z
 X
@@ -848,7 +856,8 @@ check "--entry filters the metrics" sh -c "'$A' report --db '$T/p.db' --format p
 check "an empty DB: the HELP and TYPE lines only" sh -c "'$A' report --db '$T/empty.db' --format prometheus >'$T/empty.prom' && grep -q '^# TYPE ' '$T/empty.prom' && ! grep -qv '^# ' '$T/empty.prom'"
 check "-o into a missing directory: exit 2" test "$(status "$A" report --db "$T/p.db" --format prometheus -o "$T/nodir/a.prom")" = 2
 check "... named" grep -q "^abidep: cannot create a temporary file in $T/nodir for $T/nodir/a.prom" "$T/err"
-check "-o without --format prometheus: exit 2" test "$(status "$A" report --db "$T/p.db" -o "$T/a.prom")" = 2
+check "-o with text: exit 0, nothing on stdout" test "$(status "$A" report --db "$T/p.db" -o "$T/a.txt")" = 0 -a ! -s "$T/out"
+check "... the text in the file" same "$(cat "$T/a.txt")" "$("$A" report --db "$T/p.db")"
 section "check --kernel and Config: not built in that kernel (the repository's tables)"
 # cgroup v1's memory files need CONFIG_MEMCG_V1 from 6.11: 6.12's config
 # says it is not set; 6.1's has no such option (the files are built).
@@ -876,7 +885,9 @@ check "a Config: word that is not CONFIG_X: an error" \
 	sh -c "'$A' tables validate -t '$T/badcfg' 2>&1 | grep -q \"error: bad Config: 'MEMCG_V1'\""
 
 check "a bad --format: exit 2" test "$(status "$A" report --db "$T/p.db" --format xml)" = 2
-check "... named" grep -qx "abidep: --format takes text, json, prometheus or html, not 'xml'" "$T/err"
+check "... named, with the formats it takes" grep -qx "abidep: --format takes text, json, csv, markdown, prometheus or html, not 'xml'" "$T/err"
+check "check --format prometheus: exit 2" test "$(status "$A" check --format prometheus)" = 2
+check "... named, with the formats check takes" grep -qx "abidep: --format takes text, json, csv, markdown or html, not 'prometheus'" "$T/err"
 check "--format json is -j" same "$("$A" report --db "$T/p.db" --format json)" "$("$A" report -j --db "$T/p.db")"
 
 finish check

@@ -4,6 +4,8 @@
 # filters, and the missing, corrupt and unwritable DB errors.
 # Ends with "report: N passed, N failed".
 set -u
+# Text is fitted to $COLUMNS when it is set: these compare it whole.
+unset COLUMNS
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
 A=${ABIDEP:-build/abidep}
@@ -57,17 +59,31 @@ check "... swept replaced as count is, 0 when not given" \
 section "text"
 cat >"$T/want" <<X
 /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
-  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
+  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      COUNT  ERRORS  LAST-SEEN             HOSTS
+  /usr/local/bin/legacy-irctl  -          1000  -                          open,write  by-name      5       4  2024-05-02T10:00:05Z  h1
+
+/sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
+  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      COUNT  ERRORS  LAST-SEEN             HOSTS
+  /usr/bin/cat                 coreutils  0     /system.slice/mon.service  read        by-name      8       0  2024-05-02T10:00:10Z  h1, h2
+  /usr/bin/udevadm             -          0     -                          read        sweep        6       0  2024-05-01T10:05:00Z  h1, h2
+X
+cat >"$T/want-host" <<X
+/sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
   /usr/local/bin/legacy-irctl  -          1000  -                          open   by-name      1      0       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
   /usr/local/bin/legacy-irctl  -          1000  -                          write  by-name      4      0       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
-  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOSTS
-  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   by-name      8      5       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1,h2
-  /usr/bin/udevadm             -             0  -                          read   sweep        6      6       0  2024-05-01T10:03:20Z  2024-05-01T10:05:00Z  h1,h2
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   by-name      7      4       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   sweep        1      1       0  2024-05-01T10:00:30Z  2024-05-01T10:00:30Z  h2
+  /usr/bin/udevadm             -             0  -                          read   sweep        4      4       0  2024-05-01T10:03:20Z  2024-05-01T10:03:20Z  h1
+  /usr/bin/udevadm             -             0  -                          read   sweep        2      2       0  2024-05-01T10:05:00Z  2024-05-01T10:05:00Z  h2
 X
 check "report, exit 0" test "$(status "$A" report --db "$T/u.db" --root "$T/root")" = 0
-check "... per entry, summed over sessions and hosts, with packages" diff -u "$T/want" "$T/out"
+check "... per entry, per executable summed over sessions, hosts and operations, with packages" diff -u "$T/want" "$T/out"
+check "--by-host: a row per (exe, uid, cgroup, op, host), each host's own counts and how" \
+	sh -c "'$A' report --db '$T/u.db' --root '$T/root' --by-host | diff -u '$T/want-host' -"
 check "... nothing on stderr" test ! -s "$T/err"
 check "abidep -j report (the global option)" sh -c "$A -j report --db '$T/u.db' --root '$T/root' | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 2'"
 check "-d is --db, as in every command that takes a DB" \

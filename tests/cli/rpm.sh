@@ -141,7 +141,7 @@ check "report --format prometheus: the package label" \
 ck() {
 	"$A" check --db "$T/u.db" --now 2024-07-15 --entry rcN "$@"
 }
-check "check --root: blocked, exit 1" test "$(status ck --root "$R")" = 1
+check "check --root --by-host: blocked, exit 1" test "$(status ck --root "$R" --by-host)" = 1
 check "... the blocker's package named" \
 	grep -q '^  used by /usr/bin/legacy-ir-reader (package legacy-ir-reader, uid 0, host h1): 3 uses (read)' "$T/out"
 check "check -j --root: the blockers' packages and versions" \

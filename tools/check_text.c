@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep check's output for people, tickets and spreadsheets
+ * (check_text.h). A fleet's DB has a use per (executable, uid, host): the
+ * text and Markdown sum them per executable across hosts, one row each,
+ * with the hosts and uids as capped lists; --by-host gives the line per
+ * (executable, uid, host). CSV, like JSON, has every use.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_text.h"
+#include "check_time.h"
+#include "table.h"
+#include "text.h"
+#include "util.h"
+
+const char *check_enum_reason(const struct check_use *u)
+{
+	return u->ignored ? u->ignored->reason : "swept its directory";
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static char *ops_text(unsigned int ops)
+{
+	char buf[64] = "";
+	int i;
+
+	for (i = 0; i < NOPS; i++)
+		if (ops & (1u << i)) {
+			if (buf[0])
+				strcat(buf, ",");
+			strcat(buf, check_op_names[i]);
+		}
+	return xstrdup(buf);
+}
+
+/* ---- the verdict table ---- */
+
+enum { V_ENTRY, V_REPL, V_DEPR, V_REMOVE, V_VERDICT, V_BLOCKERS, V_NCOLS };
+
+static const struct table_col verdict_cols[V_NCOLS] = {
+	{ "ENTRY", TC_FLEX | TC_LITERAL }, { "REPLACED-BY", TC_FLEX | TC_LITERAL },
+	{ "DEPRECATED", 0 }, { "REMOVE-AFTER", 0 }, { "VERDICT", 0 }, { "BLOCKERS", 0 },
+};
+
+static void add_verdict(struct table *t, int layout, const struct check_entry *ce)
+{
+	const struct abi_entry *e = ce->e;
+	char **col = table_row(t, layout);
+
+	/* The first of several, as "(+N)": JSON has them all. */
+	col[V_ENTRY] = e->nwhat > 1 ? xasprintf("%s (+%d)", e->what[0], e->nwhat - 1) :
+				      xstrdup(e->what[0]);
+	col[V_REPL] = !e->nreplaced ? xstrdup("none") :
+		      e->nreplaced > 1 ? xasprintf("%s (+%d)", e->replaced_by[0], e->nreplaced - 1) :
+		      xstrdup(e->replaced_by[0]);
+	col[V_DEPR] = xstrdup(or_dash(e->field[ABI_DEPRECATED]));
+	col[V_REMOVE] = e->status == ABI_ST_REMOVED ?
+		xasprintf("removed%s%s", e->field[ABI_REMOVED] ? " " : "",
+			  e->field[ABI_REMOVED] ? e->field[ABI_REMOVED] : "") :
+		xstrdup(or_dash(e->field[ABI_REMOVE_AFTER]));
+	col[V_VERDICT] = xstrdup(verdict_name(ce->verdict));
+	col[V_BLOCKERS] = ce->verdict == V_BLOCKED ?
+		xasprintf("%d", ce->nuses + ce->nblocking_refs) : xstrdup("-");
+}
+
+/* ---- uses, per (exe, uid, host): --by-host ---- */
+
+/* "3 uses (open,read)", and how many were swept if any. */
+static char *uses_text(const struct check_use *u)
+{
+	char *ops = ops_text(u->ops), *text;
+
+	if (u->swept)
+		text = xasprintf("%llu uses (%s), %llu swept", u->count, ops, u->swept);
+	else
+		text = xasprintf("%llu uses (%s)", u->count, ops);
+	free(ops);
+	return text;
+}
+
+static void add_use_lines(struct table *t, const struct check_entry *ce)
+{
+	char tm[64], *uses;
+	int k;
+
+	for (k = 0; k < ce->nuses; k++) {
+		const struct check_use *u = &ce->uses[k];
+
+		uses = uses_text(u);
+		table_line(t, 2, "used by %s (package %s, uid %u, host %s): %s, %llu failed, last %s",
+			   u->exe, or_dash(u->package), u->uid, u->host, uses, u->errors,
+			   iso_time(u->last_seen, tm, sizeof(tm)));
+		free(uses);
+	}
+	for (k = 0; k < ce->nenums; k++) {
+		const struct check_use *u = &ce->enums[k];
+
+		uses = uses_text(u);
+		table_line(t, 2, "enumerated by %s (%s), not blocking (package %s, uid %u, host %s): %s, %llu failed, last %s",
+			   u->exe, check_enum_reason(u), or_dash(u->package), u->uid, u->host,
+			   uses, u->errors, iso_time(u->last_seen, tm, sizeof(tm)));
+		free(uses);
+	}
+}
+
+/* ---- uses summed per executable ---- */
+
+enum { U_EXE, U_PKG, U_UIDS, U_USES, U_FAILED, U_OPS, U_LAST, U_HOSTS, U_WHY, U_NCOLS };
+
+static const struct table_col use_cols[U_NCOLS] = {
+	{ "USED BY", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
+	{ "UIDS", TC_SHRINK }, { "USES", TC_RIGHT }, { "FAILED", TC_RIGHT }, { "OPS", 0 },
+	{ "LAST-SEEN", 0 }, { "HOSTS", TC_SHRINK | TC_LITERAL }, { "WHY", TC_SHRINK },
+};
+static const char *const used_head[U_NCOLS] = {
+	"USED BY", "PACKAGE", "UIDS", "USES", "FAILED", "OPS", "LAST-SEEN", "HOSTS", NULL,
+};
+static const char *const enum_head[U_NCOLS] = {
+	"ENUMERATED BY", "PACKAGE", "UIDS", "USES", "FAILED", "OPS", "LAST-SEEN", "HOSTS", "WHY",
+};
+
+/* The distinct uids of @u[0..n), as a capped list. */
+static char *uids_text(const struct check_use *u, int n, int cap)
+{
+	unsigned int *uid = xmalloc(n * sizeof(*uid));
+	char *text;
+	int i;
+
+	for (i = 0; i < n; i++)
+		uid[i] = u[i].uid;
+	text = uids_list(uid, n, cap);
+	free(uid);
+	return text;
+}
+
+/* The distinct hosts of @u[0..n), as a capped list. */
+static char *hosts_text(const struct check_use *u, int n, int cap)
+{
+	char **names = xmalloc(n * sizeof(char *)), *text;
+	int i;
+
+	for (i = 0; i < n; i++)
+		names[i] = u[i].host;
+	text = distinct_list(names, n, cap);
+	free(names);
+	return text;
+}
+
+/* One row for the uses @u[0..n) of one executable. */
+static void add_use_sum(struct table *t, int layout, const struct check_use *u, int n,
+			bool enumerated)
+{
+	unsigned long long count = 0, errors = 0;
+	long long last = LLONG_MIN;
+	unsigned int ops = 0;
+	char **col = table_row(t, layout), tm[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		count += u[i].count;
+		errors += u[i].errors;
+		ops |= u[i].ops;
+		if (u[i].last_seen > last)
+			last = u[i].last_seen;
+	}
+	col[U_EXE] = xstrdup(u->exe);
+	col[U_PKG] = xstrdup(or_dash(u->package));
+	col[U_UIDS] = uids_text(u, n, NAMES_SHOWN);
+	col[U_USES] = xasprintf("%llu", count);
+	col[U_FAILED] = xasprintf("%llu", errors);
+	col[U_OPS] = ops_text(ops);
+	col[U_LAST] = xstrdup(iso_time(last, tm, sizeof(tm)));
+	col[U_HOSTS] = hosts_text(u, n, NAMES_SHOWN);
+	if (enumerated)
+		col[U_WHY] = xstrdup(check_enum_reason(u));
+}
+
+/* @u[0..n), sorted by exe: a row per executable. */
+static void add_use_sums(struct table *t, int layout, const struct check_use *u, int n,
+			 bool enumerated)
+{
+	int i, k;
+
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && !strcmp(u[k].exe, u[i].exe); k++)
+			;
+		add_use_sum(t, layout, u + i, k - i, enumerated);
+	}
+}
+
+/* ---- the document ---- */
+
+static bool has_details(const struct check_entry *ce)
+{
+	return ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA ||
+	       (ce->verdict == V_REMOVED && ce->nuses) ||
+	       (ce->verdict != V_NOT_DUE && (ce->nrefs || ce->nenums));
+}
+
+/* Who uses or references the entry: for blocked entries, the blockers. */
+static void add_details(struct table *t, int layout, const struct check_entry *ce,
+			bool by_host)
+{
+	int k;
+
+	table_blank(t);
+	table_title(t, "%s (%s): %s", ce->e->what[0], verdict_name(ce->verdict),
+		    ce->brief && !by_host ? ce->brief : ce->reason);
+	if (by_host) {
+		add_use_lines(t, ce);
+	} else {
+		if (ce->nuses) {
+			table_head(t, layout, used_head);
+			add_use_sums(t, layout, ce->uses, ce->nuses, false);
+		}
+		if (ce->nenums) {
+			table_head(t, layout, enum_head);
+			add_use_sums(t, layout, ce->enums, ce->nenums, true);
+		}
+	}
+	for (k = 0; k < ce->nrefs; k++) {
+		const struct scan_hit *h = ce->refs[k].hit;
+
+		table_line(t, 2, "%s %s:%lu (package %s, %s): %s",
+			   ce->refs[k].blocks ? "referenced in" : "weak reference, not blocking, in",
+			   h->file, h->line, or_dash(h->package),
+			   scan_confidence_name(h->confidence), h->match);
+	}
+}
+
+/* When the tracer ran, and the hosts on which it did not cover the window. */
+static void add_sessions(struct table *t, const struct check *c, bool by_host)
+{
+	char tm[64], tm2[64];
+	int i, shown = 0;
+
+	if (!c->nsessions) {
+		table_line(t, 0, "sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running");
+		return;
+	}
+	if (!c->nuncovered) {
+		table_line(t, 0, "sessions: %lld on %d host%s, the tracer ran through the quiet window on each",
+			   c->nsessions, c->nshosts, c->nshosts == 1 ? "" : "s");
+		return;
+	}
+	table_line(t, 0, "sessions: %lld on %d host%s, the tracer did not run through the quiet window on %d:",
+		   c->nsessions, c->nshosts, c->nshosts == 1 ? "" : "s", c->nuncovered);
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		if (h->covers)
+			continue;
+		if (!by_host && shown++ == NAMES_SHOWN) {
+			table_line(t, 2, "and %d more (--by-host or -j lists them all)",
+				   c->nuncovered - NAMES_SHOWN);
+			break;
+		}
+		/* Covered until: from the window's start, without a longer gap. */
+		if (h->covered_until == LLONG_MIN)
+			table_line(t, 2, "host %s: last sync %s, no session from the window's start",
+				   h->host, iso_time(h->last_sync, tm, sizeof(tm)));
+		else
+			table_line(t, 2, "host %s: last sync %s, covered until %s", h->host,
+				   iso_time(h->last_sync, tm, sizeof(tm)),
+				   iso_time(h->covered_until, tm2, sizeof(tm2)));
+	}
+}
+
+/* The counts, the DB, the sessions and the scan. */
+static void add_summary(struct table *t, const struct check *c, const char *db, bool by_host)
+{
+	char tm[64], tm2[64], *hosts = NULL, *kernel = NULL, *rows = NULL, *unmatched = NULL;
+
+	table_blank(t);
+	/* Only --kernel can make an entry removed: without it, the line stays as it was. */
+	if (c->kernel)
+		kernel = xasprintf(", %d removed (in kernel %s)", c->counts[V_REMOVED], c->kernel);
+	table_line(t, 0, "%d entr%s at %s, quiet since %s: %d ready, %d blocked, %d not-due, %d no-data%s",
+		   c->n, c->n == 1 ? "y" : "ies", iso_time(c->now, tm, sizeof(tm)),
+		   iso_time(c->quiet_since, tm2, sizeof(tm2)), c->counts[V_READY],
+		   c->counts[V_BLOCKED], c->counts[V_NOT_DUE], c->counts[V_NO_DATA],
+		   kernel ? kernel : "");
+	if (c->rows) {
+		hosts = names_list(c->hosts, c->nhosts, by_host ? 0 : NAMES_SHOWN);
+		rows = xasprintf(", uses from %s to %s, host%s %s",
+				 iso_time(c->first_use, tm, sizeof(tm)),
+				 iso_time(c->last_use, tm2, sizeof(tm2)),
+				 c->nhosts == 1 ? "" : "s", hosts);
+	}
+	if (c->unmatched_rows)
+		unmatched = xasprintf(", %lld row%s of entries not checked", c->unmatched_rows,
+				      c->unmatched_rows == 1 ? "" : "s");
+	table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows, c->rows == 1 ? "" : "s",
+		   rows ? rows : "", unmatched ? unmatched : "");
+	add_sessions(t, c, by_host);
+	if (c->scanned)
+		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",
+			   c->scan.files, c->scan.nhits, c->scan.nunreadable);
+	free(hosts);
+	free(kernel);
+	free(rows);
+	free(unmatched);
+}
+
+/* The verdicts, the details of the entries that have any, the summary. */
+static void build_text(struct table *t, const struct check *c, const char *db, bool by_host)
+{
+	int verdicts = table_layout(t, 0, V_NCOLS, verdict_cols);
+	int uses = table_layout(t, 2, U_NCOLS, use_cols);
+	int i;
+
+	table_head(t, verdicts, NULL);
+	for (i = 0; i < c->n; i++)
+		add_verdict(t, verdicts, &c->entries[i]);
+	/* Blocked entries' blockers, why no data, weak references of due ones. */
+	for (i = 0; i < c->n; i++)
+		if (has_details(&c->entries[i]))
+			add_details(t, uses, &c->entries[i], by_host);
+	add_summary(t, c, db, by_host);
+}
+
+/* ---- CSV: a row per use and reference ---- */
+
+enum {
+	S_ENTRY, S_REMOVE, S_VERDICT, S_REASON, S_KIND, S_BLOCKS, S_EXE, S_PKG, S_UID,
+	S_HOST, S_OPS, S_COUNT, S_SWEPT, S_ERRORS, S_FIRST, S_LAST, S_WHY, S_FILE,
+	S_LINE, S_CONF, S_MATCH, S_NCOLS
+};
+
+static const struct table_col csv_cols[S_NCOLS] = {
+	{ "entry", 0 }, { "remove_after", 0 }, { "verdict", 0 }, { "reason", 0 },
+	{ "kind", 0 }, { "blocks", 0 }, { "exe", 0 }, { "package", 0 }, { "uid", 0 },
+	{ "host", 0 }, { "ops", 0 }, { "count", 0 }, { "swept", 0 }, { "errors", 0 },
+	{ "first_seen", 0 }, { "last_seen", 0 }, { "why", 0 }, { "file", 0 },
+	{ "line", 0 }, { "confidence", 0 }, { "match", 0 },
+};
+
+/* A row with the entry's columns filled. */
+static char **csv_row(struct table *t, int layout, const struct check_entry *ce,
+		      const char *kind, bool blocks)
+{
+	const struct abi_entry *e = ce->e;
+	char **col = table_row(t, layout);
+
+	col[S_ENTRY] = xstrdup(e->what[0]);
+	col[S_REMOVE] = xstrdup(e->status == ABI_ST_REMOVED ? "removed" :
+				e->field[ABI_REMOVE_AFTER] ? e->field[ABI_REMOVE_AFTER] : "");
+	col[S_VERDICT] = xstrdup(verdict_name(ce->verdict));
+	col[S_REASON] = xstrdup(ce->reason ? ce->reason : "");
+	col[S_KIND] = xstrdup(kind);
+	col[S_BLOCKS] = xstrdup(!*kind ? "" : blocks ? "yes" : "no");
+	return col;
+}
+
+static void csv_use(struct table *t, int layout, const struct check_entry *ce,
+		    const struct check_use *u, bool enumerated)
+{
+	char **col = csv_row(t, layout, ce, enumerated ? "enumerated" : "use", !enumerated);
+	char tm[64];
+
+	col[S_EXE] = xstrdup(u->exe);
+	col[S_PKG] = xstrdup(u->package ? u->package : "");
+	col[S_UID] = xasprintf("%u", u->uid);
+	col[S_HOST] = xstrdup(u->host);
+	col[S_OPS] = ops_text(u->ops);
+	col[S_COUNT] = xasprintf("%llu", u->count);
+	col[S_SWEPT] = xasprintf("%llu", u->swept);
+	col[S_ERRORS] = xasprintf("%llu", u->errors);
+	col[S_FIRST] = xstrdup(iso_time(u->first_seen, tm, sizeof(tm)));
+	col[S_LAST] = xstrdup(iso_time(u->last_seen, tm, sizeof(tm)));
+	if (enumerated)
+		col[S_WHY] = xstrdup(check_enum_reason(u));
+}
+
+static void build_csv(struct table *t, const struct check *c)
+{
+	int layout = table_layout(t, 0, S_NCOLS, csv_cols), i, k;
+
+	table_head(t, layout, NULL);
+	for (i = 0; i < c->n; i++) {
+		const struct check_entry *ce = &c->entries[i];
+
+		/* An entry nobody uses still has its verdict. */
+		if (!ce->nuses && !ce->nenums && !ce->nrefs)
+			csv_row(t, layout, ce, "", false);
+		for (k = 0; k < ce->nuses; k++)
+			csv_use(t, layout, ce, &ce->uses[k], false);
+		for (k = 0; k < ce->nenums; k++)
+			csv_use(t, layout, ce, &ce->enums[k], true);
+		for (k = 0; k < ce->nrefs; k++) {
+			const struct scan_hit *h = ce->refs[k].hit;
+			char **col = csv_row(t, layout, ce, "reference", ce->refs[k].blocks);
+
+			col[S_PKG] = xstrdup(h->package ? h->package : "");
+			col[S_FILE] = xstrdup(h->file);
+			col[S_LINE] = xasprintf("%lu", h->line);
+			col[S_CONF] = xstrdup(scan_confidence_name(h->confidence));
+			col[S_MATCH] = xstrdup(h->match);
+		}
+	}
+}
+
+void check_print(const struct check *c, const char *db, bool by_host, FILE *out,
+		 enum out_format f, int width)
+{
+	struct table *t = table_new();
+
+	if (f == FMT_CSV)
+		build_csv(t, c);
+	else
+		build_text(t, c, db, by_host);
+	table_print(t, out, f, width);
+	table_free(t);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abidep report's data, as report.c collects it from the usage DB, for
+ * its printers: JSON and Prometheus (report.c), text, Markdown and CSV
+ * (report_text.c).
+ */
+#ifndef ABIDEP_REPORT_H
+#define ABIDEP_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "abi.h"
+#include "output.h"
+#include "store.h"
+
+struct owner;
+
+/* A user's counts on one host. */
+struct user_host {
+	char *host;
+	struct usage_counts counts;
+};
+
+/* Who used an entry: per (exe, uid, cgroup, op), summed over hosts. */
+struct user {
+	char *exe;
+	const char *package;	/* owned by report.owner; NULL: none */
+	const char *package_version;	/* the same; NULL: none or unknown */
+	unsigned int uid;
+	char *cgroup;		/* NULL: unknown */
+	char *op;
+	union {			/* summed over hosts: usage_add() */
+		struct { USAGE_COUNTS_MEMBERS; };
+		struct usage_counts counts;
+	};
+	struct user_host *hosts;	/* in host order */
+	int nhosts, hcap;
+	const struct abi_ignore *ignored;	/* a known enumerator: check does not count it */
+};
+
+struct entry {
+	char *what;		/* NULL: unknown to the tracer */
+	char *table, *status;	/* of the file used last */
+	long long last_seen;
+	char **files;
+	int nfiles, fcap;
+	struct user *users;	/* in (exe, uid, cgroup, op) order */
+	int nusers, ucap;
+	const struct abi_entry *abi;	/* its table entry, if the tables have it */
+};
+
+struct report {
+	struct entry *entries;
+	int n, cap;
+	struct owner *owner;
+	struct abi_set set;		/* the tables: their known enumerators */
+};
+
+/* A sweep, or a user by name: see usage_all_swept(). */
+const char *report_how(const struct usage_counts *c);
+
+/*
+ * @r as @f: FMT_TEXT fitted to @width (0: not), FMT_MARKDOWN or FMT_CSV.
+ * Text and Markdown sum each entry's users per executable across hosts,
+ * host lists capped, unless @by_host: a row per (exe, uid, cgroup, op,
+ * host) and lists in full. CSV has a row per user, as JSON.
+ */
+void report_print(const struct report *r, bool by_host, FILE *out, enum out_format f,
+		  int width);
+
+#endif
