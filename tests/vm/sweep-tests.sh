@@ -150,7 +150,7 @@ want="blocked
 /usr/bin/cat /usr/bin/dash /usr/bin/grep /usr/bin/python3.11 /usr/bin/tar /usr/bin/udevadm"
 check "--count-sweeps: the sweeps block too" test "$got" = "$want"
 [ "$got" = "$want" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
-check "check's text names them 'enumerated by ... (swept its directory)'" \
-	sh -c "'$A' check -d $DB -t /tmp/tables --entry current_protocol | grep -q '^  enumerated by /usr/bin/udevadm (swept its directory), not blocking'"
+check "check's text (--by-host) names them 'enumerated by ... (swept its directory)'" \
+	sh -c "'$A' check --by-host -d $DB -t /tmp/tables --entry current_protocol | grep -q '^  enumerated by /usr/bin/udevadm (swept its directory), not blocking'"
 
 finish sweep
