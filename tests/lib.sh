@@ -18,7 +18,7 @@ check() {
 	else
 		_fail=$((_fail + 1))
 		echo "not ok - $_desc"
-		[ -n "$_out" ] && echo "$_out" | head -n 5 | sed 's/^/#   /'
+		[ -n "$_out" ] && echo "$_out" | head -n "${TEST_LINES:-5}" | sed 's/^/#   /'
 	fi
 	return 0
 }

@@ -226,9 +226,11 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 {
 	struct usage_counts sum = u[0].counts;
 	unsigned int ops = u[0].ops, *uids = xcalloc(n, sizeof(*uids));
+	long long window = 0;	/* uses of the window's days; -1: unknown */
 	int k, o, nhosts = 1, nuids = 0, j;
 
 	for (k = 0; k < n; k++) {
+		window = window < 0 || u[k].recent < 0 ? -1 : window + u[k].recent;
 		if (k) {
 			usage_add(&sum, &u[k].counts);
 			ops |= u[k].ops;
@@ -241,8 +243,10 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 	}
 	fputs("<tr class=\"exe\" data-exe=\"", f);
 	html_esc(f, u[0].exe);
-	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"><td class=\"path\">",
-		sum.count, nhosts, n);
+	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"", sum.count, nhosts, n);
+	if (window >= 0)
+		fprintf(f, " data-window=\"%lld\"", window);
+	fputs("><td class=\"path\">", f);
 	html_esc(f, u[0].exe);
 	fputs("</td><td>", f);
 	html_esc(f, u[0].package ? u[0].package : "-");
@@ -270,8 +274,13 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 	for (o = 0, j = 0; o < NOPS; o++)
 		if (ops & (1u << o))
 			fprintf(f, "%s%s", j++ ? "," : "", check_op_names[o]);
-	fprintf(f, "</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"t\">",
-		sum.count, sum.swept, sum.errors);
+	fprintf(f, "</td><td class=\"n\">%llu</td>", sum.count);
+	if (window < 0)
+		fputs("<td class=\"n window\">-</td>", f);
+	else
+		fprintf(f, "<td class=\"n window\">%lld</td>", window);
+	fprintf(f, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"t\">",
+		sum.swept, sum.errors);
 	html_time(f, sum.last_seen);
 	fputs("</td></tr>\n", f);
 	free(uids);
@@ -287,7 +296,7 @@ static void uses_table(FILE *f, const char *title, const char *cls,
 		return;
 	fprintf(f, "<p>%s:</p>\n<table class=\"%s\">\n<tr><th>executable</th><th>package</th>%s"
 		"<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
-		"<th>swept</th><th>failed</th><th>last use</th></tr>\n",
+		"<th>in the window</th><th>swept</th><th>failed</th><th>last use</th></tr>\n",
 		title, cls, enumerated ? "<th>why not blocking</th>" : "");
 	for (start = 0, k = 1; k <= n; k++)
 		if (k == n || strcmp(u[k].exe, u[start].exe)) {

@@ -72,15 +72,19 @@ static void add_verdict(struct table *t, int layout, const struct check_entry *c
 
 /* ---- uses, per (exe, uid, host): --by-host ---- */
 
-/* "3 uses (open,read)", and how many were swept if any. */
+/*
+ * "3 uses (open,read)", how many were swept if any, and how many were of
+ * the quiet window's days when the daily history tells.
+ */
 static char *uses_text(const struct check_use *u)
 {
-	char *ops = ops_text(u->ops), *text;
+	char *ops = ops_text(u->ops), swept[48] = "", window[48] = "", *text;
 
 	if (u->swept)
-		text = xasprintf("%llu uses (%s), %llu swept", u->count, ops, u->swept);
-	else
-		text = xasprintf("%llu uses (%s)", u->count, ops);
+		snprintf(swept, sizeof(swept), ", %llu swept", u->swept);
+	if (u->recent >= 0)
+		snprintf(window, sizeof(window), ", %lld in the window", u->recent);
+	text = xasprintf("%llu uses (%s)%s%s", u->count, ops, swept, window);
 	free(ops);
 	return text;
 }
@@ -112,19 +116,40 @@ static void add_use_lines(struct table *t, const struct check_entry *ce)
 
 /* ---- uses summed per executable ---- */
 
-enum { U_EXE, U_PKG, U_UIDS, U_USES, U_FAILED, U_OPS, U_LAST, U_HOSTS, U_WHY, U_NCOLS };
+enum {
+	U_EXE, U_PKG, U_UIDS, U_USES, U_WINDOW, U_FAILED, U_OPS, U_LAST, U_HOSTS, U_WHY,
+	U_NCOLS
+};
 
+/* IN-WINDOW: of USES, those of the quiet window's days (the daily history). */
 static const struct table_col use_cols[U_NCOLS] = {
 	{ "USED BY", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
-	{ "UIDS", TC_SHRINK }, { "USES", TC_RIGHT }, { "FAILED", TC_RIGHT }, { "OPS", 0 },
-	{ "LAST-SEEN", 0 }, { "HOSTS", TC_SHRINK | TC_LITERAL }, { "WHY", TC_SHRINK },
+	{ "UIDS", TC_SHRINK }, { "USES", TC_RIGHT }, { "IN-WINDOW", TC_RIGHT },
+	{ "FAILED", TC_RIGHT }, { "OPS", 0 }, { "LAST-SEEN", 0 },
+	{ "HOSTS", TC_SHRINK | TC_LITERAL }, { "WHY", TC_SHRINK },
 };
 static const char *const used_head[U_NCOLS] = {
-	"USED BY", "PACKAGE", "UIDS", "USES", "FAILED", "OPS", "LAST-SEEN", "HOSTS", NULL,
+	"USED BY", "PACKAGE", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS", "LAST-SEEN",
+	"HOSTS", NULL,
 };
 static const char *const enum_head[U_NCOLS] = {
-	"ENUMERATED BY", "PACKAGE", "UIDS", "USES", "FAILED", "OPS", "LAST-SEEN", "HOSTS", "WHY",
+	"ENUMERATED BY", "PACKAGE", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS", "LAST-SEEN",
+	"HOSTS", "WHY",
 };
+
+/* Uses of the quiet window's days, summed: "-" when the DB cannot tell for one. */
+static char *window_text(const struct check_use *u, int n)
+{
+	unsigned long long sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (u[i].recent < 0)
+			return xstrdup("-");
+		sum += u[i].recent;
+	}
+	return xasprintf("%llu", sum);
+}
 
 /* The distinct uids of @u[0..n), as a capped list. */
 static char *uids_text(const struct check_use *u, int n, int cap)
@@ -174,6 +199,7 @@ static void add_use_sum(struct table *t, int layout, const struct check_use *u, 
 	col[U_PKG] = xstrdup(or_dash(u->package));
 	col[U_UIDS] = uids_text(u, n, NAMES_SHOWN);
 	col[U_USES] = xasprintf("%llu", count);
+	col[U_WINDOW] = window_text(u, n);
 	col[U_FAILED] = xasprintf("%llu", errors);
 	col[U_OPS] = ops_text(ops);
 	col[U_LAST] = xstrdup(iso_time(last, tm, sizeof(tm)));
@@ -331,7 +357,7 @@ static void build_text(struct table *t, const struct check *c, const char *db, b
 enum {
 	S_ENTRY, S_REMOVE, S_VERDICT, S_REASON, S_KIND, S_BLOCKS, S_EXE, S_PKG, S_UID,
 	S_HOST, S_OPS, S_COUNT, S_SWEPT, S_ERRORS, S_FIRST, S_LAST, S_WHY, S_FILE,
-	S_LINE, S_CONF, S_MATCH, S_NCOLS
+	S_LINE, S_CONF, S_MATCH, S_VERSION, S_WINDOW, S_NCOLS
 };
 
 static const struct table_col csv_cols[S_NCOLS] = {
@@ -339,7 +365,8 @@ static const struct table_col csv_cols[S_NCOLS] = {
 	{ "kind", 0 }, { "blocks", 0 }, { "exe", 0 }, { "package", 0 }, { "uid", 0 },
 	{ "host", 0 }, { "ops", 0 }, { "count", 0 }, { "swept", 0 }, { "errors", 0 },
 	{ "first_seen", 0 }, { "last_seen", 0 }, { "why", 0 }, { "file", 0 },
-	{ "line", 0 }, { "confidence", 0 }, { "match", 0 },
+	{ "line", 0 }, { "confidence", 0 }, { "match", 0 }, { "package_version", 0 },
+	{ "uses_in_window", 0 },
 };
 
 /* A row with the entry's columns filled. */
@@ -375,6 +402,8 @@ static void csv_use(struct table *t, int layout, const struct check_entry *ce,
 	col[S_ERRORS] = xasprintf("%llu", u->errors);
 	col[S_FIRST] = xstrdup(iso_time(u->first_seen, tm, sizeof(tm)));
 	col[S_LAST] = xstrdup(iso_time(u->last_seen, tm, sizeof(tm)));
+	col[S_VERSION] = xstrdup(u->package_version ? u->package_version : "");
+	col[S_WINDOW] = u->recent < 0 ? xstrdup("") : xasprintf("%lld", u->recent);
 	if (enumerated)
 		col[S_WHY] = xstrdup(check_enum_reason(u));
 }
@@ -403,6 +432,7 @@ static void build_csv(struct table *t, const struct check *c)
 			col[S_LINE] = xasprintf("%lu", h->line);
 			col[S_CONF] = xstrdup(scan_confidence_name(h->confidence));
 			col[S_MATCH] = xstrdup(h->match);
+			col[S_VERSION] = xstrdup(h->package_version ? h->package_version : "");
 		}
 	}
 }

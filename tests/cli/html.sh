@@ -163,7 +163,9 @@ def exe_rows(sec, table):
         if e[0] == "table":
             cur = e[1].get("class", "")
         elif e[0] == "tr" and "exe" in e[1].get("class", "").split() and cur == table:
-            got[e[1]["data-exe"]] = (int(e[1]["data-uses"]), int(e[1]["data-hosts"]))
+            w = e[1].get("data-window")
+            got[e[1]["data-exe"]] = (int(e[1]["data-uses"]), int(e[1]["data-hosts"]),
+                                     None if w is None else int(w))
     return got
 
 def per_exe(uses):
@@ -171,10 +173,12 @@ def per_exe(uses):
     for u in uses:
         if u.get("kind", "use") != "use":
             continue
-        s = sums.setdefault(u["exe"], [0, set()])
+        s = sums.setdefault(u["exe"], [0, set(), 0])
         s[0] += u["count"]
         s[1].add(u["host"])
-    return {k: (v[0], len(v[1])) for k, v in sums.items()}
+        w = u.get("uses_in_window")
+        s[2] = None if w is None or s[2] is None else s[2] + w
+    return {k: (v[0], len(v[1]), v[2]) for k, v in sums.items()}
 
 if what == "summary":
     got = {e[1]["data-verdict"]: int(e[1]["data-count"]) for e in els if e[0] == "li" and "data-verdict" in e[1]}
@@ -188,7 +192,8 @@ elif what == "verdicts":
     if got != want:
         fail("DOM %s\n-j  %s" % (got, want))
 elif what in ("blockers", "enumerated"):
-    # Per entry, per executable: the uses summed and the hosts, as -j's.
+    # Per entry, per executable: the uses summed, the hosts and the uses in
+    # the window (none when the DB cannot tell), as -j's.
     for e in d["entries"]:
         w = e["what"][0] if isinstance(e["what"], list) else e["what"]
         key = "blockers" if what == "blockers" else "enumerated"
@@ -228,7 +233,8 @@ elif what == "users":
             w = want.setdefault(e["what"] or "", {}).setdefault(u["exe"], [0, set()])
             w[0] += u["count"]
             w[1].update(u["hosts"])
-    want = {k: {x: (v[0], len(v[1])) for x, v in ex.items()} for k, ex in want.items()}
+    # (report's page has no quiet window: no data-window)
+    want = {k: {x: (v[0], len(v[1]), None) for x, v in ex.items()} for k, ex in want.items()}
     got = {s[1]["data-what"]: exe_rows(section(s[1]["data-what"]), "users")
            for s in els if s[0] == "section" and "data-what" in s[1]}
     if got != want:
