@@ -109,8 +109,8 @@ warnings() { grep -E '(warning|error):' "$1" | sed -e "s|$tree/||" -e 's/:[0-9]*
 tip=$(g rev-parse HEAD)
 n=$(echo "$patches" | wc -l)
 for i in 0 $(seq 1 "$n"); do
-	rev=$(g rev-list --reverse "$base..HEAD" | sed -n "${i}p")
-	[ "$i" -eq 0 ] && rev=$base
+	rev=$base
+	[ "$i" -eq 0 ] || rev=$(g rev-list --reverse "$base..$tip" | sed -n "${i}p")
 	g checkout -q "$rev"
 	log=$work/build-$i.log
 	what="build after patch $i ($(g log -1 --format=%s "$rev"))"
