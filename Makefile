@@ -8,6 +8,9 @@
 #   make test-debug the module, brownout, stress, fault, security and hostile-input
 #                   guest suites on a 6.12 kernel with KASAN, lockdep, KFENCE, ...
 #                   (~20 min; the kernel is built once, 13-24 min; not in make test)
+#   make patches-check  the kernel series patches/linux-6.12/: git am, checkpatch,
+#                   a W=1 build after each patch, its KUnit suite, the guest on the
+#                   debug kernel carrying it (not in make test)
 #   make demo       the whole story in a QEMU guest, in under a minute
 #   make bench      speed figures, side by side with the kernel's own tools
 #   make stress     STRESS_SECONDS (300) of load and churn in the guest
@@ -33,12 +36,12 @@ Q := @
 endif
 
 .PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
-	test-debug demo bench stress clean help man htmldocs install uninstall
+	test-debug patches-check demo bench stress clean help man htmldocs install uninstall
 
 all: module tools
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,22p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	$(Q)scripts/deps.sh
@@ -108,6 +111,10 @@ test-debug: deps tools
 		KDIR=$$kdir $(MAKE) --no-print-directory module KVER=$$k && \
 		KVER=$$k tests/vm/debug-selftest.sh && \
 		KERNELS=$$k SUITES="$(DEBUG_SUITES)" scripts/run-tests.sh guest
+
+# The tracer (build/abidep) watches the alias in the guest.
+patches-check: deps tools
+	$(Q)scripts/patches-check.sh
 
 demo: deps module tools
 	$(need_kver)

@@ -725,6 +725,22 @@ int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
 }
 
 /*
+ * A deprecated alias of the in-tree series (patches/linux-6.12/) has a
+ * seq_show of its own, which calls the new attribute's show(): its reads
+ * come here, not to sysfs_kf_seq_show(). Loaded only where the kernel has
+ * the function (tools/trace_load.c).
+ */
+SEC("fexit/sysfs_kf_alias_seq_show")
+int BPF_PROG(abidep_read_alias, struct seq_file *sf, void *v, int ret)
+{
+	__u32 id;
+
+	if (watched_ino(sf->file->f_inode->i_ino, &id))
+		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0);
+	return 0;
+}
+
+/*
  * Preallocated attributes (sysfs_kf_read()) and binary ones
  * (sysfs_kf_bin_read()) are called at every read(2), the last one returning
  * 0: the value was not read then.
@@ -952,6 +968,22 @@ int BPF_KPROBE(abidep_kp_read, struct seq_file *sf)
 
 SEC("kretprobe/sysfs_kf_seq_show")
 int BPF_KRETPROBE(abidep_kr_read, int ret)
+{
+	kp_exit(ABIDEP_OP_READ, ret, true);
+	return 0;
+}
+
+SEC("kprobe/sysfs_kf_alias_seq_show")
+int BPF_KPROBE(abidep_kp_read_alias, struct seq_file *sf)
+{
+	const struct file *file = BPF_CORE_READ(sf, file);
+
+	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
+	return 0;
+}
+
+SEC("kretprobe/sysfs_kf_alias_seq_show")
+int BPF_KRETPROBE(abidep_kr_read_alias, int ret)
 {
 	kp_exit(ABIDEP_OP_READ, ret, true);
 	return 0;

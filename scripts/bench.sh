@@ -13,7 +13,12 @@
 #           tracer, the floor, abidep) with two readers on two vCPUs
 #                                                        (tests/bench/guest.sh)
 #   alias   reading through the module's aliases vs the new attributes,
-#           in instructions and wall time, on each kernel (tests/bench/alias.sh)
+#           in instructions and wall time, on each kernel; and through the
+#           in-tree alias of the series patches/linux-6.12/ (cpuidle's
+#           current_governor_ro vs current_governor), in instructions, on
+#           the one kernel that carries it, the debug kernel (KASAN, lockdep:
+#           scripts/debug-kernel.sh builds it, cold 13 to 24 min, if make
+#           patches-check or make test-debug has not)   (tests/bench/alias.sh)
 #   scan    abidep scan vs grep over the same names, on /usr/lib
 #                                                     (scripts/bench-scan.sh)
 #
@@ -94,6 +99,13 @@ for k in $KERNELS; do
 	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
 	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh
 done
+echo "== the in-tree alias, on the debug kernel (it carries patches/linux-6.12/)"
+if scripts/debug-kernel.sh >/dev/null; then
+	guest alias-intree-icount debug 2 --icount -- env ALIAS_ROUNDS="${ALIAS_ROUNDS:-8}" \
+		ALIAS_ITERS="${ALIAS_ITERS:-2000}" ALIAS_SIDES="in_alias in_new" tests/bench/alias.sh
+else
+	rec F "the debug kernel (scripts/debug-kernel.sh) did not build: no in-tree alias figures"
+fi
 
 echo "== scan: abidep scan vs grep"
 scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"

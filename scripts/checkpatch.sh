@@ -1,7 +1,8 @@
 #!/bin/sh
 # checkpatch.pl --strict on every kernel source file (kmod/, bpf/), with the
 # checkpatch of each supported kernel's Debian linux-source (scripts/kernels),
-# and on every patch to the kernel (tests/vm/debug-patches/), as patches.
+# and on every patch to the kernel (tests/vm/debug-patches/, and the series
+# patches/linux-6.12/ but its cover letter), as patches.
 # Prints "checkpatch: N passed, N failed" (a file and tree a test) and exits
 # 1 if any file has an error, warning or check.
 set -eu
@@ -10,7 +11,8 @@ cd "$repo"
 pass=0 fail=0
 files=$(git ls-files -co --exclude-standard 'kmod/*.[ch]' 'bpf/*.[ch]' |
 	grep -v -e '\.mod\.c$' -e 'vmlinux\.h$' -e '\.skel\.h$')
-patches=$(git ls-files -co --exclude-standard 'tests/vm/debug-patches/*.patch')
+patches=$(git ls-files -co --exclude-standard 'tests/vm/debug-patches/*.patch' 'patches/*/*.patch' |
+	grep -v '/0000-cover-letter\.patch$')
 for kver in $(scripts/kver.sh --all); do
 	series=$(scripts/kver.sh --series "$kver")
 	src=$(scripts/linux-source.sh "$series")

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Build the debug guest kernel (KASAN, lockdep, KFENCE, DEBUG_OBJECTS,
 # DEBUG_KOBJECT_RELEASE, DEBUG_LIST, UBSAN: tests/vm/debug.config) from
-# Debian's linux-source-6.12 and tests/vm/debug-patches/, once, and install it where tests/vm/run boots
+# Debian's linux-source-6.12, tests/vm/debug-patches/ and the kernel series
+# patches/linux-6.12/ (so that one build serves make test-debug and make
+# patches-check), once, and install it where tests/vm/run boots
 # kernels from: $ABIDEP_CACHE/kernel/<kver>/{vmlinuz,lib/modules/<kver>/}.
 # Its version is 6.12.N-abidep-debug; KVER=debug names it (scripts/kver.sh).
 #
@@ -29,6 +31,8 @@ dir=$cache/debug-kernel
 out=$dir/build
 frag=$repo/tests/vm/debug.config
 patches=$repo/tests/vm/debug-patches
+# The series, without its cover letter, applied after the debug patches.
+series_patches=$(find "$repo/patches/linux-6.12" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
 series=6.12
 
 say() { echo "debug-kernel: $*" >&2; }
@@ -57,6 +61,8 @@ key=$(
 	sed '/^[[:space:]]*#/d' "$0" | sha256sum | sed 's/ .*/ debug-kernel.sh/'
 	sha256sum <"$frag" | sed 's/ .*/ debug.config/'
 	(cd "$patches" && sha256sum ./*.patch)
+	# shellcheck disable=SC2046 # the list
+	(cd "$repo" && sha256sum $(echo "$series_patches" | sed "s|^$repo/||"))
 	echo "source $src $(stat -c %Y "$src/.abidep-unpacked") $(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$src/Makefile" | paste -sd.)"
 	gcc --version | head -n 1
 	pahole --version
@@ -100,7 +106,7 @@ rm -rf "$tree" "$tree.new"
 	flock 8
 	cp -al "$src" "$tree.new"
 )
-for p in "$patches"/*.patch; do
+for p in "$patches"/*.patch $series_patches; do
 	patch -d "$tree.new" -p1 -s --no-backup-if-mismatch <"$p" >>"$dir/build.log" 2>&1 ||
 		die "$p does not apply to $src; the end of $dir/build.log:
 $(tail -n 10 "$dir/build.log")"

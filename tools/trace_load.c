@@ -27,22 +27,6 @@ int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 		vfprintf(stderr, fmt, ap) : 0;
 }
 
-/*
- * The object holds two sets of programs (bpf/abidep.bpf.c): fexit, and
- * kprobe/kretprobe pairs for kernels without trampolines or without BTF for
- * the kernfs functions. Load one; pending is the kprobes' only.
- */
-static void choose_progs(struct abidep_bpf *skel, bool kprobe)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, (bpf_program__type(prog) ==
-						 BPF_PROG_TYPE_KPROBE) == kprobe);
-	if (!kprobe)
-		bpf_map__set_max_entries(skel->maps.pending, 1);
-}
-
 /* The kernel function a program hooks: its section name after the '/'. */
 const char *prog_func(const struct bpf_program *prog)
 {
@@ -52,11 +36,53 @@ const char *prog_func(const struct bpf_program *prog)
 }
 
 /*
- * The first function an fentry/fexit program hooks that the kernel's BTF
- * does not have (renamed, or inlined everywhere), or NULL. Asked before
- * loading, so that the fallback names the function, where the verifier
- * would only say ESRCH. NULL too when the BTF cannot be read: the load
- * then says why.
+ * Functions only some kernels have, whose programs are loaded where the
+ * kernel's BTF names them: the seq_show of the in-tree aliases
+ * (patches/linux-6.12/).
+ */
+static const char *const optional_funcs[] = { "sysfs_kf_alias_seq_show" };
+
+static bool optional_func(const char *func)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(optional_funcs) / sizeof(optional_funcs[0]); i++)
+		if (!strcmp(func, optional_funcs[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The object holds two sets of programs (bpf/abidep.bpf.c): fexit, and
+ * kprobe/kretprobe pairs for kernels without trampolines or without BTF for
+ * the kernfs functions. Load one, less the optional functions the kernel
+ * does not have; pending is the kprobes' only.
+ */
+static void choose_progs(struct abidep_bpf *skel, bool kprobe)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *func = prog_func(prog);
+		bool on = (bpf_program__type(prog) == BPF_PROG_TYPE_KPROBE) == kprobe;
+
+		if (on && optional_func(func))
+			on = vmlinux && btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) >= 0;
+		bpf_program__set_autoload(prog, on);
+	}
+	btf__free(vmlinux);
+	if (!kprobe)
+		bpf_map__set_max_entries(skel->maps.pending, 1);
+}
+
+/*
+ * The first function a loaded fentry/fexit program hooks that the kernel's
+ * BTF does not have (renamed, or inlined everywhere), or NULL; programs not
+ * loaded (an unwatched special's, an optional function's) do not count.
+ * Asked before loading, so that the fallback names the function, where the
+ * verifier would only say ESRCH. NULL too when the BTF cannot be read: the
+ * load then says why.
  */
 static const char *fexit_missing_func(struct abidep_bpf *skel)
 {
@@ -68,6 +94,7 @@ static const char *fexit_missing_func(struct abidep_bpf *skel)
 		return NULL;
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (bpf_program__type(prog) == BPF_PROG_TYPE_TRACING &&
+		    bpf_program__autoload(prog) &&
 		    btf__find_by_name_kind(vmlinux, prog_func(prog), BTF_KIND_FUNC) < 0) {
 			missing = prog_func(prog);
 			break;

@@ -247,6 +247,27 @@ for k in kernels:
             r["pairs"][pair] = {"alias": stats(a.values()), "new": stats(n.values()),
                                 "overhead_pct": stats(ov)}
         results["alias"].setdefault(k, {})[mode] = r
+# The in-tree alias of patches/linux-6.12/, on the debug kernel (the one
+# kernel carrying the series), in guest instructions: a figure, no target
+# (KASAN and lockdep weigh on both sides).
+name = "alias in-tree icount"
+p = parse(os.path.join(raw, "alias-intree-icount", "alias.txt"))
+if p is None or not p["samples"]:
+    fail(f"{name}: no figures (the guest run on the debug kernel produced none)")
+else:
+    nchecks, bad = check_part(name, p)
+    rounds = int(p["info"].get("rounds", "0"))
+    if rounds < 5:
+        fail(f"{name}: {rounds} rounds, fewer than 5")
+    a = series_of(name, p, "in_alias", "ns", rounds)
+    n = series_of(name, p, "in_new", "ns", rounds)
+    if a and n:
+        results["alias_intree"] = {
+            "iters": int(p["info"].get("iters", 0)), "rounds": rounds,
+            "kernel": p["info"].get("kernel"), "checks": nchecks, "wrong_counts": bad,
+            "alias": stats(a.values()), "new": stats(n.values()),
+            "overhead": stats(paired(a, n, lambda x, y: x - y)),
+            "overhead_pct": stats(paired(a, n, lambda x, y: (x / y - 1) * 100))}
 for k in kernels:
     r = results["alias"].get(k, {}).get("icount")
     for pair, what in (("ex", "the example's current_protocol (translate hook)"),
@@ -428,6 +449,20 @@ for k in kernels:
                 rows.append([what, fmt_range(q["alias"]), fmt_range(q["new"]),
                              fmt_pct_range(q["overhead_pct"])])
         doc.append(table(["alias", f"alias: {unit}", f"new: {unit}", "alias vs new"], rows))
+
+r = results.get("alias_intree")
+if r:
+    doc.append(heading(f"In-tree alias (patches/linux-6.12/), {r['kernel']}: "
+                       "guest instructions, 1 vCPU"))
+    doc.append(f"The debug kernel, the one kernel that carries the series: KASAN, lockdep, "
+               f"KFENCE, DEBUG_OBJECTS and UBSAN weigh on both sides. {r['rounds']} rounds of "
+               f"{r['iters']:,} iterations per file; instructions per iteration; "
+               f"{r['checks']} counts checked, {r['wrong_counts']} wrong.\n")
+    doc.append(table(["alias", "alias: instructions", "new: instructions", "alias - new",
+                      "alias vs new"],
+                     [["cpuidle: current_governor_ro vs current_governor",
+                       fmt_range(r["alias"]), fmt_range(r["new"]), fmt_range(r["overhead"]),
+                       fmt_pct_range(r["overhead_pct"])]]))
 
 sc = results["scan"]
 if sc.get("sides"):
