@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -599,14 +600,19 @@ int store_begin(struct store *s)
  */
 static int prune_days(struct store *s)
 {
-	char sql[160];
+	char sql[192];
 
 	if (!s->days_written)
 		return 0;
 	s->days_written = false;
+	/*
+	 * From the newest day, but not from one past tomorrow: a clock far
+	 * ahead for one sync (an RTC glitch at boot) must not take every
+	 * real day with it.
+	 */
 	snprintf(sql, sizeof(sql),
-		 "DELETE FROM usage_days WHERE day <= (SELECT max(day) FROM usage_days) - %d",
-		 STORE_HISTORY_DAYS * 86400);
+		 "DELETE FROM usage_days WHERE day <= min((SELECT max(day) FROM usage_days), %lld) - %d",
+		 (long long)time(NULL) + 86400, STORE_HISTORY_DAYS * 86400);
 	return store_exec(s, sql);
 }
 

@@ -1388,6 +1388,32 @@ static void test_days(void)
 	r = row("big", ~0ULL, DAY(500), DAY(500));
 	CHECK(!upsert1(s, &r));
 	CHECK(sql_int(db, "SELECT count FROM usage_days WHERE session = 'big'") == LLONG_MAX);
+	{
+		/*
+		 * A clock far ahead for one sync: its day is kept, but the bound
+		 * runs from tomorrow, not from it, so a day of last week stays.
+		 */
+		long long now = time(NULL), week = now - 7 * 86400;
+
+		r = row("recent", 3, week, week);
+		CHECK(!upsert1(s, &r));
+		r = row("future", 1, now + 100LL * 365 * 86400, now + 100LL * 365 * 86400);
+		CHECK(!upsert1(s, &r));
+		CHECK(sql_int(db, "SELECT count(*) FROM usage_days WHERE session = 'recent'") == 1);
+		CHECK(sql_int(db, "SELECT count(*) FROM usage_days WHERE session = 'future'") == 1);
+		/* Gone again, for the checks below. */
+		store_close(s);
+		{
+			sqlite3 *h;
+
+			CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
+			      sqlite3_exec(h, "DELETE FROM usage WHERE session IN ('recent', 'future');"
+					   "DELETE FROM usage_days WHERE session IN ('recent', 'future')",
+					   NULL, NULL, NULL) == SQLITE_OK);
+			sqlite3_close(h);
+		}
+		s = open_rw(db);
+	}
 	store_close(s);
 	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
 	/* Read-only: the same days; no day is written. */
