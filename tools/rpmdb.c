@@ -318,6 +318,8 @@ const char *rpm_db_owner(struct rpm_db *r, const char *path, const char **versio
 	} else {
 		m = xcalloc(1, sizeof(*m));
 		m->path = xstrdup(path);
+		/* Only this lookup's messages judge it (the flag is global). */
+		log_clear();
 		query(r, path, m);
 		twin = m->name ? NULL : usr_twin(path);
 		if (twin)
