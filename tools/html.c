@@ -16,13 +16,22 @@
 
 #include "check_time.h"
 #include "html.h"
+#include "text.h"
 #include "util.h"
 
 void html_esc(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	unsigned int cp;
+	size_t n;
 
 	for (; *p; p++) {
+		/* A right-to-left override must not show a name backwards. */
+		if (*p >= 0x80 && (cp = text_hidden((const char *)p, &n))) {
+			fprintf(f, "\\u%04X", cp);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;

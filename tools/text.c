@@ -81,6 +81,21 @@ static bool hidden_cp(unsigned int cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+unsigned int text_hidden(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = utf8_len(p);
+	unsigned int cp;
+
+	if (n < 2)
+		return 0;
+	cp = utf8_cp(p, n);
+	if (!hidden_cp(cp))
+		return 0;
+	*len = n;
+	return cp;
+}
+
 char *text_clean(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");

@@ -23,6 +23,13 @@ size_t utf8_len(const unsigned char *s);
 char *utf8_fix(const char *s);
 
 /*
+ * The code point at @s when it is one a display acts on rather than shows
+ * (a C1 control, a bidirectional mark, embedding, override or isolate),
+ * with its length in bytes in *@len; else 0.
+ */
+unsigned int text_hidden(const char *s, size_t *len);
+
+/*
  * @s safe to print on a terminal (malloc'd): control characters (C0, DEL,
  * C1, and the bidirectional overrides that reorder what is shown) and bytes
  * that are not UTF-8 written as \xNN or \uNNNN, so that an executable named

@@ -375,6 +375,14 @@ check "... 100 host rows (CHECK_HTML_HOSTS), the uncovered first" \
 check "... and the rest counted: 20 more not covered, 30 covered" \
 	grep -q '>and 50 more hosts: 20 not covered (abidep check -j lists them all), 30 covered<' "$T/many.html"
 
+section "a name that would show backwards"
+# "/tmp/gpj.exe" with a right-to-left override before "gpj": a browser
+# would show ".../tmp/exe.jpg". The page shows the override as \u202E.
+BIDI=$(printf '/tmp/\342\200\256gpj.exe')
+row h1 b9:1 /sys/class/rc/rc0/current_protocol "$RC" read 0 "$BIDI" 1 $((t0 + 50 * D)) $((t0 + 50 * D)) | fill "$T/bidi.db"
+check "report --format html of it: exit 0" "$A" report -t "$T/tables" --db "$T/bidi.db" --format html -o "$T/bidi.html"
+check "... the override shown as \\u202E, not written" sh -c "grep -qF '/tmp/\\u202Egpj.exe' '$T/bidi.html' && ! grep -q \"\$(printf '\\342\\200\\256')\" '$T/bidi.html'"
+
 section "bad usage"
 check "check --format pdf: exit 2, the formats named" test "$(status ck --db "$T/fleet.db" --format pdf)" = 2
 check "... named" grep -q "format takes text, json, csv, markdown or html, not 'pdf'" "$T/err"
