@@ -21,6 +21,7 @@
 #include "check_html.h"
 #include "check_time.h"
 #include "html.h"
+#include "text.h"
 #include "util.h"
 
 struct check_html {
@@ -214,9 +215,6 @@ static const char *enum_reason(const struct check_use *u)
 	return u->ignored ? u->ignored->reason : "swept its directory";
 }
 
-/* Hosts named per executable; the rest counted. */
-#define HOSTS_NAMED 3
-
 /*
  * The uses @u[0..n) of one executable (sorted by host, then uid: cmp_use())
  * as one row: how many hosts (the first few named) and uids, the ops, the
@@ -226,8 +224,9 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 {
 	struct usage_counts sum = u[0].counts;
 	unsigned int ops = u[0].ops, *uids = xcalloc(n, sizeof(*uids));
+	char **hosts = xcalloc(n, sizeof(*hosts)), *list;
 	long long window = 0;	/* uses of the window's days; -1: unknown */
-	int k, o, nhosts = 1, nuids = 0, j;
+	int k, o, nhosts = 1, j;
 
 	for (k = 0; k < n; k++) {
 		window = window < 0 || u[k].recent < 0 ? -1 : window + u[k].recent;
@@ -236,10 +235,8 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 			ops |= u[k].ops;
 			nhosts += strcmp(u[k].host, u[k - 1].host) != 0;
 		}
-		for (j = 0; j < nuids && uids[j] != u[k].uid; j++)
-			;
-		if (j == nuids)
-			uids[nuids++] = u[k].uid;
+		hosts[k] = u[k].host;
+		uids[k] = u[k].uid;
 	}
 	fputs("<tr class=\"exe\" data-exe=\"", f);
 	html_esc(f, u[0].exe);
@@ -256,20 +253,15 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 		html_esc(f, enum_reason(&u[0]));
 		fputs("</td>", f);
 	}
+	/* The text's capped lists (text.c), as check's table has them. */
 	fprintf(f, "<td class=\"n\">%d</td><td>", nhosts);
-	for (k = 0, j = 0; k < n && j < HOSTS_NAMED; k++) {
-		if (k && !strcmp(u[k].host, u[k - 1].host))
-			continue;
-		fputs(j++ ? ", " : "", f);
-		html_esc(f, u[k].host);
-	}
-	if (nhosts > HOSTS_NAMED)
-		fprintf(f, " and %d more", nhosts - HOSTS_NAMED);
+	list = distinct_list(hosts, n, NAMES_SHOWN);
+	html_esc(f, list);
+	free(list);
 	fputs("</td><td>", f);
-	for (j = 0; j < nuids && j < HOSTS_NAMED; j++)
-		fprintf(f, "%s%u", j ? ", " : "", uids[j]);
-	if (nuids > HOSTS_NAMED)
-		fprintf(f, " and %d more", nuids - HOSTS_NAMED);
+	list = uids_list(uids, n, NAMES_SHOWN);
+	html_esc(f, list);
+	free(list);
 	fputs("</td><td>", f);
 	for (o = 0, j = 0; o < NOPS; o++)
 		if (ops & (1u << o))
@@ -284,6 +276,7 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 	html_time(f, sum.last_seen);
 	fputs("</td></tr>\n", f);
 	free(uids);
+	free(hosts);
 }
 
 /* Uses sorted by exe (cmp_use()): a row per executable. */
