@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/string_helpers.h>
 #include <linux/time64.h>
 #include <linux/workqueue.h>
 
@@ -64,6 +65,20 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 				   const struct abidep_who *who, bool write,
 				   unsigned long now, time64_t wall,
 				   unsigned long interval);
+
+/*
+ * What a program names itself (its comm, its executable's path) is escaped
+ * wherever it is printed: printable ASCII passes, any other byte and those
+ * given become \ooo, so that a newline in a name cannot forge a line of
+ * the log, nor a control sequence reach a terminal.
+ */
+#define ABIDEP_NAME_ESCAPE	(ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND)
+/* The buffer of a log line: the alias's path, the exe's, the rest. */
+#define ABIDEP_LOG_LINE_MAX	(PATH_MAX + 256)
+
+size_t abidep_log_line(char *buf, size_t size, const char *path,
+		       const struct abidep_entry *e,
+		       const struct abidep_who *who, bool write);
 
 enum abidep_brownout_mode {
 	ABIDEP_BROWNOUT_OFF,

@@ -423,12 +423,47 @@ static void abidep_users_long_exe_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, u->slot[0].exe + len - 8, "/program");
 }
 
+/* The log line: exact, its names escaped, cut to its buffer. */
+static void abidep_log_line_test(struct kunit *test)
+{
+	static const struct abidep_entry e = {
+		.old_name = "current_protocol", .new_name = "protocols",
+		.deprecated = "2010-04-08", .remove_after = "2012-04-08",
+	};
+	const char *path = "/sys/class/rc/rc0/current_protocol";
+	struct abidep_who who = abidep_test_who(113, "ir-keytable",
+						"/usr/bin/ir-keytable");
+	char line[256];
+	size_t size;
+
+	KUNIT_EXPECT_EQ(test, abidep_log_line(line, sizeof(line), path, &e,
+					      &who, false), strlen(line));
+	KUNIT_EXPECT_STREQ(test, line,
+			   "/sys/class/rc/rc0/current_protocol is deprecated since 2010-04-08, removal after 2012-04-08, use protocols: read by pid 213 (ir-keytable) /usr/bin/ir-keytable");
+
+	/* A newline cannot start a forged line; \\, controls, non-ASCII. */
+	who = abidep_test_who(1, "a\nabidep: x\\\033", "/tmp/caf\xc3\xa9\n[ 1.0] abidep: x");
+	abidep_log_line(line, sizeof(line), path, &e, &who, true);
+	KUNIT_EXPECT_STREQ(test, line,
+			   "/sys/class/rc/rc0/current_protocol is deprecated since 2010-04-08, removal after 2012-04-08, use protocols: written by pid 101 (a\\012abidep: x\\134\\033) /tmp/caf\\303\\251\\012[ 1.0] abidep: x");
+
+	for (size = 1; size < sizeof(line); size++) {
+		memset(line, 'x', sizeof(line));
+		KUNIT_EXPECT_EQ_MSG(test, abidep_log_line(line, size, path, &e,
+							  &who, true),
+				    strlen(line), "size %zu", size);
+		KUNIT_EXPECT_LT_MSG(test, strlen(line), size, "size %zu", size);
+		KUNIT_EXPECT_NULL_MSG(test, strchr(line, '\n'), "size %zu", size);
+	}
+}
+
 static struct kunit_case abidep_users_test_cases[] = {
 	KUNIT_CASE(abidep_users_log_test),
 	KUNIT_CASE(abidep_users_wrap_test),
 	KUNIT_CASE(abidep_users_distinct_test),
 	KUNIT_CASE(abidep_users_evict_test),
 	KUNIT_CASE(abidep_users_long_exe_test),
+	KUNIT_CASE(abidep_log_line_test),
 	{}
 };
 

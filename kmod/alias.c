@@ -93,15 +93,19 @@ static void abidep_who_current(struct abidep_who *who)
 static void abidep_log(const struct abidep_alias *a,
 		       const struct abidep_who *who, bool write)
 {
-	const struct abidep_entry *e = a->st->entry;
+	char *line;
 
 	if (!__ratelimit(&abidep_log_rs)) {
 		atomic64_inc(&abidep_log_suppressed);
 		return;
 	}
-	pr_warn("%s is deprecated since %s, removal after %s, use %s: %s by pid %d (%s) %s\n",
-		a->path, e->deprecated, e->remove_after, e->new_name,
-		write ? "written" : "read", who->tgid, who->comm, who->exe);
+	line = kmalloc(ABIDEP_LOG_LINE_MAX, GFP_KERNEL);
+	if (!line)
+		return;
+	abidep_log_line(line, ABIDEP_LOG_LINE_MAX, a->path, a->st->entry, who,
+			write);
+	pr_warn("%s\n", line);
+	kfree(line);
 }
 
 /* The path of @exe, in *@buf (a PATH_MAX buffer the caller frees). */

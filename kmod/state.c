@@ -6,7 +6,9 @@
  * Documentation/ABI/state-file.rst): a "#" header line, then per entry
  * space-separated key=value fields; "user=" repeats, once per known user,
  * as comma-separated tgid,uid,comm,exe,reads,writes,first_seen,last_seen.
- * Values escape space, tab, newline, backslash, comma and "=" as \ooo.
+ * Values escape space, tab, newline, backslash, comma and "=" as \ooo; a
+ * user's comm and exe, named by the program itself, also every other byte
+ * but printable ASCII (ABIDEP_NAME_ESCAPE).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -75,9 +77,9 @@ static void abidep_state_users(struct seq_file *m, struct abidep_users *u)
 		usr = u->slot[i];
 		spin_unlock(&u->lock);
 		seq_printf(m, " user=%d,%u,", usr.tgid, usr.uid);
-		seq_escape(m, usr.comm, ABIDEP_ESC);
+		seq_escape_str(m, usr.comm, ABIDEP_NAME_ESCAPE, ABIDEP_ESC);
 		seq_putc(m, ',');
-		seq_escape(m, usr.exe, ABIDEP_ESC);
+		seq_escape_str(m, usr.exe, ABIDEP_NAME_ESCAPE, ABIDEP_ESC);
 		seq_printf(m, ",%llu,%llu,%lld,%lld", usr.reads, usr.writes,
 			   usr.first_seen, usr.last_seen);
 	}

@@ -5,8 +5,8 @@
  *
  * The table is bounded (ABIDEP_MAX_USERS slots of fixed size), so a process
  * that forks with ever-new names costs evictions, not memory. This code
- * decides; it does not print or look at current, so KUnit can drive it with
- * made-up users and clocks.
+ * decides and formats the log line; it does not print or look at current,
+ * so KUnit can drive it with made-up users and clocks.
  */
 #include <linux/jiffies.h>
 #include <linux/string.h>
@@ -111,4 +111,47 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 		usr->reads++;
 	spin_unlock(&u->lock);
 	return ret;
+}
+
+/* @src escaped into @dst (@size bytes, cut if need be): its length. */
+static size_t abidep_escape_name(char *dst, size_t size, const char *src)
+{
+	size_t len;
+
+	if (!size)
+		return 0;
+	len = string_escape_str(src, dst, size - 1, ABIDEP_NAME_ESCAPE, "\\");
+	len = min(len, size - 1);
+	dst[len] = '\0';
+	return len;
+}
+
+/**
+ * abidep_log_line() - the kernel log line naming a user of an alias
+ * @buf: where it goes
+ * @size: the size of @buf
+ * @path: the alias's path, "/sys/..."
+ * @e: the alias's entry
+ * @who: the user, its executable resolved
+ * @write: a write (else a read)
+ *
+ * The comm and the executable's path are escaped (ABIDEP_NAME_ESCAPE); a
+ * line longer than @buf is cut.
+ *
+ * Return: the length of the line in @buf, as scnprintf().
+ */
+size_t abidep_log_line(char *buf, size_t size, const char *path,
+		       const struct abidep_entry *e,
+		       const struct abidep_who *who, bool write)
+{
+	size_t len;
+
+	len = scnprintf(buf, size,
+			"%s is deprecated since %s, removal after %s, use %s: %s by pid %d (",
+			path, e->deprecated, e->remove_after, e->new_name,
+			write ? "written" : "read", who->tgid);
+	len += abidep_escape_name(buf + len, size - len, who->comm);
+	len += scnprintf(buf + len, size - len, ") ");
+	len += abidep_escape_name(buf + len, size - len, who->exe);
+	return len;
 }
