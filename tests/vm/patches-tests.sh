@@ -50,4 +50,20 @@ check "the tracepoint fires with the path" sh -c "
 	echo 0 >\$T/events/sysfs/sysfs_alias_access/enable &&
 	grep -q 'path=$F old=current_governor_ro new=current_governor op=read ret=' \$T/trace"
 
+section "a program's name cannot forge a log line"
+# A newline in the executable's name, hence in its comm: unescaped, the
+# line would end there and the rest start a line of its own.
+EVIL="/tmp/evil
+sysfs: forged"
+cp /usr/bin/cat "$EVIL"
+"$EVIL" $F >/dev/null
+ESC='/tmp/evil\012sysfs: forged'
+line=$(dmesg | sed 's/^\[[ 0-9.]*\] //' | grep -F "$ESC" | head -n 1)
+pid=$(echo "$line" | sed -n 's/.* by pid \([0-9]*\) .*/\1/p')
+check "the line shows the newline escaped (octal 012), in the comm and the path" \
+	same "$line" "sysfs: $F is deprecated since 2020-04, removal after 2027-12, use current_governor: read by pid $pid (evil\\012sysfs: for) $ESC"
+check "no line of the log starts with the planted text (syslog(2) splits a record at its newlines)" \
+	sh -c "! dmesg -S | sed 's/^\[[ 0-9.]*\] //' | grep -q '^sysfs: for'"
+check "debugfs escapes the name too" sh -c "grep '^old=current_governor_ro ' /sys/kernel/debug/sysfs_aliases | grep -qF ',evil\\012sysfs:\\040for,/tmp/evil\\012sysfs:\\040forged,1,0,'"
+
 finish patches
