@@ -714,13 +714,18 @@ int BPF_PROG(abidep_readdir, struct file *file)
  *
  * sysfs_kf_seq_show(): every attribute but the two kinds below.
  */
-SEC("fexit/sysfs_kf_seq_show")
-int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
+static __always_inline void seq_show_done(struct seq_file *sf, int ret)
 {
 	__u32 id;
 
 	if (watched_ino(sf->file->f_inode->i_ino, &id))
 		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0);
+}
+
+SEC("fexit/sysfs_kf_seq_show")
+int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
+{
+	seq_show_done(sf, ret);
 	return 0;
 }
 
@@ -733,10 +738,7 @@ int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
 SEC("fexit/sysfs_kf_alias_seq_show")
 int BPF_PROG(abidep_read_alias, struct seq_file *sf, void *v, int ret)
 {
-	__u32 id;
-
-	if (watched_ino(sf->file->f_inode->i_ino, &id))
-		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0);
+	seq_show_done(sf, ret);
 	return 0;
 }
 
@@ -957,12 +959,17 @@ int BPF_KPROBE(abidep_kp_readdir, struct file *file)
 	return 0;
 }
 
-SEC("kprobe/sysfs_kf_seq_show")
-int BPF_KPROBE(abidep_kp_read, struct seq_file *sf)
+static __always_inline void kp_seq_show(const struct seq_file *sf)
 {
 	const struct file *file = BPF_CORE_READ(sf, file);
 
 	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
+}
+
+SEC("kprobe/sysfs_kf_seq_show")
+int BPF_KPROBE(abidep_kp_read, struct seq_file *sf)
+{
+	kp_seq_show(sf);
 	return 0;
 }
 
@@ -976,9 +983,7 @@ int BPF_KRETPROBE(abidep_kr_read, int ret)
 SEC("kprobe/sysfs_kf_alias_seq_show")
 int BPF_KPROBE(abidep_kp_read_alias, struct seq_file *sf)
 {
-	const struct file *file = BPF_CORE_READ(sf, file);
-
-	kp_note(file, BPF_CORE_READ(file, f_inode, i_ino), ABIDEP_OP_READ);
+	kp_seq_show(sf);
 	return 0;
 }
 
