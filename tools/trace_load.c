@@ -55,12 +55,13 @@ static bool optional_func(const char *func)
 /*
  * The object holds two sets of programs (bpf/abidep.bpf.c): fexit, and
  * kprobe/kretprobe pairs for kernels without trampolines or without BTF for
- * the kernfs functions. Load one, less the optional functions the kernel
- * does not have; pending is the kprobes' only.
+ * the kernfs functions. Load one, less the optional functions the kernel's
+ * BTF (@vmlinux, NULL if unreadable) does not have; pending is the kprobes'
+ * only.
  */
-static void choose_progs(struct abidep_bpf *skel, bool kprobe)
+static void choose_progs(struct abidep_bpf *skel, bool kprobe,
+			 const struct btf *vmlinux)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, skel->obj) {
@@ -71,7 +72,6 @@ static void choose_progs(struct abidep_bpf *skel, bool kprobe)
 			on = vmlinux && btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) >= 0;
 		bpf_program__set_autoload(prog, on);
 	}
-	btf__free(vmlinux);
 	if (!kprobe)
 		bpf_map__set_max_entries(skel->maps.pending, 1);
 }
@@ -84,9 +84,9 @@ static void choose_progs(struct abidep_bpf *skel, bool kprobe)
  * verifier would only say ESRCH. NULL too when the BTF cannot be read: the
  * load then says why.
  */
-static const char *fexit_missing_func(struct abidep_bpf *skel)
+static const char *fexit_missing_func(struct abidep_bpf *skel,
+				      const struct btf *vmlinux)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
 	const char *missing = NULL;
 
@@ -100,7 +100,6 @@ static const char *fexit_missing_func(struct abidep_bpf *skel)
 			break;
 		}
 	}
-	btf__free(vmlinux);
 	return missing;
 }
 
@@ -117,7 +116,7 @@ static const char *unattached_func(struct abidep_bpf *skel)
 }
 
 /* Open the object and set what is set before load: sizes, tunables, programs. */
-static int open_skel(struct tracer *tr)
+static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 {
 	tr->skel = abidep_bpf__open();
 	if (!tr->skel) {
@@ -138,7 +137,7 @@ static int open_skel(struct tracer *tr)
 	/* Nobody reads a pinned tracer's ring buffer: the least there is. */
 	if (!tr->live)
 		bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
-	choose_progs(tr->skel, tr->kprobe);
+	choose_progs(tr->skel, tr->kprobe, vmlinux);
 	specials_apply(tr, tr->skel);
 	return EX_OK;
 }
@@ -147,9 +146,9 @@ static int open_skel(struct tracer *tr)
 #define TRY_KPROBES (-1)
 
 /* Load and attach the opened object's set of programs (tr->kprobe's). */
-static int try_load(struct tracer *tr)
+static int try_load(struct tracer *tr, const struct btf *vmlinux)
 {
-	const char *missing = tr->kprobe ? NULL : fexit_missing_func(tr->skel);
+	const char *missing = tr->kprobe ? NULL : fexit_missing_func(tr->skel, vmlinux);
 	int err;
 
 	if (missing) {
@@ -186,18 +185,21 @@ static int try_load(struct tracer *tr)
 /* A live tracer, or one to pin: fexit, or kprobes where fexit cannot be. */
 int load_bpf(struct tracer *tr)
 {
+	/* Read once for both sets of programs: it is megabytes of BTF. */
+	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int i, ret;
 
 	for (;;) {
-		ret = open_skel(tr);
+		ret = open_skel(tr, vmlinux);
 		if (!ret)
-			ret = try_load(tr);
+			ret = try_load(tr, vmlinux);
 		if (ret != TRY_KPROBES)
 			break;
 		abidep_bpf__destroy(tr->skel);
 		tr->skel = NULL;
 		tr->kprobe = true;
 	}
+	btf__free(vmlinux);
 	if (ret)
 		return ret;
 	tr->fd[M_WATCHED] = bpf_map__fd(tr->skel->maps.watched);
