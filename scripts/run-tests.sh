@@ -26,7 +26,10 @@ run_suite() {
 	shift 2
 	echo "=== $name${LANE:+ ($KVER)}"
 	log="${LANE:-build}/test-$name.log"
+	t0=$(date +%s)
 	"$@" </dev/null 2>&1 | tee "$log"
+	# Where make test's time goes (a record, not a check: nothing is timed).
+	echo "$name${LANE:+ ($KVER)}: $(($(date +%s) - t0)) s"
 	rc=$(cat "${LANE:-build}/.rc" 2>/dev/null || echo 1)
 	line=$(grep -E "^$base: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
