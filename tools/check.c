@@ -247,6 +247,11 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 		json_kstr(&j, "host", h->host);
 		json_when_str(&j, "last_sync", h->last_sync);
 		json_when_str(&j, "covered_until", h->covered_until);
+		/* ran: its sessions chain through the window; lost: in it. */
+		json_kbool(&j, "ran", h->ran);
+		json_kint(&j, "unrecorded", h->unrecorded);
+		json_kint(&j, "skipped", h->skipped);
+		json_when_str(&j, "lost_at", h->lost_at);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);

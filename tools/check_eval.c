@@ -27,7 +27,9 @@
  * sorted by start, chain from the window's start to now with no gap
  * longer than CHECK_GRACE; the window is covered when every host of the
  * sessions table covers it, since a release gate must not pass on a host
- * whose tracer stopped. A DB without session rows (written before there
+ * whose tracer stopped. Nor does a host with a session that lost accesses
+ * (not recorded, or runs the kernel skipped) in the window: what it lost
+ * may have been a use. A DB without session rows (written before there
  * were any) keeps the old, weaker rule: covered when some use of anything
  * was recorded before the window began. check.rst says all this for users.
  */
@@ -318,9 +320,10 @@ static int cmp_use(const void *a, const void *b)
  * must itself be within CHECK_GRACE of now, so that a window shorter than
  * CHECK_GRACE is not covered by a tracer that stopped before it.
  */
-static int add_session(const char *host, const char *session, long long started,
-		       long long last_sync, void *arg)
+static int add_session(const struct usage_session *u, void *arg)
 {
+	const char *host = u->host;
+	long long started = u->started, last_sync = u->last_sync;
 	struct check *c = arg;
 	struct check_host *h = c->nshosts ? &c->shosts[c->nshosts - 1] : NULL;
 	long long cursor;
@@ -332,8 +335,20 @@ static int add_session(const char *host, const char *session, long long started,
 		h->host = xstrdup(host);
 		h->last_sync = LLONG_MIN;
 		h->covered_until = LLONG_MIN;
+		h->lost_at = STORE_NO_LOSS;
 	}
 	h->nsessions++;
+	/*
+	 * Its losses were after the sync before lost_at: in the window if
+	 * lost_at is (a loss just before the window, seen at the first sync
+	 * in it, counts too: nothing tells it apart).
+	 */
+	if (u->lost_at != STORE_NO_LOSS && u->lost_at >= c->quiet_since) {
+		h->unrecorded += u->unrecorded;
+		h->skipped += u->skipped;
+		if (u->lost_at > h->lost_at)
+			h->lost_at = u->lost_at;
+	}
 	if (last_sync > h->last_sync)
 		h->last_sync = last_sync;
 	cursor = h->covered_until > c->quiet_since ? h->covered_until : c->quiet_since;
@@ -342,24 +357,77 @@ static int add_session(const char *host, const char *session, long long started,
 	return 0;
 }
 
-/* Which hosts cover the window, and their names for the reasons. */
+/* A host that lost accesses, named with how many: "h1 (418 not recorded, 2 runs skipped)". */
+static char *lost_name(const struct check_host *h)
+{
+	if (!h->skipped)
+		return xasprintf("%s (%llu not recorded)", h->host, h->unrecorded);
+	if (!h->unrecorded)
+		return xasprintf("%s (%llu runs skipped)", h->host, h->skipped);
+	return xasprintf("%s (%llu not recorded, %llu runs skipped)", h->host,
+			 h->unrecorded, h->skipped);
+}
+
+/*
+ * Why the window is not covered, naming the hosts of @stopped (the tracer
+ * did not run through it) and @lossy (it lost accesses in it), @cap of each
+ * (0: all).
+ */
+static char *uncovered_reason(const struct check *c, char **stopped, int nstopped,
+			      char **lossy, int nlossy, int cap)
+{
+	char t[64], *a = NULL, *b = NULL, *r, *names;
+	const char *s = c->nshosts == 1 ? "" : "s";
+
+	iso_time(c->quiet_since, t, sizeof(t));
+	if (nstopped) {
+		names = names_list(stopped, nstopped, cap);
+		a = xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
+			      t, nstopped, c->nshosts, s, names);
+		free(names);
+	}
+	if (nlossy) {
+		names = names_list(lossy, nlossy, cap);
+		b = xasprintf("the tracer lost accesses in the quiet window (since %s), any of which may have been a use, on %d of %d host%s: %s",
+			      t, nlossy, c->nshosts, s, names);
+		free(names);
+	}
+	r = a && b ? xasprintf("%s; %s", a, b) : xstrdup(a ? a : b);
+	free(a);
+	free(b);
+	return r;
+}
+
+/* Which hosts cover the window, and why the others do not, for the reasons. */
 static void judge_hosts(struct check *c)
 {
-	char **names = xcalloc(c->nshosts + 1, sizeof(char *));
-	int i;
+	char **stopped = xcalloc(c->nshosts + 1, sizeof(char *));
+	char **lossy = xcalloc(c->nshosts + 1, sizeof(char *));
+	int i, nstopped = 0, nlossy = 0;
 
 	for (i = 0; i < c->nshosts; i++) {
 		struct check_host *h = &c->shosts[i];
 
-		h->covers = h->covered_until != LLONG_MIN &&
-			    h->covered_until >= c->now - CHECK_GRACE;
-		if (!h->covers)
-			names[c->nuncovered++] = h->host;
+		h->ran = h->covered_until != LLONG_MIN &&
+			 h->covered_until >= c->now - CHECK_GRACE;
+		h->covers = h->ran && h->lost_at == STORE_NO_LOSS;
+		if (!h->ran)
+			stopped[nstopped++] = h->host;
+		if (h->lost_at != STORE_NO_LOSS)
+			lossy[nlossy++] = lost_name(h);
+		c->nuncovered += !h->covers;
 	}
-	/* JSON names them all; text, the first few (its lines must fit). */
-	c->uncovered = names_list(names, c->nuncovered, 0);
-	c->uncovered_brief = names_list(names, c->nuncovered, NAMES_SHOWN);
-	free(names);
+	if (c->nuncovered) {
+		/* JSON names them all; text, the first few (its lines must fit). */
+		c->uncovered = uncovered_reason(c, stopped, nstopped, lossy, nlossy, 0);
+		if (nstopped > NAMES_SHOWN || nlossy > NAMES_SHOWN)
+			c->uncovered_brief = uncovered_reason(c, stopped, nstopped, lossy,
+							      nlossy, NAMES_SHOWN);
+	}
+	for (i = 0; i < nlossy; i++)
+		free(lossy[i]);
+	free(lossy);
+	free(stopped);
 }
 
 int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
@@ -597,16 +665,6 @@ static const char *enums_text(const struct check_entry *ce)
 	       known ? " but by known enumerators" : sweeps ? " but by sweeps" : "";
 }
 
-/* Why no-data, naming the hosts of @hosts. */
-static char *uncovered_reason(const struct check *c, const char *hosts)
-{
-	char t[64];
-
-	return xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
-			 iso_time(c->quiet_since, t, sizeof(t)), c->nuncovered, c->nshosts,
-			 c->nshosts == 1 ? "" : "s", hosts);
-}
-
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -645,9 +703,9 @@ void check_judge(struct check *c)
 						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
 		} else if (c->nsessions && c->nuncovered) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = uncovered_reason(c, c->uncovered);
-			if (c->nuncovered > NAMES_SHOWN)
-				ce->brief = uncovered_reason(c, c->uncovered_brief);
+			ce->reason = xstrdup(c->uncovered);
+			if (c->uncovered_brief)
+				ce->brief = xstrdup(c->uncovered_brief);
 		} else if (c->nsessions) {
 			ce->verdict = V_READY;
 		} else if (!c->rows) {

@@ -61,7 +61,14 @@ struct check_host {
 	int nsessions;
 	long long last_sync;		/* of its latest session */
 	long long covered_until;	/* the window is covered up to here; LLONG_MIN: none of it */
-	bool covers;
+	/*
+	 * Lost in the window by its sessions (struct usage_session): accesses
+	 * not recorded, runs skipped, the latest lost_at (STORE_NO_LOSS: none).
+	 */
+	unsigned long long unrecorded, skipped;
+	long long lost_at;
+	bool ran;			/* its sessions chain through the window */
+	bool covers;			/* ran, and lost nothing in it */
 };
 
 /*
@@ -121,8 +128,8 @@ struct check {
 	struct check_host *shosts;	/* ordered by host */
 	int nshosts, shcap;
 	int nuncovered;			/* shosts that do not cover the window */
-	char *uncovered;		/* their names, for the reason: "h2, h5" */
-	char *uncovered_brief;		/* the first NAMES_SHOWN: "h2, h5, h7 and 9 more" */
+	char *uncovered;		/* why, naming them all: no-data's reason */
+	char *uncovered_brief;		/* the same naming NAMES_SHOWN of each kind; NULL: as uncovered */
 	/* Rows to entries: each selected What, sorted, with its entry. */
 	struct check_what { const char *what; struct check_entry *ce; } *index;
 	int nindex;

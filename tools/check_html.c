@@ -52,9 +52,9 @@ static int add_day(const struct usage_day *d, void *arg)
 }
 
 /* Sessions come ordered by host as c->shosts were built: walk both. */
-static int add_span(const char *host, const char *session, long long started,
-		    long long last_sync, void *arg)
+static int add_span(const struct usage_session *u, void *arg)
 {
+	const char *host = u->host;
 	struct read_ctx *r = arg;
 	struct host_spans *hs;
 	struct html_span *sp;
@@ -65,8 +65,8 @@ static int add_span(const char *host, const char *session, long long started,
 		return -1;
 	hs = &r->h->spans[r->host];
 	sp = GROW(hs->s, hs->n, hs->cap);
-	sp->start = started;
-	sp->end = last_sync;
+	sp->start = u->started;
+	sp->end = u->last_sync;
 	return 0;
 }
 
@@ -396,11 +396,14 @@ static void host_row(FILE *f, const struct check *c, const struct check_html *h,
 
 	fputs("<tr class=\"host\" data-host=\"", f);
 	html_esc(f, sh->host);
-	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\"><td class=\"path\">",
-		sh->covers ? "true" : "false", sh->nsessions);
+	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\" data-unrecorded=\"%llu\" data-skipped=\"%llu\"><td class=\"path\">",
+		sh->covers ? "true" : "false", sh->nsessions, sh->unrecorded, sh->skipped);
 	html_esc(f, sh->host);
 	fputs("</td><td>", f);
-	html_badge(f, sh->covers ? "covered" : "not-covered");
+	/* Ran through the window but lost accesses in it: why it is not covered. */
+	html_badge(f, sh->covers ? "covered" : sh->ran ? "lost-accesses" : "not-covered");
+	if (sh->lost_at != STORE_NO_LOSS)
+		fprintf(f, " %llu not recorded, %llu runs skipped", sh->unrecorded, sh->skipped);
 	fputs("</td><td class=\"t\">", f);
 	html_time(f, sh->last_sync);
 	fputs("</td><td class=\"t\">", f);

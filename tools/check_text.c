@@ -276,7 +276,7 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 			   c->nsessions, c->nshosts, c->nshosts == 1 ? "" : "s");
 		return;
 	}
-	table_line(t, 0, "sessions: %lld on %d host%s, the tracer did not run through the quiet window on %d:",
+	table_line(t, 0, "sessions: %lld on %d host%s, the quiet window is not covered on %d:",
 		   c->nsessions, c->nshosts, c->nshosts == 1 ? "" : "s", c->nuncovered);
 	for (i = 0; i < c->nshosts; i++) {
 		const struct check_host *h = &c->shosts[i];
@@ -289,13 +289,19 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 			break;
 		}
 		/* Covered until: from the window's start, without a longer gap. */
-		if (h->covered_until == LLONG_MIN)
+		if (h->ran)
+			;
+		else if (h->covered_until == LLONG_MIN)
 			table_line(t, 2, "host %s: last sync %s, no session from the window's start",
 				   h->host, iso_time(h->last_sync, tm, sizeof(tm)));
 		else
 			table_line(t, 2, "host %s: last sync %s, covered until %s", h->host,
 				   iso_time(h->last_sync, tm, sizeof(tm)),
 				   iso_time(h->covered_until, tm2, sizeof(tm2)));
+		if (h->lost_at != STORE_NO_LOSS)
+			table_line(t, 2, "host %s: %llu accesses not recorded (usage map full) and %llu runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of %s",
+				   h->host, h->unrecorded, h->skipped,
+				   iso_time(h->lost_at, tm, sizeof(tm)));
 	}
 }
 

@@ -8,8 +8,9 @@
  * Every row keeps its key, host and session included (a session is
  * BOOT_ID:MAP_ID, so two machines never share one), and rows with the same
  * key are merged by store_merge_row(): the larger counts win. Sessions
- * rows (when each tracer session ran) are merged by store_merge_session():
- * the earliest start and the latest sync win; the daily history
+ * rows (when each tracer session ran, and what it lost) are merged by
+ * store_merge_session(): the earliest start, the latest sync and the larger
+ * losses win; the daily history
  * (usage_days, per key, session and day) by store_merge_day(): the larger
  * counts win, and days older than the bound (STORE_HISTORY_DAYS before the
  * newest) go. Merging a DB twice, or an older copy after a newer one,
@@ -46,8 +47,8 @@ static void merge_usage(FILE *f)
 		"'abidep report' and 'abidep check' over a fleet. Rows keep their host and\n"
 		"session; the same row in several inputs (or merged twice) is counted once,\n"
 		"with the largest counts; so is each day of the daily history (the last %d\n"
-		"days of OUT are kept); session rows keep the earliest start and the\n"
-		"latest sync. An existing OUT is merged too. OUT is replaced\n"
+		"days of OUT are kept); session rows keep the earliest start, the latest\n"
+		"sync and the larger count of accesses lost. An existing OUT is merged too. OUT is replaced\n"
 		"atomically (a temporary file in its directory, renamed): an interrupted\n"
 		"merge leaves it as it was. OUT may not be one of the inputs.\n"
 		"\n"
@@ -124,14 +125,13 @@ static int merge_day(const struct usage_day_row *d, void *arg)
 	return store_merge_day(m->out, d) ? -2 : 0;	/* as merge_row() */
 }
 
-static int merge_session(const char *host, const char *session, long long started,
-			 long long last_sync, void *arg)
+static int merge_session(const struct usage_session *u, void *arg)
 {
 	struct merge *m = arg;
 
-	if (store_merge_session(m->out, host, session, started, last_sync))
+	if (store_merge_session(m->out, u))
 		return -2;	/* as merge_row() */
-	add_host(m, host);
+	add_host(m, u->host);
 	return 0;
 }
 

@@ -181,10 +181,35 @@ static int add_sum(const struct usage_sum *s, void *arg)
 	return 0;
 }
 
+/* A session's losses, per host (sessions come in host order). */
+static int add_loss(const struct usage_session *u, void *arg)
+{
+	struct report *r = arg;
+	const struct store_filter *f = r->filter;
+	struct report_loss *l = r->nlosses ? &r->losses[r->nlosses - 1] : NULL;
+
+	if (u->lost_at == STORE_NO_LOSS || (f->since && u->lost_at < f->since))
+		return 0;
+	if (!l || strcmp(l->host, u->host)) {
+		l = GROW(r->losses, r->nlosses, r->lcap);
+		memset(l, 0, sizeof(*l));
+		l->host = xstrdup(u->host);
+		l->lost_at = u->lost_at;
+	}
+	l->unrecorded += u->unrecorded;
+	l->skipped += u->skipped;
+	if (u->lost_at > l->lost_at)
+		l->lost_at = u->lost_at;
+	return 0;
+}
+
 static void report_free(struct report *r)
 {
 	int i, k, h;
 
+	for (i = 0; i < r->nlosses; i++)
+		free(r->losses[i].host);
+	free(r->losses);
 	for (i = 0; i < r->n; i++) {
 		struct entry *e = &r->entries[i];
 
@@ -218,9 +243,12 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 
 	if (store_begin(s))
 		return -1;
+	r->filter = f;
 	ret = store_files(s, f, add_file, r);
 	if (!ret)
 		ret = store_sums(s, f, add_sum, r);
+	if (!ret)
+		ret = store_each_session(s, add_loss, r);
 	if (ret) {
 		store_rollback(s);
 		return -1;
@@ -331,6 +359,20 @@ static int add_metric(const struct usage_sum *u, void *arg)
 	return 0;
 }
 
+static void add_loss_metrics(struct prom *p, const struct report_loss *l)
+{
+	static const char *const names[] = { "host" };
+	const char *values[] = { l->host };
+	char v[32];
+
+	prom_family(p, "abidep_tracer_unrecorded_total", "counter", NULL);
+	snprintf(v, sizeof(v), "%llu", l->unrecorded);
+	prom_sample(p, names, values, 1, v);
+	prom_family(p, "abidep_tracer_skipped_runs_total", "counter", NULL);
+	snprintf(v, sizeof(v), "%llu", l->skipped);
+	prom_sample(p, names, values, 1, v);
+}
+
 /*
  * Metrics from the DB to @out (NULL: standard output). Counts are summed
  * over sessions, so they only grow while rows are added: counters.
@@ -339,8 +381,9 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 			     struct owner *owner, const char *db, const char *out)
 {
 	struct prom_ctx c = { .p = prom_new(), .owner = owner };
+	struct report lr = { .filter = f };
 	char err[1024];
-	int ret = EX_OK;
+	int ret = EX_OK, i;
 
 	/* Families declared first: an empty DB still gives HELP and TYPE. */
 	prom_family(c.p, "abidep_deprecated_access_total", "counter",
@@ -351,11 +394,20 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 		    "Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened at least 4 distinct files in it.");
 	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
 		    "The last use, in unix seconds.");
-	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) || store_commit(s)) {
+	prom_family(c.p, "abidep_tracer_unrecorded_total", "counter",
+		    "Accesses the abidep tracer saw but could not record (usage map full), summed over its sessions: any may have been a use.");
+	prom_family(c.p, "abidep_tracer_skipped_runs_total", "counter",
+		    "Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen.");
+	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) ||
+	    store_each_session(s, add_loss, &lr) || store_commit(s)) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
 		store_rollback(s);
 		ret = EX_DB;
-	} else if (out) {
+		goto out;
+	}
+	for (i = 0; i < lr.nlosses; i++)
+		add_loss_metrics(c.p, &lr.losses[i]);
+	if (out) {
 		if (prom_write_file(c.p, out, err, sizeof(err))) {
 			fprintf(stderr, "abidep: %s\n", err);
 			ret = EX_USAGE;
@@ -364,6 +416,10 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
 		ret = EX_USAGE;
 	}
+out:
+	for (i = 0; i < lr.nlosses; i++)
+		free(lr.losses[i].host);
+	free(lr.losses);
 	prom_free(c.p);
 	return ret;
 }

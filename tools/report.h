@@ -50,9 +50,23 @@ struct entry {
 	const struct abi_entry *abi;	/* its table entry, if the tables have it */
 };
 
+/*
+ * What the tracer lost on a host (struct usage_session), summed over its
+ * sessions whose losses were seen since --since: the counts above are
+ * then lower bounds.
+ */
+struct report_loss {
+	char *host;
+	unsigned long long unrecorded, skipped;
+	long long lost_at;	/* the latest */
+};
+
 struct report {
 	struct entry *entries;
 	int n, cap;
+	struct report_loss *losses;	/* in host order */
+	int nlosses, lcap;
+	const struct store_filter *filter;	/* what was collected */
 	struct owner *owner;
 	struct abi_set set;		/* the tables: their known enumerators */
 };

@@ -142,9 +142,10 @@ static int add_day(const struct usage_day *d, void *arg)
 }
 
 /* Sessions come ordered by host, then start. */
-static int add_session(const char *host, const char *session, long long started,
-		       long long last_sync, void *arg)
+static int add_session(const struct usage_session *u, void *arg)
 {
+	const char *host = u->host;
+	long long started = u->started, last_sync = u->last_sync;
 	struct rpage *p = arg;
 	struct rhost *h = p->nhosts ? &p->hosts[p->nhosts - 1] : NULL;
 	struct html_span *sp;

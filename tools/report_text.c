@@ -149,6 +149,26 @@ static void add_enumerators(struct table *t, const struct entry *e)
  *   EXE           PACKAGE    UIDS  CGROUPS  OPS   HOW      COUNT  ERRORS  LAST-SEEN  HOSTS
  *   /usr/bin/cat  coreutils  0     -        read  by-name      3       0  ...        h1, h2
  */
+/* What the tracer lost: the counts above are lower bounds. */
+static void add_losses(struct table *t, const struct report *r)
+{
+	char tm[64];
+	int i;
+
+	if (!r->nlosses)
+		return;
+	if (r->n)
+		table_blank(t);
+	table_line(t, 0, "the tracer lost accesses on %d host%s: the counts above may miss uses",
+		   r->nlosses, r->nlosses == 1 ? "" : "s");
+	for (i = 0; i < r->nlosses; i++) {
+		const struct report_loss *l = &r->losses[i];
+
+		table_line(t, 2, "host %s: %llu accesses not recorded (usage map full), %llu runs skipped by the kernel (up to as many accesses), the latest seen at the sync of %s",
+			   l->host, l->unrecorded, l->skipped, iso_time(l->lost_at, tm, sizeof(tm)));
+	}
+}
+
 static void build_text(struct table *t, const struct report *r, bool by_host)
 {
 	int layout = by_host ? table_layout(t, 2, H_NCOLS, host_cols) :
@@ -177,6 +197,7 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 		}
 		add_enumerators(t, e);
 	}
+	add_losses(t, r);
 }
 
 /* ---- CSV: a row per user ---- */

@@ -40,16 +40,45 @@
  * A session's span only widens: the tracer's own syncs (started = last_sync
  * = now) and merged copies of it (any order, any number of times) alike.
  */
+/*
+ * A tracer's sync (store_session()): its losses are cumulative within the
+ * session, so they replace the row's; lost_at moves to this sync when
+ * they grew since the last one.
+ */
 static const char session_sql[] =
-	"INSERT INTO sessions (host, session, started, last_sync)"
-	" VALUES (?1, ?2, ?3, ?4)"
+	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	" CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" started = min(started, excluded.started),"
-	" last_sync = max(last_sync, excluded.last_sync)";
+	" last_sync = max(last_sync, excluded.last_sync),"
+	" lost_at = CASE WHEN excluded.unrecorded > unrecorded OR excluded.skipped > skipped"
+	" THEN excluded.last_sync ELSE lost_at END,"
+	" unrecorded = max(unrecorded, excluded.unrecorded),"
+	" skipped = max(skipped, excluded.skipped)";
 
-static const char sessions_sql[] =
-	"SELECT host, session, started, last_sync FROM sessions"
-	" ORDER BY host, started, session";
+/*
+ * abidep merge (store_merge_session()): of two copies of a session, the
+ * larger losses and the later lost_at (NULL: none), so that merging one
+ * again changes nothing.
+ */
+static const char merge_session_sql[] =
+	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+	" ON CONFLICT (host, session) DO UPDATE SET"
+	" started = min(started, excluded.started),"
+	" last_sync = max(last_sync, excluded.last_sync),"
+	" unrecorded = max(unrecorded, excluded.unrecorded),"
+	" skipped = max(skipped, excluded.skipped),"
+	" lost_at = coalesce(max(lost_at, excluded.lost_at), lost_at, excluded.lost_at)";
+
+/* Schema 4 and older, read-only: no losses (schema_sql's comment). */
+static const char *const sessions_sql[] = {
+	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at"
+	" FROM sessions ORDER BY host, started, session",
+	"SELECT host, session, started, last_sync, 0, 0, NULL"
+	" FROM sessions ORDER BY host, started, session",
+};
 
 /* The usage upserts: the row, then what to do with its counts on conflict. */
 #define USAGE_INSERT_SQL						\
@@ -577,6 +606,7 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->merge_day);
 	sqlite3_finalize(s->merge);
 	sqlite3_finalize(s->session);
+	sqlite3_finalize(s->merge_session);
 	/* Rolls back a transaction left open. */
 	sqlite3_close_v2(s->db);
 	free(s->path);
@@ -814,35 +844,64 @@ int store_merge_day(struct store *s, const struct usage_day_row *d)
 	return 0;
 }
 
-int store_merge_session(struct store *s, const char *host, const char *session,
-			long long started, long long last_sync)
+/* Prepare @sql once into *@st; the bound session's key must be whole. */
+static sqlite3_stmt *session_stmt(struct store *s, sqlite3_stmt **st, const char *sql,
+				  const char *host, const char *session)
 {
-	sqlite3_stmt *st;
-	int rc = SQLITE_OK;
-
 	if (s->readonly) {
 		store_err(s, "the usage DB %s is open read-only", s->path);
-		return -1;
+		return NULL;
 	}
 	if (!host || !session) {
 		store_err(s, "a session row needs host and session");
-		return -1;
+		return NULL;
 	}
-	if (!s->session &&
-	    sqlite3_prepare_v3(s->db, session_sql, -1, SQLITE_PREPARE_PERSISTENT,
-			       &s->session, NULL))
-		return store_db_fail(s, "cannot write a session row");
-	st = s->session;
-	rc |= bind_text(st, 1, host);
-	rc |= bind_text(st, 2, session);
-	rc |= sqlite3_bind_int64(st, 3, started);
-	rc |= sqlite3_bind_int64(st, 4, last_sync);
+	if (!*st && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL)) {
+		store_db_fail(s, "cannot write a session row");
+		return NULL;
+	}
+	return *st;
+}
+
+/* ?1 to ?6: key, times and losses. */
+static int bind_session(sqlite3_stmt *st, const struct usage_session *u)
+{
+	int rc = bind_text(st, 1, u->host);
+
+	rc |= bind_text(st, 2, u->session);
+	rc |= sqlite3_bind_int64(st, 3, u->started);
+	rc |= sqlite3_bind_int64(st, 4, u->last_sync);
+	rc |= sqlite3_bind_int64(st, 5, clamp(u->unrecorded));
+	rc |= sqlite3_bind_int64(st, 6, clamp(u->skipped));
+	return rc;
+}
+
+int store_merge_session(struct store *s, const struct usage_session *u)
+{
+	sqlite3_stmt *st = session_stmt(s, &s->merge_session, merge_session_sql,
+					u->host, u->session);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = bind_session(st, u);
+	rc |= u->lost_at == STORE_NO_LOSS ? sqlite3_bind_null(st, 7) :
+		sqlite3_bind_int64(st, 7, u->lost_at);
 	return step_write(s, st, rc, "cannot write a session row");
 }
 
-int store_session(struct store *s, const char *host, const char *session, long long now)
+int store_session(struct store *s, const char *host, const char *session, long long now,
+		  unsigned long long unrecorded, unsigned long long skipped)
 {
-	return store_merge_session(s, host, session, now, now);
+	const struct usage_session u = {
+		.host = host, .session = session, .started = now, .last_sync = now,
+		.unrecorded = unrecorded, .skipped = skipped,
+	};
+	sqlite3_stmt *st = session_stmt(s, &s->session, session_sql, host, session);
+
+	if (!st)
+		return -1;
+	return step_write(s, st, bind_session(st, &u), "cannot write a session row");
 }
 
 /* ---- reading ---- */
@@ -1140,9 +1199,7 @@ int store_each_day_row(struct store *s,
 }
 
 int store_each_session(struct store *s,
-		       int (*fn)(const char *host, const char *session,
-				 long long started, long long last_sync, void *),
-		       void *arg)
+		       int (*fn)(const struct usage_session *u, void *arg), void *arg)
 {
 	sqlite3_stmt *st;
 	int rc, ret = 0;
@@ -1150,19 +1207,27 @@ int store_each_session(struct store *s,
 	s->err[0] = '\0';
 	if (s->empty || s->no_sessions)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, sessions_sql, -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, sessions_sql[s->no_lost], -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *host = col_text(st, 0), *session = col_text(st, 1);
+		struct usage_session u = {
+			.host = col_text(st, 0), .session = col_text(st, 1),
+			.started = sqlite3_column_int64(st, 2),
+			.last_sync = sqlite3_column_int64(st, 3),
+			/* Negative only in a damaged DB: read as the most. */
+			.unrecorded = (unsigned long long)sqlite3_column_int64(st, 4),
+			.skipped = (unsigned long long)sqlite3_column_int64(st, 5),
+			.lost_at = sqlite3_column_type(st, 6) == SQLITE_NULL ? STORE_NO_LOSS :
+				   sqlite3_column_int64(st, 6),
+		};
 
-		if (!host || !session) {
+		if (!u.host || !u.session) {
 			s->rc = SQLITE_CORRUPT;
 			store_err(s, "cannot read: a session row lacks its key (damaged DB)");
 			ret = -1;
 			break;
 		}
-		ret = fn(host, session, sqlite3_column_int64(st, 2),
-			 sqlite3_column_int64(st, 3), arg);
+		ret = fn(&u, arg);
 		if (ret)
 			break;
 	}

@@ -8,6 +8,7 @@
 #ifndef ABIDEP_STORE_H
 #define ABIDEP_STORE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -109,13 +110,33 @@ int store_rollback(struct store *s);
 int store_upsert(struct store *s, const struct usage_row *r);
 
 /*
- * Record that the tracer session (@host, @session) ran at @now (unix
- * seconds): a new row gets started = last_sync = @now, an existing one
- * keeps its started (the smaller) and takes the larger last_sync. The
- * tracer calls it on every sync, in the sync's transaction, rows or none:
- * abidep check reads from it when the tracer ran, which uses cannot show.
+ * One tracer session: when it first and last synced (unix seconds), and
+ * what it could not count, cumulative within it: accesses seen but not
+ * recorded (usage map full) and runs of its programs the kernel skipped
+ * (up to as many accesses not seen). lost_at: the sync that first saw
+ * those at their latest values, the losses being after the sync before
+ * it; STORE_NO_LOSS while both are 0.
  */
-int store_session(struct store *s, const char *host, const char *session, long long now);
+struct usage_session {
+	const char *host, *session;
+	long long started, last_sync;
+	unsigned long long unrecorded, skipped;
+	long long lost_at;
+};
+
+#define STORE_NO_LOSS	LLONG_MIN
+
+/*
+ * Record that the tracer session (@host, @session) ran at @now (unix
+ * seconds), having lost @unrecorded and @skipped so far: a new row gets
+ * started = last_sync = @now, an existing one keeps its started (the
+ * smaller) and takes the larger last_sync, and lost_at becomes @now if
+ * the losses grew. The tracer calls it on every sync, in the sync's
+ * transaction, rows or none: abidep check reads from it when the tracer
+ * ran, which uses cannot show, and whether it missed any.
+ */
+int store_session(struct store *s, const char *host, const char *session, long long now,
+		  unsigned long long unrecorded, unsigned long long skipped);
 
 /* The message of the last failure (never NULL). */
 const char *store_errmsg(struct store *s);
@@ -263,19 +284,17 @@ int store_merge_row(struct store *s, const struct usage_row *r);
 
 /*
  * Merge a session row read from another DB: started becomes the smaller of
- * the two, last_sync the larger; merging it again changes nothing.
+ * the two; last_sync, the losses and lost_at the larger; merging it again
+ * changes nothing.
  */
-int store_merge_session(struct store *s, const char *host, const char *session,
-			long long started, long long last_sync);
+int store_merge_session(struct store *s, const struct usage_session *u);
 
 /*
- * Call @fn for every session row (when each tracer session first and last
- * synced, unix seconds), ordered by host, then started. A DB of schema 1,
- * opened read-only, has none: no call. Return as store_each_row().
+ * Call @fn for every session row, ordered by host, then started. A DB of
+ * schema 1, opened read-only, has none: no call; one of schema 2 to 4 has
+ * no losses (0, STORE_NO_LOSS). Return as store_each_row().
  */
 int store_each_session(struct store *s,
-		       int (*fn)(const char *host, const char *session,
-				 long long started, long long last_sync, void *),
-		       void *arg);
+		       int (*fn)(const struct usage_session *u, void *arg), void *arg);
 
 #endif

@@ -18,12 +18,14 @@ struct store {
 	sqlite3_stmt *merge_day;	/* prepared on the first store_merge_day() */
 	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
 	sqlite3_stmt *session;	/* prepared on the first store_session() */
+	sqlite3_stmt *merge_session;	/* on the first store_merge_session() */
 	char *path;
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
 	bool no_sessions;	/* read-only schema 1: no sessions table */
 	bool no_swept;		/* read-only schema 1 or 2: no usage.swept */
 	bool no_days;		/* read-only schema 1 to 3: no usage_days */
+	bool no_lost;		/* read-only schema 1 to 4: no sessions.unrecorded... */
 	bool days_written;	/* in this transaction: prune at its commit */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */

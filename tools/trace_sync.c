@@ -178,6 +178,7 @@ static int sync_rows_merge(struct sync_row *rows, int n)
 /* The rows and the session's mark, in one transaction. */
 static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n)
 {
+	__u64 s[ABIDEP_NR_STATS];
 	int i;
 
 	if (store_begin(tr->db))
@@ -189,9 +190,12 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 		}
 	/*
 	 * That the tracer ran until now, rows or none: a session that saw
-	 * nothing deprecated is what vouches for a quiet window (abidep check).
+	 * nothing deprecated is what vouches for a quiet window (abidep check),
+	 * unless it lost accesses, which it keeps as evidence too.
 	 */
-	if (store_session(tr->db, tr->host, tr->session, time(NULL))) {
+	read_stats(tr, s);
+	if (store_session(tr->db, tr->host, tr->session, time(NULL),
+			  s[ABIDEP_STAT_DROPPED], progs_missed(tr))) {
 		store_rollback(tr->db);
 		return -1;
 	}

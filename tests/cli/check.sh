@@ -239,7 +239,8 @@ for c in "10|$((t0 + 44 * 86400))" "12|$((t0 + 50 * 86400))" "13|$((t0 + 70 * 86
 		fill "$T/win.db"
 done
 cp "$T/win.db" "$T/win3.db"
-sql "$T/win3.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+sql "$T/win3.db" "DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
+	ALTER TABLE sessions DROP COLUMN skipped; ALTER TABLE sessions DROP COLUMN lost_at; PRAGMA user_version = 3"
 # "verdict count uses_in_window" of the one entry's one blocker.
 in_window() {
 	"$A" check -j --tables "$T/tables" --entry rcN "$@" | python3 -c '
@@ -673,7 +674,7 @@ cat >"$T/want" <<X
 
 1 entry at 2024-07-15T00:00:00Z, quiet since 2024-06-15T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 1 no-data
 usage DB $T/s-stop.db: 6 rows, uses from 2024-05-01T10:00:00Z to 2024-06-30T10:00:10Z, hosts h1, h2, h3, 5 rows of entries not checked
-sessions: 1 on 1 host, the tracer did not run through the quiet window on 1:
+sessions: 1 on 1 host, the quiet window is not covered on 1:
   host h1: last sync 2024-06-05T00:00:00Z, covered until 2024-06-05T00:00:00Z
 X
 check "... names the host and its last sync" sh -c "sed -n '3,\$p' '$T/out' | diff -u '$T/want' -"
@@ -683,7 +684,8 @@ d = json.load(sys.stdin)
 db = d[\"db\"]
 assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
 assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"last_sync\": \"2024-06-05T00:00:00Z\",
-  \"covered_until\": \"2024-06-05T00:00:00Z\"}], db
+  \"covered_until\": \"2024-06-05T00:00:00Z\", \"ran\": False, \"unrecorded\": 0, \"skipped\": 0,
+  \"lost_at\": None}], db
 e = d[\"entries\"][0]
 assert e[\"verdict\"] == \"no-data\" and \"on 1 of 1 host: h1\" in e[\"reason\"], e
 '"
@@ -709,8 +711,43 @@ assert d[\"uncovered_hosts\"][1][\"covered_until\"] is None, d
 check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:1|$t0|$((now - 3600))' | '$T/fill' '$T/s-quiet.db' &&
 	'$A' check --tables '$T/tables' --db '$T/s-quiet.db' --now 2024-07-15 --entry cpuidle >/dev/null"
 
+section "check: sessions that lost accesses"
+# h1's tracer ran through the window, but its usage map was full: 418
+# accesses not recorded, seen at the sync of 2024-07-01 (any may have been
+# a use of cpuidle's file); h2's lost runs before the window only.
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))|418|0|$(at 2024-07-01)"
+  echo "S|h2|b2:1|$t0|$((now - 600))|0|5|$(at 2024-06-01)"; } | fill "$T/s-lost.db"
+check "a host that lost accesses in the window: no-data, exit 12" \
+	test "$(status ck --db "$T/s-lost.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "... the reason says why, where and how many" grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer lost accesses in the quiet window (since 2024-06-15T00:00:00Z), any of which may have been a use, on 1 of 2 hosts: h1 (418 not recorded)" "$T/out"
+check "... and the sessions' lines" grep -qx "  host h1: 418 accesses not recorded (usage map full) and 0 runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of 2024-07-01T00:00:00Z" "$T/out"
+check "... h2's losses before the window do not count" sh -c "! grep -q '^  host h2' '$T/out'"
+check "... -j: h1 ran, lost, when" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"last_sync\": \"2024-07-14T23:00:00Z\",
+  \"covered_until\": \"2024-07-14T23:00:00Z\", \"ran\": True, \"unrecorded\": 418, \"skipped\": 0,
+  \"lost_at\": \"2024-07-01T00:00:00Z\"}], d[\"db\"]
+assert d[\"entries\"][0][\"verdict\"] == \"no-data\", d
+'"
+check "... a window that starts after the loss: ready" \
+	test "$(status ck --db "$T/s-lost.db" --now 2024-07-15 --quiet-days 10 --entry cpuidle)" = 0
+check "... --format html: the host's badge and counts" sh -c "'$A' check --format html --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle |
+	grep -q 'data-host=\"h1\" data-covers=\"false\" data-sessions=\"1\" data-unrecorded=\"418\" data-skipped=\"0\"><td class=\"path\">h1</td><td><span class=\"badge v-lost-accesses\">lost-accesses</span> 418 not recorded, 0 runs skipped'"
+{ cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))|0|2|$(at 2024-07-10)"; echo "S|h2|b2:1|$t0|$(at 2024-06-01)"; } |
+	fill "$T/s-both.db"
+check "one host skipped runs, another stopped: no-data, exit 12" \
+	test "$(status ck --db "$T/s-both.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "... both reasons" grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer did not run through the quiet window (since 2024-06-15T00:00:00Z) on 1 of 2 hosts: h2; the tracer lost accesses in the quiet window (since 2024-06-15T00:00:00Z), any of which may have been a use, on 1 of 2 hosts: h1 (2 runs skipped)" "$T/out"
+echo "S|h1|b1:1|$t0|$((now - 60))" | fill "$T/s-clean.db"
+check "merged with a clean copy of h1's session: exit 0" \
+	test "$(status "$A" merge "$T/s-clean.db" "$T/s-lost.db" -o "$T/s-lfleet.db")" = 0
+check "... the loss stays" test "$(sql "$T/s-lfleet.db" "SELECT unrecorded, lost_at FROM sessions WHERE host = 'h1'")" = "418|$(at 2024-07-01)"
+check "... and check says no-data" \
+	test "$(status ck --db "$T/s-lfleet.db" --now 2024-07-15 --entry cpuidle)" = 12
+
 section "sessions: an old (schema 1) DB"
-# Schema 1 is schema 4 without the sessions and usage_days tables and
+# Schema 1 is schema 5 without the sessions and usage_days tables and
 # usage's swept column.
 cp "$T/u.db" "$T/v1.db"
 sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
@@ -731,11 +768,11 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 4, with the sessions table, swept and usage_days, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days" | tr '\n' ' ')" = "4 0 6 0 "
+check "... to schema 5, with the sessions table, swept and usage_days, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days" | tr '\n' ' ')" = "5 0 6 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0|'"
 
 section "merge: sessions"
 # Two copies of h1's DB taken at different times, and a quiet host h2.
@@ -744,7 +781,7 @@ printf 'S|h1|b1:1|900|1500\nS|h2|b2:1|500|4000\n' | fill "$T/sb.db"
 check "sessions are merged: exit 0" test "$(status "$A" merge "$T/sa.db" "$T/sb.db" "$T/v1.db" -o "$T/sfleet.db")" = 0
 check "... a host with sessions only is a host of the fleet" grep -qx "merged 3 DBs into $T/sfleet.db: 6 rows; hosts: h1 h2 h3" "$T/out"
 check "... the earliest start, the latest sync" \
-	test "$(sql "$T/sfleet.db" 'SELECT * FROM sessions ORDER BY 1, 2' | tr '\n' ' ')" = "h1|b1:1|900|2000 h1|b1:2|3000|3500 h2|b2:1|500|4000 "
+	test "$(sql "$T/sfleet.db" 'SELECT host, session, started, last_sync FROM sessions ORDER BY 1, 2' | tr '\n' ' ')" = "h1|b1:1|900|2000 h1|b1:2|3000|3500 h2|b2:1|500|4000 "
 sum_before=$(sql "$T/sfleet.db" .dump | md5sum)
 check "merging them again, in another order: exit 0" test "$(status "$A" merge "$T/sb.db" "$T/v1.db" "$T/sa.db" -o "$T/sfleet.db")" = 0
 check "... changes nothing" test "$(sql "$T/sfleet.db" .dump | md5sum)" = "$sum_before"

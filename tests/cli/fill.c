@@ -4,7 +4,8 @@
  * fields separated by '|' (- for NULL, %XX for any byte, so that names may
  * hold newlines and quotes), one upsert each, one transaction, as the
  * tracer writes them; a 19th field is swept (left out: 0). A line
- * S|host|session|started|last_sync is a session row instead
+ * S|host|session|started|last_sync[|unrecorded|skipped|lost_at] is a
+ * session row instead
  * (store_merge_session()).
  *	fill DB <rows
  */
@@ -52,9 +53,20 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		for (n = 0; n < 19 && (v[n] = strsep(&p, "|")); n++)
 			;
-		if (n == 5 && !strcmp(v[0], "S")) {
-			if (store_merge_session(s, v[1], v[2], strtoll(v[3], NULL, 10),
-						strtoll(v[4], NULL, 10)))
+		if ((n == 5 || n == 8) && !strcmp(v[0], "S")) {
+			struct usage_session u = {
+				.host = v[1], .session = v[2],
+				.started = strtoll(v[3], NULL, 10),
+				.last_sync = strtoll(v[4], NULL, 10),
+				.lost_at = STORE_NO_LOSS,
+			};
+
+			if (n == 8) {
+				u.unrecorded = strtoull(v[5], NULL, 10);
+				u.skipped = strtoull(v[6], NULL, 10);
+				u.lost_at = strtoll(v[7], NULL, 10);
+			}
+			if (store_merge_session(s, &u))
 				goto fail;
 			continue;
 		}

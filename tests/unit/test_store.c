@@ -164,7 +164,7 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
@@ -914,19 +914,23 @@ static void test_merge(void)
 
 /* ---- sessions: store_session(), store_merge_session(), schema 1 ---- */
 
-static int session_line(const char *host, const char *session, long long started,
-			long long last_sync, void *arg)
+/* host|session|started|last_sync, then |unrecorded|skipped|lost_at if it lost any. */
+static int session_line(const struct usage_session *u, void *arg)
 {
 	struct lines *l = arg;
+	size_t n = strlen(l->buf);
 
 	l->n++;
-	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
-		 "%s|%s|%lld|%lld\n", host, session, started, last_sync);
+	n += snprintf(l->buf + n, sizeof(l->buf) - n, "%s|%s|%lld|%lld", u->host,
+		      u->session, u->started, u->last_sync);
+	if (u->unrecorded || u->skipped || u->lost_at != STORE_NO_LOSS)
+		n += snprintf(l->buf + n, sizeof(l->buf) - n, "|%llu|%llu|%lld", u->unrecorded,
+			      u->skipped, u->lost_at == STORE_NO_LOSS ? -1 : u->lost_at);
+	snprintf(l->buf + n, sizeof(l->buf) - n, "\n");
 	return 0;
 }
 
-static int stop_session(const char *host, const char *session, long long started,
-			long long last_sync, void *arg)
+static int stop_session(const struct usage_session *u, void *arg)
 {
 	return 7;
 }
@@ -942,12 +946,40 @@ static bool sessions_are(struct store *s, const char *want)
 	return !ret && !strcmp(l.buf, want);
 }
 
-static int session1(struct store *s, const char *host, const char *session, long long now)
+/* A tracer's sync that has lost @unrecorded and @skipped so far. */
+static int session_lost(struct store *s, const char *host, const char *session, long long now,
+			unsigned long long unrecorded, unsigned long long skipped)
 {
 	int ret = store_begin(s);
 
 	if (!ret)
-		ret = store_session(s, host, session, now);
+		ret = store_session(s, host, session, now, unrecorded, skipped);
+	if (!ret)
+		ret = store_commit(s);
+	else
+		store_rollback(s);
+	return ret;
+}
+
+static int session1(struct store *s, const char *host, const char *session, long long now)
+{
+	return session_lost(s, host, session, now, 0, 0);
+}
+
+/* A merge of one session row, in its own transaction. */
+static int merge_session1(struct store *s, const char *host, const char *session,
+			  long long started, long long last_sync, unsigned long long unrecorded,
+			  unsigned long long skipped, long long lost_at)
+{
+	const struct usage_session u = {
+		.host = host, .session = session, .started = started,
+		.last_sync = last_sync, .unrecorded = unrecorded, .skipped = skipped,
+		.lost_at = lost_at,
+	};
+	int ret = store_begin(s);
+
+	if (!ret)
+		ret = store_merge_session(s, &u);
 	if (!ret)
 		ret = store_commit(s);
 	else
@@ -977,15 +1009,25 @@ static const char schema2_sessions_sql[] =
 	" PRIMARY KEY (host, session));";
 
 /*
- * A DB of schema @version (1 to 3), in WAL mode as abidep kept it: cat's
+ * A DB of schema @version (1 to 4), in WAL mode as abidep kept it: cat's
  * read (3, first 10, last 20) and write (5, 1 failed, 15 to 25) of rc0 in
- * session s1 of h1; schema 2 and 3 also have that session (10 to 30),
+ * session s1 of h1; schema 2 and later also have that session (10 to 30),
  * schema 3 the swept column (as abidep until schema 4, 33fb4ea to acde871,
- * wrote it: last), 2 of the 3 reads swept.
+ * wrote it: last), 2 of the 3 reads swept; schema 4 the usage_days table
+ * (as abidep until schema 5 wrote it), empty.
  */
+static const char schema4_days_sql[] =
+	"CREATE TABLE usage_days (host TEXT NOT NULL, session TEXT NOT NULL,"
+	" path TEXT NOT NULL, op TEXT NOT NULL, uid INTEGER NOT NULL,"
+	" cgroup_id INTEGER NOT NULL, exe TEXT NOT NULL, day INTEGER NOT NULL,"
+	" what TEXT, count INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" swept INTEGER NOT NULL,"
+	" PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day)) WITHOUT ROWID;"
+	"CREATE INDEX usage_days_by_day ON usage_days (day);";
+
 static void make_old_db(const char *db, int version)
 {
-	char *sql = xasprintf("PRAGMA journal_mode = WAL; %s %s"
+	char *sql = xasprintf("PRAGMA journal_mode = WAL; %s %s %s"
 		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
 		" 'read', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
 		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 3, 0, 10, 20);"
@@ -994,6 +1036,7 @@ static void make_old_db(const char *db, int version)
 		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 5, 1, 15, 25);"
 		"%s %s PRAGMA user_version = %d;",
 		schema2_usage_sql, version >= 2 ? schema2_sessions_sql : "",
+		version >= 4 ? schema4_days_sql : "",
 		version >= 2 ? "INSERT INTO sessions VALUES ('h1', 's1', 10, 30);" : "",
 		version >= 3 ? "ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;"
 			       " UPDATE usage SET swept = 2 WHERE op = 'read';" : "",
@@ -1075,7 +1118,7 @@ static void test_schema2(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
 	CHECK(has_swept(db));
 	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
@@ -1090,7 +1133,7 @@ static void test_schema2(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
 out:
 	free(db);
@@ -1179,18 +1222,17 @@ static void test_sessions(void)
 	/* Ordered by host, then start. */
 	CHECK(sessions_are(s, "h1|b:1|100|200\nh1|b:2|300|400\nh2|b:1|500|500\n"));
 	/* Merged: the smaller start, the larger last sync; again, no change. */
-	CHECK(!store_begin(s));
-	CHECK(!store_merge_session(s, "h2", "b:1", 450, 480));
-	CHECK(!store_merge_session(s, "h2", "b:1", 450, 480));
-	CHECK(!store_merge_session(s, "h3", "b:9", 10, 20));
-	CHECK(!store_commit(s));
+	CHECK(!merge_session1(s, "h2", "b:1", 450, 480, 0, 0, STORE_NO_LOSS));
+	CHECK(!merge_session1(s, "h2", "b:1", 450, 480, 0, 0, STORE_NO_LOSS));
+	CHECK(!merge_session1(s, "h3", "b:9", 10, 20, 0, 0, STORE_NO_LOSS));
 	CHECK(sessions_are(s, "h1|b:1|100|200\nh1|b:2|300|400\nh2|b:1|450|500\nh3|b:9|10|20\n"));
-	CHECK(store_session(s, NULL, "b:1", 1) == -1 && strstr(store_errmsg(s), "needs host"));
+	CHECK(store_session(s, NULL, "b:1", 1, 0, 0) == -1 && strstr(store_errmsg(s), "needs host"));
 	/* A callback's non-zero return stops the walk and is returned. */
 	CHECK(store_each_session(s, stop_session, NULL) == 7);
 	store_close(s);
 	s = store_open(db, true, err, sizeof(err));
-	CHECK(s && store_session(s, "h1", "b:1", 1) == -1 && strstr(store_errmsg(s), "read-only"));
+	CHECK(s && store_session(s, "h1", "b:1", 1, 0, 0) == -1 &&
+	      strstr(store_errmsg(s), "read-only"));
 	store_close(s);
 
 	/* A schema 1 DB: a usage table, no sessions. */
@@ -1221,7 +1263,7 @@ static void test_sessions(void)
 				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 4);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 5);
 	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
@@ -1232,6 +1274,87 @@ static void test_sessions(void)
 out:
 	free(db);
 	free(v1);
+}
+
+/* ---- what sessions lost: schema 5 ---- */
+
+static void test_lost(void)
+{
+	char *db = xstrdup(tpath("lost.db"));
+	struct store *s;
+
+	current = "lost";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		goto out;
+	}
+	/* Nothing lost: no lost_at. */
+	CHECK(!session_lost(s, "h1", "b:1", 100, 0, 0));
+	CHECK(sessions_are(s, "h1|b:1|100|100\n"));
+	/* Losses seen at 200: lost after 100, at or before 200. */
+	CHECK(!session_lost(s, "h1", "b:1", 200, 418, 0));
+	CHECK(sessions_are(s, "h1|b:1|100|200|418|0|200\n"));
+	/* The same losses at the next syncs: lost_at stays. */
+	CHECK(!session_lost(s, "h1", "b:1", 300, 418, 0));
+	CHECK(sessions_are(s, "h1|b:1|100|300|418|0|200\n"));
+	/* Skipped runs grow: lost_at moves. */
+	CHECK(!session_lost(s, "h1", "b:1", 400, 418, 3));
+	CHECK(sessions_are(s, "h1|b:1|100|400|418|3|400\n"));
+	/* A clock set back: nothing grew, nothing moves. */
+	CHECK(!session_lost(s, "h1", "b:1", 350, 418, 3));
+	CHECK(sessions_are(s, "h1|b:1|100|400|418|3|400\n"));
+	/* A new session's first sync with losses: lost at it. */
+	CHECK(!session_lost(s, "h2", "b:1", 500, 0, 7));
+	CHECK(sessions_are(s, "h1|b:1|100|400|418|3|400\nh2|b:1|500|500|0|7|500\n"));
+	/* Merged: the larger losses, the later lost_at; a copy without any leaves them. */
+	CHECK(!merge_session1(s, "h1", "b:1", 100, 450, 500, 3, 450));
+	CHECK(!merge_session1(s, "h1", "b:1", 100, 450, 500, 3, 450));
+	CHECK(!merge_session1(s, "h2", "b:1", 500, 500, 0, 0, STORE_NO_LOSS));
+	CHECK(!merge_session1(s, "h3", "b:1", 10, 20, 0, 0, STORE_NO_LOSS));
+	CHECK(sessions_are(s, "h1|b:1|100|450|500|3|450\nh2|b:1|500|500|0|7|500\nh3|b:1|10|20\n"));
+	/* An older copy merged later changes nothing either. */
+	CHECK(!merge_session1(s, "h1", "b:1", 100, 300, 418, 0, 200));
+	CHECK(sessions_are(s, "h1|b:1|100|450|500|3|450\nh2|b:1|500|500|0|7|500\nh3|b:1|10|20\n"));
+	store_close(s);
+out:
+	free(db);
+}
+
+/* A schema 4 DB: read with no losses; upgraded, its sessions have lost nothing known. */
+static void test_schema4(void)
+{
+	char *db = xstrdup(tpath("v4.db"));
+	char err[512];
+	struct store *s;
+
+	current = "schema 4";
+	make_old_db(db, 4);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(store_has_days(s));
+		CHECK(sessions_are(s, "h1|s1|10|30\n"));
+		CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n",
+				"h1|read|3|0|2\nh1|write|5|1|0\n"));
+		store_close(s);
+	}
+	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 4);
+	s = open_rw(db);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 7);
+	CHECK(sessions_are(s, "h1|s1|10|30\n"));
+	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
+	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
+out:
+	free(db);
 }
 
 /* ---- the daily history: usage_days, schema 4 ---- */
@@ -1592,7 +1715,7 @@ static void test_schema3(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 4);
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
 	CHECK(store_has_days(s));
 	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 0);
 	CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n", "h1|read|3|0|2\nh1|write|5|1|0\n"));
@@ -1735,6 +1858,8 @@ int main(void)
 	test_merge();
 	test_schema2();
 	test_schema3();
+	test_lost();
+	test_schema4();
 	test_days();
 	test_days_window();
 	test_days_merge();

@@ -105,6 +105,45 @@ check "$seen accesses seen, $dropped not recorded (= $seen - $recorded in the DB
 	sh -c "$A trace --status | grep -q '^$seen accesses seen, $dropped not recorded (map full)'"
 check "the sync says so on stderr" grep -q "^abidep: $dropped accesses not recorded (usage map full, 8 keys)" $W/sync.err
 check "JSON status has the figure" sh -c "$A trace --status -j | grep -q '\"dropped\": *$dropped'"
+check "the session keeps them in the DB, with the sync that saw them" \
+	test "$(sqlite3 $DB 'SELECT unrecorded, lost_at IS NOT NULL, lost_at = last_sync FROM sessions')" = "$dropped|1|1"
+check "trace --stop" "$A" trace --stop --db $DB
+
+section "a flood of unprivileged users fills the map, then a legacy reader: never ready"
+# The users read another deprecated file (the PCI host bridge's config, made
+# one for the test) until the map is full; then root reads cpuidle's
+# current_governor_ro once, and that access finds no room. Its entry made
+# due: without the loss kept as evidence, one session through a 1-day
+# window and no recorded use would make it ready.
+PCI=/sys/bus/pci/devices/0000:00:00.0/config
+mkdir -p $W/tables
+cp $ABIDEP_REPO/migration-tables/sysfs-* $W/tables/
+sed -i 's/^Deprecated:\t2020-04$/&\nRemove-after:\t2021-01/' $W/tables/sysfs-cpuidle
+cat >$W/tables/flood <<EOT
+What:		$PCI
+Date:		December 2026
+Contact:	abidep tests
+Status:		deprecated
+Deprecated:	2026-01-01
+Replaced-by:	/sys/bus/pci/devices/0000:00:00.0/vendor
+Source:		tests/vm/fault-tests.sh
+Description:
+		Read by the flood.
+EOT
+DB=$W/flood.db
+check "trace --pin --max-entries 8, the flood's file watched too" \
+	"$A" trace --pin --max-entries 8 --db $DB -t $W/tables
+check "20 users read the flood's file (40 keys wanted)" sh -c "$H u 20 $PCI | grep -q '^opens=20 open_errors=0 reads=20 '"
+check "the legacy reader reads current_governor_ro" cat $F
+check "trace --sync" "$A" trace --sync --db $DB
+check "the reader is not in the DB (no room)" test "$(sqlite3 $DB "SELECT count(*) FROM usage WHERE path = '$F'")" = 0
+"$A" check -j -d $DB -t $W/tables --entry current_governor_ro --quiet-days 1 >$W/check.json
+st=$?
+check "check: no-data (exit 12), never ready" \
+	sh -c "test $st = 12 && grep -q '\"verdict\": *\"no-data\"' $W/check.json"
+dropped=$(sqlite3 $DB 'SELECT unrecorded FROM sessions')
+check "... saying how many were not recorded ($dropped: the flood's 32 and the reader's 2)" \
+	sh -c "test '$dropped' = 34 && grep -q 'lost accesses in the quiet window.*($dropped not recorded' $W/check.json"
 check "trace --stop" "$A" trace --stop --db $DB
 
 section "no bpffs"
