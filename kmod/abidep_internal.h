@@ -60,6 +60,33 @@ enum abidep_note {
 	ABIDEP_NOTE_MISS,	/* new user but who->exe is NULL: resolve, call again */
 };
 
+/*
+ * The log lines' budget: ABIDEP_LOG_BURST per window, ABIDEP_LOG_UID_BURST
+ * of them for one uid (abidep_budget_take()).
+ */
+#define ABIDEP_LOG_BURST	10
+#define ABIDEP_LOG_UID_BURST	(ABIDEP_LOG_BURST / 2)
+
+struct abidep_budget {
+	spinlock_t lock;	/* protects everything below */
+	unsigned long interval;	/* jiffies: a window's length */
+	unsigned long begin;	/* jiffies: the window's start */
+	bool started;		/* begin is set */
+	unsigned int lines;	/* printed in the window */
+	unsigned int nuids;
+	struct {
+		u32 uid;
+		unsigned int lines;
+	} uid[ABIDEP_LOG_BURST];	/* the uids with lines in the window */
+};
+
+#define ABIDEP_BUDGET_INIT(name, jiffies) {				\
+	.lock = __SPIN_LOCK_UNLOCKED(name.lock),			\
+	.interval = (jiffies),						\
+}
+
+bool abidep_budget_take(struct abidep_budget *b, u32 uid, unsigned long now);
+
 void abidep_users_init(struct abidep_users *u);
 enum abidep_note abidep_users_note(struct abidep_users *u,
 				   const struct abidep_who *who, bool write,

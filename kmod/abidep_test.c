@@ -402,6 +402,84 @@ static void abidep_users_evict_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->evicted, 2ULL);
 }
 
+static unsigned int abidep_test_slots_of(const struct abidep_users *u, u32 uid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < u->nr; i++)
+		n += u->slot[i].uid == uid;
+	return n;
+}
+
+/*
+ * A user of uid 1000 keeps changing its comm (PR_SET_NAME) while reading:
+ * it evicts only its own users, never root's, nor another uid's that holds
+ * fewer slots.
+ */
+static void abidep_users_churn_test(struct kunit *test)
+{
+	struct abidep_users *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	struct abidep_who root = abidep_test_who(1, "legacy-irctl", "/usr/sbin/legacy-irctl");
+	struct abidep_who other = abidep_test_who(2, "monitor", "/usr/bin/monitor");
+	struct abidep_who who;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	abidep_users_init(u);
+	root.uid = 0;
+	other.uid = 2000;
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &root, false, 0, 1, T_INTERVAL),
+			ABIDEP_NOTE_LOG);
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &other, false, 0, 2, T_INTERVAL),
+			ABIDEP_NOTE_LOG);
+	for (i = 0; i < 1000; i++) {
+		who = abidep_test_who(100 + i, "churn", "/tmp/churn");
+		KUNIT_EXPECT_EQ(test, abidep_users_note(u, &who, false, 1, 10 + i, T_INTERVAL),
+				ABIDEP_NOTE_LOG);
+	}
+	KUNIT_EXPECT_EQ(test, abidep_test_slots_of(u, 1000), (unsigned int)ABIDEP_MAX_USERS - 2);
+	/* root and the other uid, least recently seen of all, are still there. */
+	who = abidep_test_who(1, "legacy-irctl", NULL);
+	who.uid = 0;
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &who, false, 2, 2000, T_INTERVAL),
+			ABIDEP_NOTE_QUIET);
+	who = abidep_test_who(2, "monitor", NULL);
+	who.uid = 2000;
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &who, false, 2, 2001, T_INTERVAL),
+			ABIDEP_NOTE_QUIET);
+	KUNIT_EXPECT_EQ(test, u->evicted, 1000ULL - (ABIDEP_MAX_USERS - 2));
+	/* A uid with fewer slots than the churner takes the churner's. */
+	who = abidep_test_who(3, "other", "/usr/bin/other");
+	who.uid = 2000;
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &who, false, 3, 2002, T_INTERVAL),
+			ABIDEP_NOTE_LOG);
+	KUNIT_EXPECT_EQ(test, abidep_test_slots_of(u, 2000), 2U);
+}
+
+/* The log budget: 10 lines a window, 5 for one uid; a new window, a new budget. */
+static void abidep_budget_test(struct kunit *test)
+{
+	struct abidep_budget *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	unsigned long t0 = ULONG_MAX - 100;
+	unsigned int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	spin_lock_init(&b->lock);
+	b->interval = T_INTERVAL;
+	for (i = n = 0; i < 100; i++)
+		n += abidep_budget_take(b, 1000, t0);
+	KUNIT_EXPECT_EQ(test, n, (unsigned int)ABIDEP_LOG_UID_BURST);
+	/* The churning uid spent its share: root still gets a line. */
+	KUNIT_EXPECT_TRUE(test, abidep_budget_take(b, 0, t0 + 1));
+	for (i = 1; i <= ABIDEP_LOG_BURST; i++)
+		abidep_budget_take(b, 5000 + i, t0 + 2);
+	KUNIT_EXPECT_EQ(test, b->lines, (unsigned int)ABIDEP_LOG_BURST);
+	KUNIT_EXPECT_FALSE(test, abidep_budget_take(b, 0, t0 + 3));
+	/* The next window (jiffies wrapped meanwhile): a whole budget again. */
+	KUNIT_EXPECT_TRUE(test, abidep_budget_take(b, 0, t0 + T_INTERVAL));
+	KUNIT_EXPECT_EQ(test, b->lines, 1U);
+}
+
 static void abidep_users_long_exe_test(struct kunit *test)
 {
 	struct abidep_users *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
@@ -462,6 +540,8 @@ static struct kunit_case abidep_users_test_cases[] = {
 	KUNIT_CASE(abidep_users_wrap_test),
 	KUNIT_CASE(abidep_users_distinct_test),
 	KUNIT_CASE(abidep_users_evict_test),
+	KUNIT_CASE(abidep_users_churn_test),
+	KUNIT_CASE(abidep_budget_test),
 	KUNIT_CASE(abidep_users_long_exe_test),
 	KUNIT_CASE(abidep_log_line_test),
 	{}

@@ -19,7 +19,6 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/kernfs.h>
-#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -34,8 +33,12 @@
 
 atomic64_t abidep_log_suppressed = ATOMIC64_INIT(0);
 
-/* At most 10 lines each 5 s from all entries together; the rest are counted. */
-static DEFINE_RATELIMIT_STATE(abidep_log_rs, 5 * HZ, 10);
+/*
+ * At most 10 lines each 5 s from all entries together, at most 5 of them
+ * naming one uid's users; the rest are counted.
+ */
+static struct abidep_budget abidep_log_budget =
+	ABIDEP_BUDGET_INIT(abidep_log_budget, 5 * HZ);
 
 /* current's executable, with a reference; NULL for kernel threads. */
 static struct file *abidep_current_exe(void)
@@ -95,7 +98,7 @@ static void abidep_log(const struct abidep_alias *a,
 {
 	char *line;
 
-	if (!__ratelimit(&abidep_log_rs)) {
+	if (!abidep_budget_take(&abidep_log_budget, who->uid, jiffies)) {
 		atomic64_inc(&abidep_log_suppressed);
 		return;
 	}

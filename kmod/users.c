@@ -4,9 +4,12 @@
  * (an executable and comm pair), each logged at most once per interval.
  *
  * The table is bounded (ABIDEP_MAX_USERS slots of fixed size), so a process
- * that forks with ever-new names costs evictions, not memory. This code
- * decides and formats the log line; it does not print or look at current,
- * so KUnit can drive it with made-up users and clocks.
+ * that forks with ever-new names costs evictions, not memory; and eviction
+ * is fair across uids, so such a process evicts its own uid's users, not
+ * another's. The log lines of all entries share one budget, fair across
+ * uids too (struct abidep_budget). This code decides and formats the log
+ * line; it does not print or look at current, so KUnit can drive it with
+ * made-up users and clocks.
  */
 #include <linux/jiffies.h>
 #include <linux/string.h>
@@ -29,17 +32,41 @@ static struct abidep_user *abidep_users_find(struct abidep_users *u, u64 key)
 	return NULL;
 }
 
-/* A free slot, or the least recently seen user's. */
-static struct abidep_user *abidep_users_victim(struct abidep_users *u)
+/* How many slots users of @uid hold. */
+static unsigned int abidep_users_of(const struct abidep_users *u, u32 uid)
 {
-	struct abidep_user *v;
-	unsigned int i;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < u->nr; i++)
+		n += u->slot[i].uid == uid;
+	return n;
+}
+
+/*
+ * A free slot for a new user of @uid, or a victim's: the least recently
+ * seen user of the uid holding the most slots, @uid's own when it holds as
+ * many as any. So a uid that keeps changing names (PR_SET_NAME, new
+ * executables) evicts only its own users once it holds its share, never
+ * those of a uid holding fewer slots.
+ */
+static struct abidep_user *abidep_users_victim(struct abidep_users *u, u32 uid)
+{
+	unsigned int i, n, most = abidep_users_of(u, uid);
+	struct abidep_user *v = NULL;
+	u32 heavy = uid;
 
 	if (u->nr < ABIDEP_MAX_USERS)
 		return &u->slot[u->nr++];
-	v = &u->slot[0];
-	for (i = 1; i < u->nr; i++)
-		if (u->slot[i].last_seen < v->last_seen)
+	for (i = 0; i < u->nr; i++) {
+		n = abidep_users_of(u, u->slot[i].uid);
+		if (n > most) {
+			most = n;
+			heavy = u->slot[i].uid;
+		}
+	}
+	for (i = 0; i < u->nr; i++)
+		if (u->slot[i].uid == heavy &&
+		    (!v || u->slot[i].last_seen < v->last_seen))
 			v = &u->slot[i];
 	u->evicted++;
 	return v;
@@ -90,7 +117,7 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 			spin_unlock(&u->lock);
 			return ABIDEP_NOTE_MISS;
 		}
-		usr = abidep_users_victim(u);
+		usr = abidep_users_victim(u, who->uid);
 		memset(usr, 0, sizeof(*usr));
 		usr->key = who->key;
 		memcpy(usr->comm, who->comm, sizeof(usr->comm));
@@ -111,6 +138,51 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 		usr->reads++;
 	spin_unlock(&u->lock);
 	return ret;
+}
+
+/**
+ * abidep_budget_take() - may a log line be printed now?
+ * @b: the budget, shared by all entries
+ * @uid: the user the line names
+ * @now: the time in jiffies
+ *
+ * At most ABIDEP_LOG_BURST lines per window of @b->interval jiffies, and
+ * of those at most ABIDEP_LOG_UID_BURST naming users of one uid: a uid that
+ * makes new users as fast as it can (see abidep_users_victim()) spends its
+ * share, not the others'.
+ *
+ * Return: true if the line may be printed (it is then counted).
+ */
+bool abidep_budget_take(struct abidep_budget *b, u32 uid, unsigned long now)
+{
+	unsigned int i;
+	bool ok = false;
+
+	spin_lock(&b->lock);
+	if (!b->started || time_after_eq(now, b->begin + b->interval)) {
+		b->started = true;
+		b->begin = now;
+		b->lines = 0;
+		b->nuids = 0;
+	}
+	if (b->lines >= ABIDEP_LOG_BURST)
+		goto out;
+	for (i = 0; i < b->nuids && b->uid[i].uid != uid; i++)
+		;
+	if (i == b->nuids) {
+		/* Each uid here has a line: as many uids as lines, at most. */
+		b->uid[i].uid = uid;
+		b->uid[i].lines = 0;
+		b->nuids++;
+	}
+	if (b->uid[i].lines >= ABIDEP_LOG_UID_BURST)
+		goto out;
+	b->uid[i].lines++;
+	b->lines++;
+	ok = true;
+out:
+	spin_unlock(&b->lock);
+	return ok;
 }
 
 /* @src escaped into @dst (@size bytes, cut if need be): its length. */
