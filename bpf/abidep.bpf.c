@@ -123,7 +123,10 @@ struct {
 	__type(value, struct abidep_file);
 } files SEC(".maps");
 
-/* Sweeps (bpf/abidep.h): the watched files' directories, and listings. */
+/*
+ * Sweeps (bpf/abidep.h): the watched files' directories, each with the
+ * number of distinct files (hash bits) a sweep of it opens; and listings.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -327,22 +330,29 @@ static __always_inline void sweep_resolve(struct abidep_listing *l)
 	}
 }
 
-/* An open in a listed directory: one of its files, maybe the one that makes a sweep. */
+static __always_inline bool is_sweep(const struct abidep_listing *l)
+{
+	return l->nseen >= l->need;
+}
+
+/*
+ * An open in a listed directory: one of its files, maybe the one that
+ * makes a sweep. Not locked (see sweep_resolve()): two CPUs setting the
+ * same bit at once may both count it.
+ */
 static __always_inline void sweep_note_open(struct abidep_listing *l, __u64 ino, __u64 now)
 {
-	__u32 i, n = l->nseen;
+	/* Fibonacci hashing: the top bits of the product, 9 for 512. */
+	__u32 h = (ino * 0x9E3779B97F4A7C15ULL) >> 55;
+	__u32 w = (h >> 6) & (ABIDEP_SWEEP_BITS / 64 - 1);
+	__u64 bit = 1ULL << (h & 63);
 
 	l->last_ns = now;
-	if (n >= ABIDEP_SWEEP_FILES)
+	if (is_sweep(l) || (l->seen[w] & bit))
 		return;
-	for (i = 0; i < ABIDEP_SWEEP_FILES; i++)
-		if (i < n && l->seen[i] == ino)
-			return;
-	barrier_var(n);				/* as in sweep_hold() */
-	n &= ABIDEP_SWEEP_FILES - 1;
-	l->seen[n] = ino;
-	l->nseen = n + 1;
-	if (n + 1 == ABIDEP_SWEEP_FILES)
+	l->seen[w] |= bit;
+	l->nseen++;
+	if (is_sweep(l))
 		sweep_resolve(l);
 }
 
@@ -402,9 +412,10 @@ static __always_inline void listed(__u64 dir)
 		.tgid = bpf_get_current_pid_tgid() >> 32, .pad = 0, .dir = dir,
 	};
 	struct abidep_listing *l;
+	__u32 *need = bpf_map_lookup_elem(&dirs, &dir);
 	__u64 now;
 
-	if (!bpf_map_lookup_elem(&dirs, &dir))
+	if (!need)
 		return;
 	now = now_ns();
 	l = bpf_map_lookup_elem(&listings, &k);
@@ -413,6 +424,8 @@ static __always_inline void listed(__u64 dir)
 		l = bpf_map_lookup_elem(&listings, &k);
 		if (!l)
 			return;
+		/* At least ABIDEP_SWEEP_FILES, whatever userspace wrote. */
+		l->need = *need > ABIDEP_SWEEP_FILES ? *need : ABIDEP_SWEEP_FILES;
 	}
 	l->last_ns = now;
 	sweep_until = bpf_jiffies64() + ABIDEP_SWEEP_WINDOW_NS / 1000000;
@@ -457,7 +470,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	u = bpf_map_lookup_elem(&usage, &key);
 	if (u) {
 		count(u, ret, now);
-		if (l && l->nseen >= ABIDEP_SWEEP_FILES)
+		if (l && is_sweep(l))
 			__sync_fetch_and_add(&u->swept, 1);
 		else if (l)
 			sweep_hold(l, &key);
@@ -471,7 +484,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	__builtin_memset(u, 0, sizeof(*u));
 	u->count = 1;
 	u->errors = ret < 0;
-	u->swept = l && l->nseen >= ABIDEP_SWEEP_FILES;
+	u->swept = l && is_sweep(l);
 	u->first_ns = now;
 	u->last_ns = now;
 	u->pid = task->tgid;
@@ -491,7 +504,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 		stat_inc(ABIDEP_STAT_DROPPED);
 		return;
 	}
-	if (l && l->nseen < ABIDEP_SWEEP_FILES)
+	if (l && !is_sweep(l))
 		sweep_hold(l, &key);
 	if (events_on && bpf_ringbuf_output(&events, &key, sizeof(key), 0))
 		stat_inc(ABIDEP_STAT_EVENTS_LOST);

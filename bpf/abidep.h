@@ -96,16 +96,22 @@ struct abidep_usage {
  * process (tgid) and the directory. While a listing is fresh (its last
  * activity less than ABIDEP_SWEEP_WINDOW_NS ago), the opens of files in
  * that directory by the process or by its children (find -exec cat) are
- * noted in it, up to ABIDEP_SWEEP_FILES distinct files: from there on it is
- * a sweep, and the watched accesses made under it, before (held in pending)
- * and after, count as swept. A listing that never reaches that many files
- * (a program that lists the directory, then opens the file it wants) leaves
- * its accesses by-name.
+ * noted in it, as bits of a bitmap (ABIDEP_SWEEP_BITS, by a hash of the
+ * inode number), each new bit a file more. Once it has as many as its
+ * directory's dirs value (need), set by userspace from the number of
+ * regular files in it (tools/trace_watch.c: most of them, and at least
+ * ABIDEP_SWEEP_FILES), it is a sweep, and the watched accesses made under
+ * it, before (held in pending) and after, count as swept. A listing that
+ * never reaches that many files (a program that lists the directory, then
+ * opens a few files it wants by name) leaves its accesses by-name; files
+ * whose hashes collide count once, which only keeps more listings by-name.
  */
 #define ABIDEP_MAX_DIRS		ABIDEP_MAX_WATCHED
 #define ABIDEP_MAX_LISTINGS	1024
-/* Powers of two: the programs index with a mask. */
+/* The fewest distinct files a sweep opens, in any directory. */
 #define ABIDEP_SWEEP_FILES	4
+/* Powers of two: the programs index with a mask. */
+#define ABIDEP_SWEEP_BITS	512
 #define ABIDEP_SWEEP_PENDING	8
 #define ABIDEP_SWEEP_WINDOW_NS	(5ULL * 1000000000ULL)
 
@@ -117,9 +123,11 @@ struct abidep_listing_key {
 
 struct abidep_listing {
 	__u64 last_ns;				/* CLOCK_BOOTTIME: readdir or open */
-	__u64 seen[ABIDEP_SWEEP_FILES];	/* distinct files opened in it */
-	__u32 nseen;
+	__u64 seen[ABIDEP_SWEEP_BITS / 64];	/* files opened in it, by hash */
+	__u32 nseen;				/* bits set in seen */
+	__u32 need;				/* its directory's dirs value */
 	__u32 npending;
+	__u32 pad;
 	/* Watched accesses made before it was a sweep: key and how many. */
 	struct abidep_usage_key pending[ABIDEP_SWEEP_PENDING];
 	__u32 pending_count[ABIDEP_SWEEP_PENDING];

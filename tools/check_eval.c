@@ -10,7 +10,7 @@
  *		  referenced by a strong or medium scan hit. A use by a known
  *		  enumerator, or a row whose every access was swept (the
  *		  process or its parent had listed the file's directory and
- *		  opened several files in it), is no use, unless
+ *		  opened most of its files), is no use, unless
  *		  --count-sweeps.
  *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
  *		  window: some host's tracer did not run through it (below).

@@ -55,8 +55,8 @@ static void report_usage(FILE *f)
 		"uid, cgroup and operation the number of uses and of errors, first and\n"
 		"last use (UTC), and the hosts, summed over the tracer's sessions\n"
 		"(reboots, restarts). HOW is sweep when every use was swept (the program\n"
-		"or its parent listed the file's directory and opened at least 4\n"
-		"distinct files in it, as support tools and archivers do), by-name\n"
+		"or its parent listed the file's directory and opened most of its\n"
+		"files, 3 in 4 and at least 4, as support tools and archivers do), by-name\n"
 		"otherwise; SWEPT counts the swept uses. abidep check does not count\n"
 		"sweeps, nor the uses of known enumerators (the tables' Ignore: fields\n"
 		"and %s files), which are marked, unless told to (abidep-check(8)).\n"
@@ -391,7 +391,7 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	prom_family(c.p, "abidep_deprecated_access_errors_total", "counter",
 		    "Of those uses, the ones that failed.");
 	prom_family(c.p, "abidep_deprecated_access_swept_total", "counter",
-		    "Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened at least 4 distinct files in it.");
+		    "Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened most of its files (3 in 4, at least 4).");
 	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
 		    "The last use, in unix seconds.");
 	prom_family(c.p, "abidep_tracer_unrecorded_total", "counter",

@@ -114,6 +114,9 @@ void slots_unmap(struct slot_index *si);
 void slots_more(struct slot_index *si, __u64 ino);
 void slots_sync(struct slot_index *si, const struct wfile *files, int nfiles);
 
+/* trace_watch.c: the distinct files (bits) a sweep of a directory of @nfiles opens. */
+__u32 sweep_need(unsigned int nfiles);
+
 /* trace_cgroup.c */
 void cg_cache_init(struct cg_cache *cg);
 void cg_cache_free(struct cg_cache *cg);

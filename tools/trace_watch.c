@@ -5,6 +5,7 @@
  * (its inode number), with the slots index kept in step; or, for a process
  * working on pinned maps, learnt back from those maps.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -96,33 +97,95 @@ static int watch_one(const char *path, void *arg)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/*
+ * A sweep of a directory opens most of its regular files: 3 in 4 (the
+ * programs count them as bits of a hashed bitmap, bpf/abidep.h, so of
+ * the bits that many files are expected to set). A program that lists it
+ * and opens a few by name stays by-name; so does one in a directory with
+ * fewer than ABIDEP_SWEEP_FILES files.
+ */
+#define SWEEP_SHARE_NUM	3
+#define SWEEP_SHARE_DEN	4
+
+/* How many distinct bits a sweep of a directory of @nfiles files sets. */
+__u32 sweep_need(unsigned int nfiles)
 {
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+	double unset = 1, expected;
+	unsigned int i;
+	__u32 need;
+
+	/* Each file leaves a bit unset with probability 1 - 1/BITS. */
+	for (i = 0; i < nfiles; i++)
+		unset *= 1.0 - 1.0 / ABIDEP_SWEEP_BITS;
+	expected = ABIDEP_SWEEP_BITS * (1 - unset);
+	need = (__u32)(expected * SWEEP_SHARE_NUM / SWEEP_SHARE_DEN + 0.999999);
+	return need > ABIDEP_SWEEP_FILES ? need : ABIDEP_SWEEP_FILES;
+}
+
+/* The regular files (attributes) in @path's directory; 0 if unreadable. */
+static unsigned int dir_files(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	unsigned int n = 0;
+	struct dirent *d;
+	DIR *dp;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return 0;
+	memcpy(dir, path, slash - path);
+	dir[slash - path] = '\0';
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp)))
+		n += d->d_type == DT_REG;
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+struct dir_need {
+	__u64 ino;
+	__u32 need;
+	int file;		/* a file in it, tr->files index */
+};
+
+static int cmp_dir(const void *a, const void *b)
+{
+	__u64 x = ((const struct dir_need *)a)->ino, y = ((const struct dir_need *)b)->ino;
 
 	return x < y ? -1 : x > y;
 }
 
 /*
- * The dirs map: the directories of the present files, no others. A tracer
- * pinned by an abidep from before sweeps has none.
+ * The dirs map: the directories of the present files, no others, each
+ * with what its sweeps need (sweep_need()). A tracer pinned by an abidep
+ * from before sweeps has none.
  */
 static void dirs_sync(struct tracer *tr)
 {
-	__u64 *want = xcalloc(tr->nfiles + 1, sizeof(*want));
+	struct dir_need *want = xcalloc(tr->nfiles + 1, sizeof(*want)), k;
 	__u64 key, next, *prev = NULL;
-	__u32 one = 1;
-	int i, n = 0;
+	int i, n = 0, m = 0;
 
 	if (tr->fd[M_DIRS] < 0)
 		goto out;
 	for (i = 0; i < tr->nfiles; i++)
 		if (tr->files[i].present && tr->files[i].dir_ino)
-			want[n++] = tr->files[i].dir_ino;
-	qsort(want, n, sizeof(*want), cmp_u64);
+			want[n++] = (struct dir_need){ .ino = tr->files[i].dir_ino, .file = i };
+	qsort(want, n, sizeof(*want), cmp_dir);
+	/* One entry per directory, its files counted once. */
+	for (i = 0; i < n; i++) {
+		if (m && want[m - 1].ino == want[i].ino)
+			continue;
+		want[m] = want[i];
+		want[m].need = sweep_need(dir_files(tr->files[want[i].file].path));
+		m++;
+	}
+	n = m;
 	while (!bpf_map_get_next_key(tr->fd[M_DIRS], prev, &next)) {
 		key = next;
-		if (!bsearch(&key, want, n, sizeof(*want), cmp_u64)) {
+		k.ino = key;
+		if (!bsearch(&k, want, n, sizeof(*want), cmp_dir)) {
 			/* Deleted: the walk goes on from the start. */
 			bpf_map_delete_elem(tr->fd[M_DIRS], &key);
 			prev = NULL;
@@ -131,7 +194,7 @@ static void dirs_sync(struct tracer *tr)
 		prev = &key;
 	}
 	for (i = 0; i < n; i++)
-		if (bpf_map_update_elem(tr->fd[M_DIRS], &want[i], &one, BPF_ANY))
+		if (bpf_map_update_elem(tr->fd[M_DIRS], &want[i].ino, &want[i].need, BPF_ANY))
 			fprintf(stderr, "abidep: cannot note a watched directory: %s\n",
 				strerror(errno));
 out:

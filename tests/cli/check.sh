@@ -863,7 +863,7 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} '$t0
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} '$((t0 + 70))
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} '$((t0 + 9))
-	printf '%s\n' "# HELP abidep_deprecated_access_swept_total Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened at least 4 distinct files in it."
+	printf '%s\n' "# HELP abidep_deprecated_access_swept_total Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened most of its files (3 in 4, at least 4)."
 	printf '%s\n' '# TYPE abidep_deprecated_access_swept_total counter'
 	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 0'
 	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 1'
@@ -875,6 +875,10 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 1'
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} 5'
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 4'
+	printf '%s\n' "# HELP abidep_tracer_skipped_runs_total Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen."
+	printf '%s\n' '# TYPE abidep_tracer_skipped_runs_total counter'
+	printf '%s\n' '# HELP abidep_tracer_unrecorded_total Accesses the abidep tracer saw but could not record (usage map full), summed over its sessions: any may have been a use.'
+	printf '%s\n' '# TYPE abidep_tracer_unrecorded_total counter'
 } >"$T/want.prom"
 check "--format prometheus: exit 0" test "$(status "$A" report --db "$T/p.db" --root "$T/root" --format prometheus)" = 0
 check "... exactly: families sorted, cgroups summed, labels escaped, bad UTF-8 replaced" diff -u "$T/want.prom" "$T/out"
@@ -889,7 +893,8 @@ from prometheus_client.parser import text_string_to_metric_families
 fams = {f.name: f for f in text_string_to_metric_families(open('$T/out', encoding='utf-8').read())}
 assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_errors',
                         'abidep_deprecated_access_last_seen_timestamp_seconds',
-                        'abidep_deprecated_access_swept'], sorted(fams)
+                        'abidep_deprecated_access_swept', 'abidep_tracer_skipped_runs',
+                        'abidep_tracer_unrecorded'], sorted(fams)
 exes = sorted(s.labels['exe'] for s in fams['abidep_deprecated_access'].samples)
 assert exes == ['/tmp/\"\"', '/tmp/a\"b\\\\c\nd\ufffde', '/usr/bin/cat', '/usr/local/bin/legacy-irctl'], exes
 "

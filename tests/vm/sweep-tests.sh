@@ -46,6 +46,19 @@ open(d + "/current_protocol").read()'
 d = "'"$CPUIDLE"'"
 assert "current_governor_ro" in os.listdir(d)
 open(d + "/current_governor_ro").read()'
+	# Lists the device, then reads half of its attributes by name,
+	# current_protocol among them: more than ABIDEP_SWEEP_FILES, less than
+	# most of the directory.
+	in_cg lister-half python3 -c 'import os
+d = "'"$RCDIR"'"
+names = sorted(f for f in os.listdir(d) if os.path.isfile(os.path.join(d, f)))
+assert "current_protocol" in names and len(names) >= 8, names
+rest = [f for f in names if f != "current_protocol"]
+for f in ["current_protocol"] + rest[:len(names) // 2 - 1]:
+    try:
+        open(os.path.join(d, f)).read()
+    except OSError:
+        pass'
 }
 
 # The report's users of one file as "cgroup exe op how", sorted; with each
@@ -72,6 +85,8 @@ expect_rc="/cat /usr/bin/cat open by-name
 /grep /usr/bin/grep read sweep
 /lister /usr/bin/python3.11 open by-name
 /lister /usr/bin/python3.11 read by-name
+/lister-half /usr/bin/python3.11 open by-name
+/lister-half /usr/bin/python3.11 read by-name
 /python /usr/bin/python3.11 open by-name
 /python /usr/bin/python3.11 read by-name
 /redirect /usr/bin/dash open by-name
@@ -110,6 +125,8 @@ RCDIR=$(readlink -f "$RC")			# the device's own directory
 RCFILE=$RC/current_protocol			# as the tracer names it
 check "the rc device has the current_protocol alias" test -r "$RCDIR/current_protocol"
 check "cpuidle has its 4 files" test "$(ls $CPUIDLE | wc -l)" = 4
+n=$(find "$RCDIR/" -maxdepth 1 -type f | wc -l)
+check "rc0 has $n regular files, at least 8 (half of them read by lister-half)" test "$n" -ge 8
 
 section "fexit"
 round ""
