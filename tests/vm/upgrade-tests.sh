@@ -12,6 +12,7 @@ set -u
 A=$ABIDEP_REPO/build/abidep
 REL=$ABIDEP_REPO/build/release
 PREV=$REL/previous/src/build/abidep
+OLD3=$REL/schema3/src/build/abidep
 OLD2=$REL/schema2/src/build/abidep
 OLD1=$REL/schema1/src/build/abidep
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
@@ -60,6 +61,7 @@ unsummed() {
 
 section "the earlier versions were built"
 check "previous: commit $(cat $REL/previous/commit)" test -x "$PREV"
+check "schema3: commit $(cat $REL/schema3/commit)" test -x "$OLD3"
 check "schema2: commit $(cat $REL/schema2/commit)" test -x "$OLD2"
 check "schema1: commit $(cat $REL/schema1/commit)" test -x "$OLD1"
 
@@ -68,19 +70,21 @@ DB=/tmp/up.db
 check "previous: trace --pin" "$PREV" trace --pin --db $DB
 reads 3
 check "previous: trace --sync" "$PREV" trace --sync --db $DB
-# The 3 -> 4 upgrade is tested on previous's DB (tests/upgrade/releases).
-check "... the DB is schema 3 (no daily history)" same "$(sqlite3 $DB 'PRAGMA user_version')" 3
+# The 4 -> 5 upgrade is tested on previous's DB (tests/upgrade/releases).
+check "... the DB is schema 4 (no sessions' losses)" same "$(sqlite3 $DB 'PRAGMA user_version')" 4
 check "... its counts, read by this version" same "$(rows $DB)" "$(want 3)"
-check "... which leaves it schema 3 (a reader changes nothing)" \
-	same "$(sqlite3 $DB 'PRAGMA user_version')" 3
+check "... which leaves it schema 4 (a reader changes nothing)" \
+	same "$(sqlite3 $DB 'PRAGMA user_version')" 4
 OLDS=$(sqlite3 $DB "SELECT session FROM usage WHERE path = '$F' LIMIT 1")
 UPGRADED=$(date +%s)
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
 check "this version: trace --sync of the old pin" "$A" trace --sync --db $DB
-check "... which makes the DB schema 4" same "$(sqlite3 $DB 'PRAGMA user_version')" 4
+check "... which makes the DB schema 5" same "$(sqlite3 $DB 'PRAGMA user_version')" 5
 check "... every access counted once (3 + 4)" same "$(rows $DB)" "$(want 7)"
-check "... the daily history starts there: the 4 since" same "$(days $DB)" "open|4 read|4 "
+check "... the daily history goes on: previous's 3 and the 4 since" same "$(days $DB)" "open|7 read|7 "
+check "... the old pin's session has lost nothing" \
+	same "$(sqlite3 $DB "SELECT unrecorded, skipped, lost_at IS NULL FROM sessions WHERE session = '$OLDS'")" "0|0|1"
 check "... none swept: cat reads the file by name" \
 	same "$(sqlite3 $DB "SELECT SUM(swept) FROM usage WHERE path = '$F'")" 0
 reads 2
@@ -93,18 +97,36 @@ check "this version pins afresh on the same DB" "$A" trace --pin --db $DB
 reads 1
 check "... and stops" "$A" trace --stop --db $DB
 check "... its session added to the old one's (9 + 1)" same "$(rows $DB)" "$(want 10)"
-check "... the old session's days: its uses since the upgrade (4 + 2)" \
-	same "$(days $DB "session = '$OLDS'")" "open|6 read|6 "
-check "... the new session's days sum to its rows, every key" \
-	same "$(unsummed $DB "u.session != '$OLDS'")" 0
-check "... report --since the upgrade: the uses of the days since (6 + 1)" \
+check "... the old session's days: all its uses, previous's and this version's (3 + 4 + 2)" \
+	same "$(days $DB "session = '$OLDS'")" "open|9 read|9 "
+check "... both sessions' days sum to their rows, every key" same "$(unsummed $DB)" 0
+check "... report --since the upgrade: the uses of the days since, today's (9 + 1)" \
 	same "$("$A" report -j --db $DB --since @$UPGRADED | python3 -c '
 import json, sys
-print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[7, 7]"
-# A schema 4 DB is newer than previous knows: it refuses it, saying so.
+print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[10, 10]"
+# A schema 5 DB is newer than previous knows: it refuses it, saying so.
 check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
-check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 4' /tmp/prev.err
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 5' /tmp/prev.err
+
+section "a schema 3 DB (no daily history), read and then written by this version"
+DB3=/tmp/schema3.db
+check "schema3: trace --pin" "$OLD3" trace --pin --db $DB3
+reads 2
+check "schema3: trace --stop" "$OLD3" trace --stop --db $DB3
+check "... the DB is schema 3" same "$(sqlite3 $DB3 'PRAGMA user_version')" 3
+OLDS3=$(sqlite3 $DB3 "SELECT group_concat(quote(session)) FROM (SELECT DISTINCT session FROM usage)")
+check "this version reports it (2 reads)" same "$(rows $DB3)" "$(want 2)"
+check "... and leaves it schema 3 (a reader changes nothing)" \
+	same "$(sqlite3 $DB3 'PRAGMA user_version')" 3
+check "this version pins on it" "$A" trace --pin --db $DB3
+check "... which makes it schema 5 (usage_days, then the sessions' losses)" \
+	same "$(sqlite3 $DB3 "PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" | tr '\n' ' ')" "5 0 7 "
+reads 3
+check "... and stops" "$A" trace --stop --db $DB3
+check "... the old rows and the new summed (2 + 3)" same "$(rows $DB3)" "$(want 5)"
+check "... the new session's days: its 3, summing to its rows" \
+	sh -c "test '$(days $DB3)' = 'open|3 read|3 ' && test '$(unsummed $DB3 "u.session NOT IN ($OLDS3)")' = 0"
 
 section "a schema 2 DB (no swept column), read and then written by this version"
 DB2=/tmp/schema2.db
@@ -117,8 +139,8 @@ check "this version reports it (2 reads)" same "$(rows $DB2)" "$(want 2)"
 check "... and leaves it schema 2 (a reader changes nothing)" \
 	same "$(sqlite3 $DB2 'PRAGMA user_version')" 2
 check "this version pins on it" "$A" trace --pin --db $DB2
-check "... which makes it schema 4 (swept, then usage_days)" \
-	same "$(sqlite3 $DB2 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" | tr '\n' ' ')" "4 1 0 "
+check "... which makes it schema 5 (swept, usage_days, the sessions' losses)" \
+	same "$(sqlite3 $DB2 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" | tr '\n' ' ')" "5 1 0 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB2
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB2)" "$(want 5)"
@@ -142,8 +164,8 @@ check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 4 (sessions, swept, then usage_days)" \
-	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name = 'usage_days'" | tr '\n' ' ')" "4 1 1 "
+check "... which makes it schema 5 (sessions, swept, usage_days, the sessions' losses)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name = 'usage_days'" | tr '\n' ' ')" "5 1 1 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
