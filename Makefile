@@ -3,8 +3,11 @@
 #   make            build abidep.ko and the example driver (W=1) into
 #                   build/kmod/$KVER/, and build/abidep (KVER=6.12: for 6.12)
 #   make deps       install the Debian packages everything needs (idempotent)
-#   make test       builds, checkpatch, htmldocs, unit, CLI, fuzz, KUnit, the runner's
-#                   self-test, packages, guest and upgrade tests (every kernel)
+#   make test       builds, checkpatch, htmldocs, unit, CLI, fuzz, KUnit (the default
+#                   kernel's source), the runner's self-test, guest and upgrade tests
+#                   (every kernel); about an hour cold on 2 cores
+#   make test-full  make test, and the slowest suites (tests/suites-full): KUnit from
+#                   every kernel's source and under KASAN, the Debian packages
 #   make test-debug the module, brownout, stress, fault, security and hostile-input
 #                   guest suites on a 6.12 kernel with KASAN, lockdep, KFENCE, ...
 #                   (~20 min; the kernel is built once, 13-24 min; not in make test)
@@ -35,7 +38,7 @@ else
 Q := @
 endif
 
-.PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test \
+.PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test test-full \
 	test-debug patches-check demo bench stress clean help man htmldocs install uninstall
 
 all: module tools
@@ -80,7 +83,7 @@ checkpatch:
 
 # KVER=... for one kernel; every supported kernel by default.
 kunit:
-	$(Q)KERNELS=$(if $(KVER_ASKED),$(KVER)) scripts/run-tests.sh kunit
+	$(Q)FULL=1 KERNELS=$(if $(KVER_ASKED),$(KVER)) scripts/run-tests.sh kunit
 
 check-vm: tools
 	$(Q)for k in $(if $(KVER_ASKED),$(KVER),$$(scripts/kver.sh --all)); do \
@@ -96,6 +99,9 @@ stress: module tools
 
 test: deps
 	$(Q)scripts/run-tests.sh
+
+test-full: deps
+	$(Q)FULL=1 scripts/run-tests.sh
 
 # The debug guest kernel (scripts/debug-kernel.sh, tests/vm/debug.config):
 # built once (cached in $$ABIDEP_CACHE/debug-kernel), abidep.ko built

@@ -8,7 +8,10 @@
 # KERNELS (default: every supported kernel) limits the kernels KUnit, pkg
 # and the guest suites run on; SUITES (names of tests/suites, default all)
 # the suites of those groups that run (make test-debug: some guest suites on
-# the debug kernel).
+# the debug kernel). FULL=1 (make test-full) runs every suite, and KUnit
+# from every kernel's source; without it (make test) the suites that
+# tests/suites-full names are left out, and KUnit runs from the default
+# kernel's source only.
 set -u
 groups="$*"
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,10 +59,13 @@ st() {
 	echo $? >"${LANE:-build}/.rc"
 }
 
-# The suites of tests/suites in GROUP, a line each: NAME GROUP COMMAND...
+# The suites of tests/suites in GROUP, a line each: NAME GROUP COMMAND...;
+# without FULL=1, not those of tests/suites-full.
+full_only=$([ "${FULL:-0}" = 1 ] || sed -e 's/#.*//' tests/suites-full | tr -s ' \t\n' ' ')
 suites() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/suites |
-		awk -v g="$1" -v only=" ${SUITES:-} " '$2 == g && (only ~ /^ *$/ || index(only, " " $1 " "))'
+		awk -v g="$1" -v only=" ${SUITES:-} " -v skip=" $full_only " \
+			'$2 == g && (only ~ /^ *$/ || index(only, " " $1 " ")) && !index(skip, " " $1 " ")'
 }
 
 # run_group GROUP [SUFFIX]: each suite of GROUP in turn, named NAME[-SUFFIX],
@@ -80,7 +86,7 @@ for n in ${SUITES:-}; do
 		{ echo "run-tests: SUITES names '$n', which is not in tests/suites" >&2; exit 2; }
 done
 for g in $groups; do
-	suites "$g" | grep -q . || { echo "run-tests: no group '$g' in tests/suites${SUITES:+ with a suite of SUITES ($SUITES)}" >&2; exit 2; }
+	suites "$g" | grep -q . || { echo "run-tests: no group '$g' in tests/suites${SUITES:+ with a suite of SUITES ($SUITES)}${full_only:+ outside tests/suites-full (FULL=1 runs those)}" >&2; exit 2; }
 done
 
 for g in build unit cli fuzz; do
@@ -89,7 +95,9 @@ done
 # KUnit from every supported kernel's source tree; the KASAN and lockdep
 # build (and its self-test) from the default kernel's only.
 if wanted kunit; then
-	for kver in $kernels; do
+	kunit_kernels=$kernels
+	[ "${FULL:-0}" = 1 ] || kunit_kernels=$(echo "$kernels" | awk '{print $1}')
+	for kver in $kunit_kernels; do
 		SERIES=$(scripts/kver.sh --series "$kver")
 		run_group kunit "$SERIES"
 	done
