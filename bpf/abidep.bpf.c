@@ -108,12 +108,30 @@ struct {
 	__type(value, struct abidep_watch);
 } watched SEC(".maps");
 
-struct {
+/*
+ * The usage counts go to the one map usage holds, which a sync replaces
+ * with an empty one and then empties into the DB (tools/trace_sync.c): so
+ * the map holds what happened since the last sync, and its size bounds
+ * the distinct users of one sync interval, not of a boot. Replacing it
+ * waits for the programs running (the kernel's synchronize_rcu() on an
+ * update of a map of maps): none writes to the old map after that.
+ * usage_keys is the first such map, and the shape of every other.
+ */
+struct usage_inner {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ABIDEP_MAX_USAGE);
 	__type(key, struct abidep_usage_key);
 	__type(value, struct abidep_usage);
-} usage SEC(".maps");
+} usage_keys SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct usage_inner);
+} usage SEC(".maps") = {
+	.values = { [0] = &usage_keys },
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -315,16 +333,30 @@ listing_of(struct task_struct *task, __u64 dir, __u64 now)
  * two CPUs crossing the threshold at once could both add; the tracer keeps
  * swept no larger than count when it reads.
  */
+static __always_inline void *usage_now(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&usage, &zero);
+}
+
+/*
+ * A held access whose key a sync has since moved to the DB is left
+ * by-name there: no user is hidden by it.
+ */
 static __always_inline void sweep_resolve(struct abidep_listing *l)
 {
 	__u32 i, n = l->npending;
 	struct abidep_usage *u;
+	void *map = usage_now();
 
 	l->npending = 0;
+	if (!map)
+		return;
 	for (i = 0; i < ABIDEP_SWEEP_PENDING; i++) {
 		if (i >= n)
 			break;
-		u = bpf_map_lookup_elem(&usage, &l->pending[i]);
+		u = bpf_map_lookup_elem(map, &l->pending[i]);
 		if (u)
 			__sync_fetch_and_add(&u->swept, l->pending_count[i]);
 	}
@@ -444,6 +476,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	struct mm_struct *mm;
 	struct file *exe;
 	__u32 zero = 0;
+	void *map;
 	__u64 now;
 	int err;
 
@@ -467,7 +500,10 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	if (dir)
 		l = listing_of(task, dir, now);
 
-	u = bpf_map_lookup_elem(&usage, &key);
+	map = usage_now();
+	if (!map)
+		return;
+	u = bpf_map_lookup_elem(map, &key);
 	if (u) {
 		count(u, ret, now);
 		if (l && is_sweep(l))
@@ -492,10 +528,10 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	bpf_get_current_comm(u->comm, sizeof(u->comm));
 	if (exe)
 		exe_path(exe, u);
-	err = bpf_map_update_elem(&usage, &key, u, BPF_NOEXIST);
+	err = bpf_map_update_elem(map, &key, u, BPF_NOEXIST);
 	if (err == -EEXIST) {
 		/* Another CPU added it meanwhile: counted as by-name. */
-		u = bpf_map_lookup_elem(&usage, &key);
+		u = bpf_map_lookup_elem(map, &key);
 		if (u)
 			count(u, ret, now);
 		return;

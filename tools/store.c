@@ -710,6 +710,51 @@ int store_upsert(struct store *s, const struct usage_row *r)
 	return write_row(s, s->upsert, r);
 }
 
+/* Add the counts of @r's row (its key), if it has one, to @c. */
+static int add_row_counts(struct store *s, const struct usage_row *r, struct usage_counts *c)
+{
+	static const char sql[] =
+		"SELECT count, errors, swept, first_seen, last_seen FROM usage"
+		" WHERE host = ?1 AND session = ?2 AND path = ?3 AND op = ?4 AND uid = ?5"
+		" AND cgroup_id = ?6 AND exe = ?7";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot read a usage row");
+	rc = bind_text(st, 1, r->host) | bind_text(st, 2, r->session) |
+	     bind_text(st, 3, r->path) | bind_text(st, 4, r->op) |
+	     sqlite3_bind_int64(st, 5, r->uid) |
+	     sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id) | bind_text(st, 7, r->exe);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const struct usage_counts old = {
+			.count = sqlite3_column_int64(st, 0),
+			.errors = sqlite3_column_int64(st, 1),
+			.swept = sqlite3_column_int64(st, 2),
+			.first_seen = sqlite3_column_int64(st, 3),
+			.last_seen = sqlite3_column_int64(st, 4),
+		};
+
+		usage_add(c, &old);
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : store_db_fail(s, "cannot read a usage row");
+}
+
+int store_add(struct store *s, const struct usage_row *r)
+{
+	struct usage_row sum = *r;
+
+	/* A row without its key: store_upsert() says what it lacks. */
+	if (r->host && r->session && r->path && r->op && r->exe &&
+	    add_row_counts(s, r, &sum.counts))
+		return -1;
+	return store_upsert(s, &sum);
+}
+
 int store_merge_row(struct store *s, const struct usage_row *r)
 {
 	if (!s->merge && !s->readonly &&
@@ -902,6 +947,44 @@ int store_session(struct store *s, const char *host, const char *session, long l
 	if (!st)
 		return -1;
 	return step_write(s, st, bind_session(st, &u), "cannot write a session row");
+}
+
+int store_set_drained(struct store *s, const char *host, const char *session, long long id)
+{
+	static const char sql[] = "UPDATE sessions SET drained = ?3 WHERE host = ?1 AND session = ?2";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot write a session row");
+	rc = bind_text(st, 1, host) | bind_text(st, 2, session) | sqlite3_bind_int64(st, 3, id);
+	rc = step_write(s, st, rc, "cannot write a session row");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+long long store_drained(struct store *s, const char *host, const char *session)
+{
+	static const char sql[] = "SELECT drained FROM sessions WHERE host = ?1 AND session = ?2";
+	long long id = -1;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL)) {
+		store_db_fail(s, "cannot read a session row");
+		return -2;
+	}
+	rc = bind_text(st, 1, host) | bind_text(st, 2, session);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		id = sqlite3_column_int64(st, 0);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_db_fail(s, "cannot read a session row");
+		id = -2;
+	}
+	sqlite3_finalize(st);
+	return id;
 }
 
 /* ---- reading ---- */

@@ -57,7 +57,7 @@ bool usage_all_swept(const struct usage_counts *c);
 /* One row: what one tracer load (a session) has counted for one key. */
 struct usage_row {
 	const char *host;	/* hostname */
-	const char *session;	/* "<boot_id>:<map id>": one tracer load; counts are cumulative within it */
+	const char *session;	/* "<boot_id>:<map id>": one tracer load */
 	const char *path;	/* the concrete sysfs file, e.g. /sys/devices/system/cpu/cpuidle/current_governor_ro */
 	const char *what;	/* the table's What pattern it matched */
 	const char *table;	/* table file basename, e.g. sysfs-cpuidle */
@@ -69,7 +69,7 @@ struct usage_row {
 	const char *exe;	/* executable path */
 	const char *comm;
 	int pid, ppid;		/* of the first access; negative: unknown */
-	union {			/* cumulative within the session */
+	union {			/* the session's, or since its last sync (store_add()) */
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
 	};
@@ -272,6 +272,23 @@ int store_each_day_row(struct store *s,
  * changes nothing. The commit prunes as store_upsert()'s does.
  */
 int store_merge_day(struct store *s, const struct usage_day_row *d);
+
+/*
+ * Add @r's counts to its row's (a new row: as store_upsert()), first_seen
+ * the earlier and last_seen the later: for a tracer whose counts are what
+ * happened since its last sync (one that empties its map at each sync),
+ * not its session's totals. The daily history gets what was added.
+ */
+int store_add(struct store *s, const struct usage_row *r);
+
+/*
+ * The last usage map a sync of a session drained into the DB (schema 5's
+ * sessions.drained: its id), for store_add()'s caller to add none twice:
+ * set in the sync's transaction, after store_session(). store_drained()
+ * returns -1 for none, -2 on an error of the store.
+ */
+int store_set_drained(struct store *s, const char *host, const char *session, long long id);
+long long store_drained(struct store *s, const char *host, const char *session);
 
 /*
  * Merge a row read from another DB (abidep merge): keyed as store_upsert(),

@@ -16,6 +16,7 @@
  *	CREATE TABLE sessions (
  *		host, session, started, last_sync
  *		unrecorded, skipped, lost_at			what it lost
+ *		drained						its last map written
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
@@ -25,9 +26,11 @@
  *	CREATE INDEX usage_days_by_day ON usage_days (day)
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
- * for one key. The tracer's counts are cumulative within its session, so an
- * upsert replaces them; several sessions (reboots, restarts) are summed by
- * the reader. The column for the struct's "table" is table_name: TABLE is
+ * for one key. A pinned tracer's sync adds what the session counted since
+ * the sync before (store_add()); a live tracer's, or one an older abidep
+ * pinned, gives the session's totals, which replace the row's
+ * (store_upsert()); several sessions (reboots, restarts) are summed by the
+ * reader. The column for the struct's "table" is table_name: TABLE is
  * an SQL keyword. cgroup_id is stored as the signed 64-bit integer with the
  * same bits; times are unix seconds (UTC).
  *
@@ -67,7 +70,10 @@
  * after the sync before it. abidep check takes a session with a loss in
  * the quiet window as not covering it. Schema 4 lacked them: a writer adds
  * them, 0 and NULL in every older session (those losses were printed, not
- * kept); a reader reads them so (no_lost).
+ * kept); a reader reads them so (no_lost). drained (schema 5) is the id
+ * of the last usage map a sync of the session added to the DB (a tracer
+ * that empties its map at each sync, trace_sync.c): a sync killed after
+ * its commit finds it there and adds none of that map twice. NULL: none.
  *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
@@ -150,7 +156,8 @@ static const char days_schema_sql[] =
 static const char lost_schema_sql[] =
 	"ALTER TABLE sessions ADD COLUMN unrecorded INTEGER NOT NULL DEFAULT 0;\n"
 	"ALTER TABLE sessions ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;\n"
-	"ALTER TABLE sessions ADD COLUMN lost_at INTEGER;\n";
+	"ALTER TABLE sessions ADD COLUMN lost_at INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN drained INTEGER;\n";
 
 static int create_schema(struct store *s)
 {

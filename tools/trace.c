@@ -270,7 +270,9 @@ static int trace_run(struct tracer *tr, const struct trace_args *a)
 		files_from_map(tr);
 	else
 		specials_publish(tr);
-	ret = open_db(tr);
+	ret = usage_open(tr);
+	if (!ret)
+		ret = open_db(tr);
 	if (ret)
 		return ret;
 	if (a->mode != 'S')
@@ -291,6 +293,7 @@ static void tracer_init(struct tracer *tr)
 	tr->db_path = DEFAULT_DB;
 	tr->print = true;
 	tr->pin_lock = -1;
+	tr->usage_fd = -1;
 	tr->max_usage = ABIDEP_MAX_USAGE;
 	tr->nr_slots = ABIDEP_SLOTS;
 	for (i = 0; i < NR_MAPS; i++)
@@ -306,6 +309,7 @@ static void tracer_free(struct tracer *tr)
 
 	if (tr->db)
 		store_close(tr->db);
+	usage_close(tr);
 	if (tr->skel)
 		abidep_bpf__destroy(tr->skel);
 	else
@@ -343,6 +347,8 @@ int cmd_trace(int argc, char **argv)
 		libbpf_set_print(libbpf_quiet);
 		if (a.mode == 's') {
 			ret = open_pinned(&tr);
+			if (!ret)
+				ret = usage_open(&tr);
 			if (!ret)
 				ret = show_status(&tr);
 		} else {

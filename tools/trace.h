@@ -58,7 +58,7 @@ struct cg_cache {
 	int n, cap;
 	struct cg_miss *miss;		/* ids a rescan did not find */
 	int nmiss, mcap;
-	time_t scanned;			/* of the last rescan; -1: none */
+	long long scanned;		/* of the last rescan, ms (trace_cgroup.c); -1: none */
 };
 
 struct abidep_bpf;
@@ -84,6 +84,9 @@ struct tracer {
 	bool print;
 	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */
 	bool live;		/* foreground: reads the events ring buffer */
+	/* The usage counts (trace_usage.c): their map, and what its counts are. */
+	int usage_fd;
+	enum { USAGE_TOTALS, USAGE_DRAINED } usage_mode;
 	/* Specials (trace_special.c): index into files, -1 if not watched; its entry. */
 	int special_file[ABIDEP_NR_SPECIALS];
 	int special_entry[ABIDEP_NR_SPECIALS];
@@ -98,6 +101,20 @@ int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 int open_pinned(struct tracer *tr);
 int pin_all(struct tracer *tr);
 int unpin_all(void);
+
+/*
+ * trace_usage.c: usage_open() opens the map counted into (tr->usage_fd)
+ * and says what its counts are (tr->usage_mode); usage_swap() puts an
+ * empty one in its place and returns the old one; usage_draining() opens
+ * the map a killed sync left pinned (-1: none), @current if it is still
+ * the one counted into; usage_drained() unpins it.
+ */
+int usage_open(struct tracer *tr);
+void usage_close(struct tracer *tr);
+int usage_swap(struct tracer *tr);
+int usage_draining(struct tracer *tr, bool *current);
+void usage_drained(struct tracer *tr);
+__u32 usage_id(int fd);
 
 /* trace_watch.c */
 int watch_refresh(struct tracer *tr, bool verbose);

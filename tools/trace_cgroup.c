@@ -31,10 +31,11 @@ struct cg_entry {
  */
 #define CG_MISS_SECONDS		10
 #define CG_RESCAN_SECONDS	1
+#define CG_MS			1000	/* the times below are milliseconds */
 
 struct cg_miss {
 	__u64 ino;
-	time_t when;
+	long long when;
 };
 
 void cg_cache_init(struct cg_cache *cg)
@@ -54,12 +55,16 @@ void cg_cache_free(struct cg_cache *cg)
 	cg_cache_init(cg);
 }
 
-static time_t mono_seconds(void)
+/*
+ * CLOCK_MONOTONIC in milliseconds: in whole seconds, two misses a moment
+ * apart across a second's turn would each cost a rescan.
+ */
+static long long mono_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 static const char *cg_cached(const struct cg_cache *cg, __u64 id)
@@ -131,18 +136,18 @@ const char *cgroup_path(struct cg_cache *cg, __u64 id)
 {
 	const char *path = cg_cached(cg, id);
 	struct cg_miss *m = NULL;
-	time_t now;
+	long long now;
 	int i;
 
 	if (path)
 		return path;
-	now = mono_seconds();
+	now = mono_ms();
 	for (i = 0; i < cg->nmiss && !m; i++)
 		if (cg->miss[i].ino == id)
 			m = &cg->miss[i];
-	if (m && now - m->when < CG_MISS_SECONDS)
+	if (m && now - m->when < CG_MISS_SECONDS * CG_MS)
 		return NULL;
-	if (cg->scanned < 0 || now - cg->scanned >= CG_RESCAN_SECONDS) {
+	if (cg->scanned < 0 || now - cg->scanned >= CG_RESCAN_SECONDS * CG_MS) {
 		cg_rescan(cg);
 		cg->scanned = now;
 		path = cg_cached(cg, id);

@@ -43,7 +43,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	const char *cg;
 
 	if (!tr->print || len < sizeof(*k) ||
-	    bpf_map_lookup_elem(tr->fd[M_USAGE], k, &u))
+	    bpf_map_lookup_elem(tr->usage_fd, k, &u))
 		return 0;
 	bpf_map_lookup_elem(tr->fd[M_FILES], &k->file_id, &f);
 	u.comm[sizeof(u.comm) - 1] = '\0';

@@ -123,7 +123,7 @@ static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
 		return EX_LOAD;
 	}
-	if (bpf_map__set_max_entries(tr->skel->maps.usage, tr->max_usage)) {
+	if (bpf_map__set_max_entries(tr->skel->maps.usage_keys, tr->max_usage)) {
 		fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", tr->max_usage);
 		return EX_LOAD;
 	}

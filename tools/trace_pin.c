@@ -72,8 +72,12 @@ int pin_all(struct tracer *tr)
 		return EX_FAIL;
 	}
 	bpf_object__for_each_map(map, tr->skel->obj) {
-		/* internal maps (.rodata, .data.clock): bpffs takes no dotted names; not needed */
-		if (strchr(bpf_map__name(map), '.'))
+		/*
+		 * internal maps (.rodata, .data.clock): bpffs takes no dotted
+		 * names; not needed. usage_keys is reached through usage, which
+		 * replaces it at the first sync (trace_usage.c).
+		 */
+		if (strchr(bpf_map__name(map), '.') || map == tr->skel->maps.usage_keys)
 			continue;
 		snprintf(path, sizeof(path), PIN_DIR "/%s", bpf_map__name(map));
 		if (bpf_map__pin(map, path))

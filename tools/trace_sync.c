@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abidep trace: the usage map to the store (one session per load of the
- * maps, its counts cumulative), and the stats of what was not recorded.
+ * maps; the counts since the last sync, or the session's totals, as
+ * trace_usage.c says), and the stats of what was not recorded.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,18 +134,18 @@ static void sync_row_read(struct tracer *tr, struct sync_row *sr,
 	sync_row_fix(sr);
 }
 
-/* Every key of the usage map as a row, into *@rows; returns how many. */
-static int sync_rows_read(struct tracer *tr, struct sync_row **rows)
+/* Every key of the usage map @fd as a row, into *@rows; returns how many. */
+static int sync_rows_read(struct tracer *tr, int fd, struct sync_row **rows)
 {
 	struct abidep_usage_key key, next, *prev = NULL;
 	struct abidep_usage u;
 	int n = 0, cap = 0;
 
 	*rows = NULL;
-	while (!bpf_map_get_next_key(tr->fd[M_USAGE], prev, &next)) {
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (!bpf_map_lookup_elem(tr->fd[M_USAGE], &key, &u))
+		if (!bpf_map_lookup_elem(fd, &key, &u))
 			sync_row_read(tr, GROW(*rows, n, cap), &key, &u);
 	}
 	return n;
@@ -175,8 +177,13 @@ static int sync_rows_merge(struct sync_row *rows, int n)
 	return out + 1;
 }
 
-/* The rows and the session's mark, in one transaction. */
-static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n)
+/*
+ * The rows and the session's mark, in one transaction: @drained, the id of
+ * the map they were drained from (their counts added), or 0 (the session's
+ * totals, replacing).
+ */
+static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n,
+			   __u32 drained)
 {
 	__u64 s[ABIDEP_NR_STATS];
 	int i;
@@ -184,7 +191,7 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	if (store_begin(tr->db))
 		return -1;
 	for (i = 0; i < n; i++)
-		if (store_upsert(tr->db, &rows[i].r)) {
+		if (drained ? store_add(tr->db, &rows[i].r) : store_upsert(tr->db, &rows[i].r)) {
 			store_rollback(tr->db);
 			return -1;
 		}
@@ -195,7 +202,8 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	 */
 	read_stats(tr, s);
 	if (store_session(tr->db, tr->host, tr->session, time(NULL),
-			  s[ABIDEP_STAT_DROPPED], progs_missed(tr))) {
+			  s[ABIDEP_STAT_DROPPED], progs_missed(tr)) ||
+	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained))) {
 		store_rollback(tr->db);
 		return -1;
 	}
@@ -212,23 +220,77 @@ static void say_kept(struct tracer *tr)
 		fprintf(stderr, "abidep: nothing is lost: the counts stay in the pinned maps ('abidep trace --status') until a sync succeeds\n");
 }
 
-/* Write the session's cumulative counts; the number of rows, or -1. */
-int sync_db(struct tracer *tr)
+static int write_failed(struct tracer *tr)
+{
+	fprintf(stderr, "abidep: cannot write %s: %s%s\n", tr->db_path,
+		store_errmsg(tr->db), store_damaged(tr->db) ?
+		"; it is damaged: move it aside with its -wal and -shm files (a sync then starts a new one), or restore a copy" :
+		"");
+	say_kept(tr);
+	return -1;
+}
+
+/*
+ * The counts of usage map @fd to the DB: added, with its id as the
+ * session's drained map, when @drained; else the session's totals. The
+ * number of rows, or -1.
+ */
+static int sync_map(struct tracer *tr, int fd, bool drained)
 {
 	struct sync_row *rows;
 	int n;
 
-	n = sync_rows_read(tr, &rows);
+	n = sync_rows_read(tr, fd, &rows);
 	n = sync_rows_merge(rows, n);
-	if (sync_rows_write(tr, rows, n)) {
-		fprintf(stderr, "abidep: cannot write %s: %s%s\n", tr->db_path,
-			store_errmsg(tr->db), store_damaged(tr->db) ?
-			"; it is damaged: move it aside with its -wal and -shm files (a sync then starts a new one), or restore a copy" :
-			"");
-		say_kept(tr);
-		n = -1;
-	}
+	if (sync_rows_write(tr, rows, n, drained ? usage_id(fd) : 0))
+		n = write_failed(tr);
 	free(rows);
+	return n;
+}
+
+/* A map a killed sync left pinned, written unless the DB has it. */
+static int sync_leftover(struct tracer *tr)
+{
+	bool current;
+	int fd = usage_draining(tr, &current), ret = 0;
+	long long done;
+
+	if (fd < 0)
+		return 0;
+	/* Still counted into: the sync before stopped short of replacing it. */
+	if (!current) {
+		done = store_drained(tr->db, tr->host, tr->session);
+		if (done == -2)
+			ret = write_failed(tr);
+		else if (done != usage_id(fd) && sync_map(tr, fd, true) < 0)
+			ret = -1;
+	}
+	close(fd);
+	if (!ret)
+		usage_drained(tr);
+	return ret;
+}
+
+/* Write what the tracer counted; the number of rows, or -1. */
+int sync_db(struct tracer *tr)
+{
+	int n, old;
+
+	if (tr->usage_mode == USAGE_TOTALS)
+		return sync_map(tr, tr->usage_fd, false);
+	if (sync_leftover(tr))
+		return -1;
+	old = usage_swap(tr);
+	if (old < 0) {
+		fprintf(stderr, "abidep: cannot replace the usage map with an empty one: %s\n",
+			strerror(errno));
+		say_kept(tr);
+		return -1;
+	}
+	n = sync_map(tr, old, true);
+	if (n >= 0)
+		usage_drained(tr);
+	close(old);
 	return n;
 }
 
@@ -299,7 +361,7 @@ __u32 usage_max(struct tracer *tr)
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len))
+	if (bpf_obj_get_info_by_fd(tr->usage_fd, &info, &len))
 		return ABIDEP_MAX_USAGE;
 	return info.max_entries;
 }

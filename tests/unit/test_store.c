@@ -1346,7 +1346,7 @@ static void test_schema4(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 5);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 8);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
@@ -1735,6 +1735,50 @@ out:
 	free(db);
 }
 
+/* A drained tracer's sync: store_add() adds, and the drained map is kept. */
+static void test_add(void)
+{
+	char *db = xstrdup(tpath("add.db"));
+	struct usage_row r;
+	struct store *s;
+
+	current = "add";
+	s = open_rw(db);
+	if (!s) {
+		CHECK(0);
+		goto out;
+	}
+	/* A new row: as an upsert. */
+	r = row("s1", 3, DAY(0) + 100, DAY(0) + 200);
+	r.swept = 1;
+	CHECK(!store_begin(s) && !store_add(s, &r) && !store_session(s, "h1", "s1", DAY(0) + 300, 0, 0) &&
+	      !store_set_drained(s, "h1", "s1", 41) && !store_commit(s));
+	CHECK(store_drained(s, "h1", "s1") == 41);
+	CHECK(store_drained(s, "h1", "s9") == -1);
+	/* The next interval's counts: added, first_seen kept, last_seen the later. */
+	r = row("s1", 2, DAY(1) + 10, DAY(1) + 20);
+	r.errors = 1;
+	r.comm = "other";
+	CHECK(!store_begin(s) && !store_add(s, &r) && !store_set_drained(s, "h1", "s1", 42) &&
+	      !store_commit(s));
+	CHECK(sql_is(db, "SELECT count || '|' || errors || '|' || swept || '|' || (first_seen - 19850 * 86400)"
+		     " || '|' || (last_seen - 19850 * 86400) || '|' || comm FROM usage",
+		     "5|1|1|100|86420|cat"));
+	CHECK(store_drained(s, "h1", "s1") == 42);
+	/* Each interval's uses on its day. */
+	CHECK(day_rows_are(db, "s1|read|0|3|0|1 s1|read|1|2|1|0"));
+	/* A rolled back add adds nothing. */
+	CHECK(!store_begin(s) && !store_add(s, &r) && !store_rollback(s));
+	CHECK(sql_int(db, "SELECT count FROM usage") == 5);
+	store_close(s);
+	/* Read-only: no drained map to read or write. */
+	s = store_open(db, true, (char[512]){ 0 }, 512);
+	CHECK(s && store_add(s, &r) == -1);
+	store_close(s);
+out:
+	free(db);
+}
+
 /* merge: the larger of each (key, session, day), again and again the same; pruned. */
 static void test_days_merge(void)
 {
@@ -1859,6 +1903,7 @@ int main(void)
 	test_schema2();
 	test_schema3();
 	test_lost();
+	test_add();
 	test_schema4();
 	test_days();
 	test_days_window();

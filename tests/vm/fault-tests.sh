@@ -50,19 +50,27 @@ check "a sync writes their 6000 rows" sh -c "$A trace --sync --db $DB && test \$
 # has no reader for: its programs send no events, so none are lost.
 check "... and no new-user event is counted as lost (pinned: none sent)" \
 	sh -c "$A trace --status | grep -q ' 0 events lost'"
+# Each round's sync has 1,000 rows to write (500 new users, 200000 up):
+# its kill lands in their writes, the commit, or the unpin after it.
+round_users() {
+	$H u 500 $F $((200000 + $1 * 500)) >/dev/null
+}
+round_users 0
 t0=$(date +%s%N)
 "$A" trace --sync --db $DB
 t1=$(date +%s%N)
 sync_ms=$(((t1 - t0) / 1000000))
-echo "# a sync of 6000 rows takes $sync_ms ms here; kills land uniformly within that"
-# Counts keep moving while the syncs are killed.
-$H r 100000 $F >/dev/null &
+echo "# a sync of 1000 rows takes $sync_ms ms here; kills land uniformly within that"
+# Counts keep moving while the syncs are killed: the hammer's own, which
+# it prints when it stops, must be in the DB exactly once in the end.
+$H r 100000 $F >$W/load.out &
 load=$!
 rows $DB >$W/acked
 killed=0 lost=0 corrupt=0 finished=0
 i=0
 while [ $i -lt "$KILLS" ]; do
 	i=$((i + 1))
+	round_users $i
 	"$A" trace --sync --db $DB 2>/dev/null &
 	p=$!
 	delay=$(awk -v s="$(date +%N)" -v t="$sync_ms" 'BEGIN {srand(s); printf "%.3f", rand() * t / 1000}')
@@ -83,8 +91,15 @@ check "most syncs were killed while running ($killed of $i)" test $killed -ge $(
 check "PRAGMA integrity_check ok after every kill" test $corrupt = 0
 check "no acknowledged row lost or decreased after any kill" test $lost = 0
 check "a final sync works" "$A" trace --sync --db $DB
+got=$(sqlite3 $DB "SELECT op, sum(count) FROM usage WHERE uid = 0 AND exe = '$H' GROUP BY op ORDER BY op" | tr '\n' ' ')
+want=$(sed -n 's/^opens=\([0-9]*\) .* reads=\([0-9]*\) .*/open|\1 read|\2 /p' $W/load.out)
+check "the killed syncs lost none of the hammer's accesses and counted none twice ($want)" \
+	test "$got" = "$want"
+[ "$got" = "$want" ] || echo "# got: $got"
+check "every round's 500 users are there, each read counted once" \
+	test "$(sqlite3 $DB "SELECT count(DISTINCT uid), sum(count) FROM usage WHERE uid >= 200000 AND op = 'read'")" = "$((500 * (KILLS + 1)))|$((500 * (KILLS + 1)))"
 check "the 3000 users are all there" \
-	test "$(sqlite3 $DB "SELECT count(DISTINCT uid) FROM usage WHERE uid >= 20000 AND op = 'read' AND count = 1")" = 3000
+	test "$(sqlite3 $DB "SELECT count(DISTINCT uid) FROM usage WHERE uid >= 20000 AND uid < 200000 AND op = 'read' AND count = 1")" = 3000
 check "trace --stop" "$A" trace --stop --db $DB
 
 section "the usage map full: drops counted and reported, the machine goes on"
@@ -101,12 +116,30 @@ recorded=$(sqlite3 $DB 'SELECT sum(count) FROM usage')
 seen=42
 dropped=$((seen - recorded))
 check "exactly 8 keys recorded" test "$(sqlite3 $DB 'SELECT count(*) FROM usage')" = 8
-check "$seen accesses seen, $dropped not recorded (= $seen - $recorded in the DB)" \
-	sh -c "$A trace --status | grep -q '^$seen accesses seen, $dropped not recorded (map full)'"
+check "$dropped not recorded (= $seen - $recorded in the DB), none left after the sync" \
+	sh -c "$A trace --status | grep -q '^0 accesses since the last sync, $dropped not recorded (map full)'"
 check "the sync says so on stderr" grep -q "^abidep: $dropped accesses not recorded (usage map full, 8 keys)" $W/sync.err
 check "JSON status has the figure" sh -c "$A trace --status -j | grep -q '\"dropped\": *$dropped'"
 check "the session keeps them in the DB, with the sync that saw them" \
 	test "$(sqlite3 $DB 'SELECT unrecorded, lost_at IS NOT NULL, lost_at = last_sync FROM sessions')" = "$dropped|1|1"
+check "trace --stop" "$A" trace --stop --db $DB
+
+section "100,000 keys through the usage map, ten syncs: none lost"
+# Each sync empties the map into the DB: 5,000 new users (10,000 keys) a
+# sync interval fit the map of 16,384 keys however many pass through it.
+DB=$W/many.db
+check "trace --pin" "$A" trace --pin --db $DB
+bad=0
+for k in 0 1 2 3 4 5 6 7 8 9; do
+	$H u 5000 $F $((100000 + k * 5000)) | grep -q '^opens=5000 open_errors=0 reads=5000 ' || bad=$((bad + 1))
+	"$A" trace --sync --db $DB || bad=$((bad + 1))
+done
+check "ten rounds of 5,000 users, each round synced" test $bad = 0
+check "the DB has the 100,000 keys, each counted once" \
+	test "$(sqlite3 $DB "SELECT count(*), sum(count), count(DISTINCT uid) FROM usage WHERE uid >= 100000")" = "100000|100000|50000"
+check "... none dropped, and the session says so" \
+	test "$(sqlite3 $DB 'SELECT unrecorded FROM sessions')" = 0
+check "... and the map is empty after the last sync" sh -c "$A trace --status | grep -q ' 0 of 16384 usage keys;'"
 check "trace --stop" "$A" trace --stop --db $DB
 
 section "a flood of unprivileged users fills the map, then a legacy reader: never ready"
@@ -351,7 +384,7 @@ check "trace --pin" "$A" trace --pin --db $DB
 # Rows enough to fill pages: damage in the middle of one hits rows.
 check "300 users read the watched file" sh -c "$H u 300 $F | grep -q '^opens=300 open_errors=0 reads=300 '"
 cats=0
-# The accesses the pinned maps hold (--status's "accesses seen").
+# The accesses the pinned maps hold, not yet in the DB (--status's "hits").
 hits() { "$A" trace --status -j | python3 -c 'import json, sys; print(json.load(sys.stdin)["hits"])'; }
 users() { sqlite3 "$1" "SELECT count(DISTINCT uid), sum(count) FROM usage WHERE path = '$F' AND uid >= 20000"; }
 # Damage $DB: seeded random bytes over the middle half of every page but
@@ -378,7 +411,10 @@ for p in range(1, n):
 }
 # damaged KIND REMEDY: a sync, reads only the maps hold, damage, a failed
 # sync; then the remedy (aside: the DB moved aside; restore: the copy made
-# after the first sync put back) and a sync that must write it all.
+# after the first sync put back) and a sync that must write what the maps
+# held. The DB holds the 300 users' reads ($dbusers) and $cats cats: a DB
+# moved aside takes them with it, the new one starts from the failed sync.
+dbusers="300|600"
 damaged() {
 	for _ in 1 2 3; do cat $F >/dev/null; done
 	cats=$((cats + 3))
@@ -386,7 +422,6 @@ damaged() {
 	cp $DB $W/copy.db
 	cat $F >/dev/null
 	cat $F >/dev/null
-	cats=$((cats + 2))
 	check "$1: no -wal file, all is in the DB file" test ! -e $DB-wal
 	damage $1
 	check "$1: the damage is real (quick_check: $(sqlite3 $DB 'PRAGMA quick_check' 2>&1 | head -n 1))" \
@@ -399,15 +434,15 @@ damaged() {
 	check "... and what to do" grep -qE "move (it|this file) aside" $W/err
 	check "... and that nothing is lost" \
 		grep -qxF "abidep: nothing is lost: the counts stay in the pinned maps ('abidep trace --status') until a sync succeeds" $W/err
-	check "... the pinned maps hold every access ($((600 + 2 * cats)))" test "$(hits)" = $((600 + 2 * cats))
+	check "... the pinned maps hold every access since the last sync (2 cats: 4)" test "$(hits)" = 4
 	case $2 in
-	aside) mv $DB $DB.damaged-$1 ;;
-	restore) cp $W/copy.db $DB ;;
+	aside) mv $DB $DB.damaged-$1; cats=2 dbusers="0|" ;;
+	restore) cp $W/copy.db $DB; cats=$((cats + 2)) ;;
 	esac
 	rm -f $DB-wal $DB-shm
 	check "$1, $2: --sync exits 0" "$A" trace --sync --db $DB
-	check "... the DB has each access once: 300 users', root's $cats cats" \
-		same "$(users $DB) $(cat_rows $DB)" "300|600 open|$cats read|$cats "
+	check "... the DB has each access once: the users' ($dbusers), root's $cats cats" \
+		same "$(users $DB) $(cat_rows $DB)" "$dbusers open|$cats read|$cats "
 	check "... and is sound" test "$(sqlite3 $DB 'PRAGMA integrity_check')" = ok
 }
 damaged pages aside
@@ -418,7 +453,7 @@ damaged random restore
 cat $F >/dev/null
 cats=$((cats + 1))
 cp $DB $W/copy.db
-damage pages
+damage text
 "$A" trace --stop --db $DB 2>$W/err
 st=$?
 check "--stop into a damaged DB: exit 6, and nothing unpinned" test "$st $(test -e $PIN/usage && echo pinned)" = "6 pinned"
@@ -426,8 +461,8 @@ check "... nothing is lost" grep -q "nothing is lost" $W/err
 cp $W/copy.db $DB
 rm -f $DB-wal $DB-shm
 check "the copy put back, --stop exits 0" "$A" trace --stop --db $DB
-check "... the DB has each access once: 300 users', root's $cats cats" \
-	same "$(users $DB) $(cat_rows $DB)" "300|600 open|$cats read|$cats "
+check "... the DB has each access once: the users' ($dbusers), root's $cats cats" \
+	same "$(users $DB) $(cat_rows $DB)" "$dbusers open|$cats read|$cats "
 check "... nothing pinned" test ! -e $PIN
 
 reports=$(dmesg | grep -E 'BUG:|WARNING:|Oops|INFO: task .* blocked|possible (circular|recursive) locking')

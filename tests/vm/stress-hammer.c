@@ -5,7 +5,7 @@
  * so that the module's and the tracer's counters can be compared with it.
  *
  *	stress-hammer r|w SECONDS GLOB [VALUE]
- *	stress-hammer u COUNT FILE
+ *	stress-hammer u COUNT FILE [FIRST]
  *
  * GLOB is matched again whenever an access fails (devices come and go in
  * the churn phase); each iteration takes the next match. Runs until SECONDS
@@ -13,8 +13,9 @@
  *	opens=N open_errors=N reads=N read_errors=N writes=N write_errors=N
  * where reads counts read(2) calls that returned data or an error (the ones
  * abidep counts; the read returning 0 at end of file is not counted).
- * u: COUNT processes, each as its own uid (20000, 20001, ...), open and read
- * FILE once: COUNT new keys for the tracer (for the fault tests).
+ * u: COUNT processes, each as its own uid (FIRST, FIRST + 1, ...; FIRST
+ * 20000 when not given), open and read FILE once: COUNT new keys for the
+ * tracer (for the fault tests).
  * Exit status 0, or 2 on bad usage.
  */
 #include <errno.h>
@@ -44,8 +45,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One process per uid, each opening and reading @path once. */
-static int by_uids(long count, const char *path)
+/* One process per uid from @first, each opening and reading @path once. */
+static int by_uids(long count, const char *path, long first)
 {
 	unsigned long long opens = 0, open_err = 0, reads = 0, read_err = 0;
 	char buf[8192];
@@ -60,7 +61,7 @@ static int by_uids(long count, const char *path)
 			return 1;
 		}
 		if (!pid) {
-			uid_t uid = 20000 + i;
+			uid_t uid = first + i;
 
 			if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
 				_exit(3);
@@ -71,7 +72,7 @@ static int by_uids(long count, const char *path)
 		}
 		waitpid(pid, &st, 0);
 		if (!WIFEXITED(st) || WEXITSTATUS(st) == 3) {
-			fprintf(stderr, "stress-hammer: uid %ld: setuid failed\n", 20000 + i);
+			fprintf(stderr, "stress-hammer: uid %ld: setuid failed\n", first + i);
 			return 1;
 		}
 		opens++;
@@ -98,11 +99,11 @@ int main(int argc, char **argv)
 	double end;
 	char buf[8192];
 
-	if (argc == 4 && !strcmp(argv[1], "u") && atol(argv[2]) > 0)
-		return by_uids(atol(argv[2]), argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "u") && atol(argv[2]) > 0)
+		return by_uids(atol(argv[2]), argv[3], argc == 5 ? atol(argv[4]) : 20000);
 	if (argc < 4 || (argv[1][0] != 'r' && argv[1][0] != 'w') ||
 	    (argv[1][0] == 'w' && argc != 5) || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE\n");
+		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE [FIRST]\n");
 		return 2;
 	}
 	writer = argv[1][0] == 'w';
