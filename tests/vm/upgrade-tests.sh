@@ -109,43 +109,36 @@ check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
 check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 5' /tmp/prev.err
 
+# old_db N BINARY WHAT SQL WANT: a DB the schema N version's tracer wrote
+# (2 reads), reported by this version, left as it is; this version's
+# tracer pins on it, which upgrades it (SQL gives WANT, WHAT says what),
+# and sums the old rows and its own (2 + 3), its session's days whole.
+old_db() {
+	n=$1 old=$2 db=/tmp/schema$1.db
+	check "schema$n: trace --pin" "$old" trace --pin --db $db
+	reads 2
+	check "schema$n: trace --stop" "$old" trace --stop --db $db
+	check "... the DB is schema $n" same "$(sqlite3 $db 'PRAGMA user_version')" $n
+	olds=$(sqlite3 $db "SELECT group_concat(quote(session)) FROM (SELECT DISTINCT session FROM usage)")
+	check "this version reports it (2 reads)" same "$(rows $db)" "$(want 2)"
+	check "... and leaves it schema $n (a reader changes nothing)" \
+		same "$(sqlite3 $db 'PRAGMA user_version')" $n
+	check "this version pins on it" "$A" trace --pin --db $db
+	check "... which makes it schema 5 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
+	reads 3
+	check "... and stops" "$A" trace --stop --db $db
+	check "... the old rows and the new summed (2 + 3)" same "$(rows $db)" "$(want 5)"
+	check "... the new session's days: its 3, summing to its rows" \
+		sh -c "test '$(days $db)' = 'open|3 read|3 ' && test '$(unsummed $db "u.session NOT IN ($olds)")' = 0"
+}
+
 section "a schema 3 DB (no daily history), read and then written by this version"
-DB3=/tmp/schema3.db
-check "schema3: trace --pin" "$OLD3" trace --pin --db $DB3
-reads 2
-check "schema3: trace --stop" "$OLD3" trace --stop --db $DB3
-check "... the DB is schema 3" same "$(sqlite3 $DB3 'PRAGMA user_version')" 3
-OLDS3=$(sqlite3 $DB3 "SELECT group_concat(quote(session)) FROM (SELECT DISTINCT session FROM usage)")
-check "this version reports it (2 reads)" same "$(rows $DB3)" "$(want 2)"
-check "... and leaves it schema 3 (a reader changes nothing)" \
-	same "$(sqlite3 $DB3 'PRAGMA user_version')" 3
-check "this version pins on it" "$A" trace --pin --db $DB3
-check "... which makes it schema 5 (usage_days, then the sessions' losses)" \
-	same "$(sqlite3 $DB3 "PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" | tr '\n' ' ')" "5 0 8 "
-reads 3
-check "... and stops" "$A" trace --stop --db $DB3
-check "... the old rows and the new summed (2 + 3)" same "$(rows $DB3)" "$(want 5)"
-check "... the new session's days: its 3, summing to its rows" \
-	sh -c "test '$(days $DB3)' = 'open|3 read|3 ' && test '$(unsummed $DB3 "u.session NOT IN ($OLDS3)")' = 0"
+old_db 3 "$OLD3" "usage_days, then the sessions' losses" \
+	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "5 0 8 "
 
 section "a schema 2 DB (no swept column), read and then written by this version"
-DB2=/tmp/schema2.db
-check "schema2: trace --pin" "$OLD2" trace --pin --db $DB2
-reads 2
-check "schema2: trace --stop" "$OLD2" trace --stop --db $DB2
-check "... the DB is schema 2" same "$(sqlite3 $DB2 'PRAGMA user_version')" 2
-OLDS2=$(sqlite3 $DB2 "SELECT group_concat(quote(session)) FROM (SELECT DISTINCT session FROM usage)")
-check "this version reports it (2 reads)" same "$(rows $DB2)" "$(want 2)"
-check "... and leaves it schema 2 (a reader changes nothing)" \
-	same "$(sqlite3 $DB2 'PRAGMA user_version')" 2
-check "this version pins on it" "$A" trace --pin --db $DB2
-check "... which makes it schema 5 (swept, usage_days, the sessions' losses)" \
-	same "$(sqlite3 $DB2 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" | tr '\n' ' ')" "5 1 0 "
-reads 3
-check "... and stops" "$A" trace --stop --db $DB2
-check "... the old rows and the new summed (2 + 3)" same "$(rows $DB2)" "$(want 5)"
-check "... the new session's days: its 3, summing to its rows" \
-	sh -c "test '$(days $DB2)' = 'open|3 read|3 ' && test '$(unsummed $DB2 "u.session NOT IN ($OLDS2)")' = 0"
+old_db 2 "$OLD2" "swept, usage_days, the sessions' losses" \
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "5 1 0 "
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
