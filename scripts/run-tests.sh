@@ -96,7 +96,7 @@ done
 # build (and its self-test) from the default kernel's only.
 if wanted kunit; then
 	kunit_kernels=$kernels
-	[ "${FULL:-0}" = 1 ] || kunit_kernels=$(echo "$kernels" | awk '{print $1}')
+	[ "${FULL:-0}" = 1 ] || kunit_kernels=$(set -- $kernels; echo "$1")
 	for kver in $kunit_kernels; do
 		SERIES=$(scripts/kver.sh --series "$kver")
 		run_group kunit "$SERIES"
