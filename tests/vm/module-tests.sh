@@ -270,6 +270,31 @@ check "a user cannot write the alias (protocols is 0644)" \
 	sh -c "! setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo nec > $RC/current_protocol' 2>/dev/null"
 check "root can rescan" sh -c 'echo 1 > /sys/kernel/abidep/rescan'
 
+section "a user churning its names evicts only its own users, never root's"
+# The entry's users of uid 0 ("comm,exe"), sorted, from the state file.
+# Fewer than half the 16 slots are root's here: a uid holding more than
+# the churner would give up its least recently seen to it (the rule is a
+# fair share, users.c).
+root_users() {
+	state_field current_protocol protocols user | awk -F, '$2 == 0 { print $3 "," $4 }' | sort
+}
+cat "$RC/current_protocol" >/dev/null
+before=$(root_users)
+ev0=$(state_field current_protocol protocols users_evicted)
+# nobody reads the alias under 40 names (PR_SET_NAME), each a new user.
+nobody python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None)
+for i in range(40):
+    libc.prctl(15, b"churn%d" % i, 0, 0, 0)
+    open(sys.argv[1]).read()' "$RC/current_protocol"
+check "root's users before ($(echo "$before" | wc -l), cat among them) are all still there" \
+	sh -c "echo '$before' | grep -q '^cat,/usr/bin/cat$' && test '$(root_users)' = '$before'"
+check "... the churner evicted its own ($(($(state_field current_protocol protocols users_evicted) - ev0)) evictions)" \
+	test "$(state_field current_protocol protocols users_evicted)" -gt "$ev0"
+check "... and holds the rest of the 16 slots" \
+	test "$(state_field current_protocol protocols users)" = 16
+
 section "log_interval: its range, and what each extreme logs"
 # Documentation/ABI/testing/sysfs-module-abidep: the seconds between two
 # log lines for the same user of an entry; a new user is always logged. An
