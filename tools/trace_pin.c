@@ -74,8 +74,8 @@ int pin_all(struct tracer *tr)
 	bpf_object__for_each_map(map, tr->skel->obj) {
 		/*
 		 * internal maps (.rodata, .data.clock): bpffs takes no dotted
-		 * names; not needed. usage_keys is reached through usage, which
-		 * replaces it at the first sync (trace_usage.c).
+		 * names; not needed. The first usage_keys was replaced by the
+		 * first sync: the hash counted into now is pinned below.
 		 */
 		if (strchr(bpf_map__name(map), '.') || map == tr->skel->maps.usage_keys)
 			continue;
@@ -84,6 +84,11 @@ int pin_all(struct tracer *tr)
 			goto fail;
 		chmod(path, 0600);
 	}
+	/* The hash counted into now (trace_usage.c). */
+	snprintf(path, sizeof(path), PIN_DIR "/usage_keys");
+	if (bpf_obj_pin(tr->usage_fd, path))
+		goto fail;
+	chmod(path, 0600);
 	/*
 	 * Pinned links keep the programs attached when this process exits.
 	 * The programs of the set not loaded (fexit or kprobe) have no link.

@@ -108,6 +108,14 @@ check "trace --pin (umask 000, default DB)" sh -c "umask 000; $A trace --pin"
 cat $F >/dev/null
 /tmp/secret-prog $F >/dev/null
 check "trace --sync (umask 000)" sh -c "umask 000; $A trace --sync"
+# As the units run it: root, with no capability but CAP_BPF and CAP_PERFMON
+# (CapabilityBoundingSet=): a sync replaces the usage map all the same.
+cat $F >/dev/null
+check "trace --sync with CAP_BPF and CAP_PERFMON alone, as abidep-sync.service" \
+	setpriv --bounding-set=-all,+bpf,+perfmon --inh-caps=-all -- $A trace --sync
+check "... which wrote the read" \
+	test "$($A report -j | python3 -c 'import json,sys; print(sum(u["count"] for e in json.load(sys.stdin) for u in e["users"] if u["exe"] == "/usr/bin/cat" and u["op"] == "read"))')" = 2
+check "... and left the map it put in place pinned, empty" sh -c "$A trace --status | grep -q ' 0 of 16384 usage keys;'"
 check "the pin directory is 0700, root's" test "$(stat -c '%a %U' $PIN)" = "700 root"
 check "every pin is 0600, root's" sh -c "! find $PIN -mindepth 1 ! -perm 600 | grep -q . && ! find $PIN ! -user root | grep -q ."
 check "a user cannot list the pins" user_fails ls $PIN
