@@ -85,6 +85,8 @@ check "no file but the one accessed" test "$(files $DB)" = "$F"
 check "the table entry is named" sh -c "$A report --db $DB | grep -q 'current_governor_ro'"
 check "the package owning cat is named" sh -c "$A report -j --db $DB | grep -q '\"package\": *\"coreutils\"'"
 check "status shows what was seen" sh -c "$A trace --status | grep -q 'accesses since the last sync, 0 not recorded'"
+check "the usage hash a sync put in place has BTF, for bpftool's readable keys" \
+	sh -c "bpftool map show pinned $PIN/usage_keys | grep -q 'btf_id'"
 
 section "a device that appears after the tracer started"
 check "modprobe rc-loopback (abidep adds current_protocol)" modprobe rc-loopback
