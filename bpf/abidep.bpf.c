@@ -55,6 +55,9 @@
  */
 const __volatile__ __u32 events_on;
 
+/* The new keys a uid but root may add per sync (bpf/abidep.h); 0: no bound. */
+const __volatile__ __u32 uid_quota = ABIDEP_UID_QUOTA;
+
 /* The slots map's size less one (abidep trace --slots): a constant mask. */
 const __volatile__ __u32 slot_mask = ABIDEP_SLOTS - 1;
 
@@ -160,6 +163,14 @@ struct {
 	__type(key, struct abidep_listing_key);
 	__type(value, struct abidep_listing);
 } listings SEC(".maps");
+
+/* LRU: a uid forgotten starts again at 0, as after a sync. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ABIDEP_MAX_QUOTA_UIDS);
+	__type(key, __u32);
+	__type(value, struct abidep_quota);
+} quotas SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -307,24 +318,80 @@ static __always_inline bool listing_stale(const struct abidep_listing *l, __u64 
 	return (__s64)(now - l->last_ns) > (__s64)ABIDEP_SWEEP_WINDOW_NS;
 }
 
+/* @task's process group: the pipeline or job it runs in (init's pid numbers). */
+static __always_inline __u32 task_pgid(struct task_struct *task)
+{
+	return task->signal->pids[PIDTYPE_PGID]->numbers[0].nr;
+}
+
 /*
- * The fresh listing of @dir that an access by @task falls under: its
- * process's, or its parent's (find -exec cat), or NULL.
+ * The fresh mark of a listing of @dir on @task's side: its process group's,
+ * or its parent's group's (an interactive shell expands a glob, then runs
+ * cat in a job of its own); NULL if none. *@side is the group it is of.
  */
 static __always_inline struct abidep_listing *
-listing_of(struct task_struct *task, __u64 dir, __u64 now)
+listing_mark(struct task_struct *task, __u64 dir, __u64 now, __u32 *side)
 {
-	struct abidep_listing_key k = { .tgid = task->tgid, .pad = 0, .dir = dir };
-	struct abidep_listing *l;
+	struct abidep_listing_key k = { .side = task_pgid(task), .dir = dir };
+	struct abidep_listing *m;
 
-	l = bpf_map_lookup_elem(&listings, &k);
-	if (!l) {
-		k.tgid = task->real_parent->tgid;
-		l = bpf_map_lookup_elem(&listings, &k);
+	m = bpf_map_lookup_elem(&listings, &k);
+	if (!m || listing_stale(m, now)) {
+		k.side = task_pgid(task->real_parent);
+		m = bpf_map_lookup_elem(&listings, &k);
 	}
-	if (!l || listing_stale(l, now))
+	if (!m || listing_stale(m, now))
 		return NULL;
+	*side = k.side;
+	return m;
+}
+
+/*
+ * The fresh listing of @dir that an access by @task, running executable
+ * (@exe_dev, @exe_ino), falls under: the opens of files in @dir by that
+ * program on the lister's side (bpf/abidep.h), or NULL. @open: the access
+ * is an open, which starts the program's tally if it has none (or a stale
+ * one) and keeps the side's mark fresh.
+ */
+static __always_inline struct abidep_listing *
+listing_of(struct task_struct *task, __u64 dir, __u32 exe_dev, __u64 exe_ino,
+	   __u64 now, bool open)
+{
+	struct abidep_listing_key k = {
+		.exe_dev = exe_dev, .exe_ino = exe_ino, .dir = dir,
+	};
+	struct abidep_listing *m, *l;
+
+	/* A kernel thread runs no program: by-name. */
+	if (!exe_ino)
+		return NULL;
+	m = listing_mark(task, dir, now, &k.side);
+	if (!m)
+		return NULL;
+	l = bpf_map_lookup_elem(&listings, &k);
+	if (l && !listing_stale(l, now))
+		goto fresh;
+	if (!open)
+		return NULL;
+	bpf_map_update_elem(&listings, &k, &empty_listing, BPF_ANY);
+	l = bpf_map_lookup_elem(&listings, &k);
+	if (!l)
+		return NULL;
+	l->need = m->need;
+fresh:
+	if (open)
+		m->last_ns = now;
 	return l;
+}
+
+/* @task's executable, as the usage key has it: device and inode, or 0s. */
+static __always_inline void task_exe(struct task_struct *task, __u32 *dev, __u64 *ino)
+{
+	struct mm_struct *mm = task->mm;
+	struct file *exe = mm ? mm->exe_file : NULL;
+
+	*dev = exe ? exe->f_inode->i_sb->s_dev : 0;
+	*ino = exe ? exe->f_inode->i_ino : 0;
 }
 
 /*
@@ -391,9 +458,13 @@ static __always_inline void sweep_note_open(struct abidep_listing *l, __u64 ino,
 /* Every open of a sysfs file while a listing may be fresh. */
 static __always_inline void sweep_open(__u64 ino, __u64 dir)
 {
-	__u64 now = now_ns();
-	struct abidep_listing *l = listing_of(bpf_get_current_task_btf(), dir, now);
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 now = now_ns(), exe_ino;
+	struct abidep_listing *l;
+	__u32 exe_dev;
 
+	task_exe(task, &exe_dev, &exe_ino);
+	l = listing_of(task, dir, exe_dev, exe_ino, now, true);
 	if (l)
 		sweep_note_open(l, ino, now);
 }
@@ -441,7 +512,7 @@ static __always_inline void sweep_hold(struct abidep_listing *l,
 static __always_inline void listed(__u64 dir)
 {
 	struct abidep_listing_key k = {
-		.tgid = bpf_get_current_pid_tgid() >> 32, .pad = 0, .dir = dir,
+		.side = task_pgid(bpf_get_current_task_btf()), .dir = dir,
 	};
 	struct abidep_listing *l;
 	__u32 *need = bpf_map_lookup_elem(&dirs, &dir);
@@ -461,6 +532,38 @@ static __always_inline void listed(__u64 dir)
 	}
 	l->last_ns = now;
 	sweep_until = bpf_jiffies64() + ABIDEP_SWEEP_WINDOW_NS / 1000000;
+}
+
+/*
+ * The quota of new keys of @uid in @map, the hash in place (bpf/abidep.h):
+ * NULL when it may add one (root, no bound, or no room to count it, which
+ * only spares a user the bound), else the quota, spent. Not locked: CPUs
+ * adding keys for one uid at once may each pass the bound by one.
+ */
+static __always_inline struct abidep_quota *quota_spent(__u32 uid, void *map)
+{
+	struct abidep_quota fresh = { .gen = (__u64)map }, *q;
+
+	if (!uid || !uid_quota)
+		return NULL;
+	q = bpf_map_lookup_elem(&quotas, &uid);
+	if (!q || q->gen != (__u64)map) {
+		bpf_map_update_elem(&quotas, &uid, &fresh, BPF_ANY);
+		return NULL;
+	}
+	return q->keys >= uid_quota ? q : NULL;
+}
+
+/* A key of @uid added to @map: one of its quota. */
+static __always_inline void quota_take(__u32 uid, void *map)
+{
+	struct abidep_quota *q;
+
+	if (!uid || !uid_quota)
+		return;
+	q = bpf_map_lookup_elem(&quotas, &uid);
+	if (q && q->gen == (__u64)map)
+		__sync_fetch_and_add(&q->keys, 1);
 }
 
 /*
@@ -498,7 +601,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	}
 	now = now_ns();
 	if (dir)
-		l = listing_of(task, dir, now);
+		l = listing_of(task, dir, key.exe_dev, key.exe_ino, now, false);
 
 	map = usage_now();
 	if (!map)
@@ -514,6 +617,10 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 	}
 
 	/* A new key: its first user's details, then tell userspace. */
+	if (quota_spent(key.uid, map)) {
+		stat_inc(ABIDEP_STAT_QUOTA);
+		return;
+	}
 	u = bpf_map_lookup_elem(&scratch, &zero);
 	if (!u)
 		return;
@@ -540,6 +647,7 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 		stat_inc(ABIDEP_STAT_DROPPED);
 		return;
 	}
+	quota_take(key.uid, map);
 	if (l && !is_sweep(l))
 		sweep_hold(l, &key);
 	if (events_on && bpf_ringbuf_output(&events, &key, sizeof(key), 0))

@@ -90,21 +90,30 @@ struct abidep_usage {
 
 /*
  * Sweeps: a process that lists a directory and opens many of its files
- * (udevadm info -a, grep -r, tar) reads a deprecated file without meaning
- * to use it. dirs holds the directories of the watched files, by inode
- * number (kernfs node id); a readdir of one makes a listing, keyed by the
- * process (tgid) and the directory. While a listing is fresh (its last
- * activity less than ABIDEP_SWEEP_WINDOW_NS ago), the opens of files in
- * that directory by the process or by its children (find -exec cat) are
- * noted in it, as bits of a bitmap (ABIDEP_SWEEP_BITS, by a hash of the
- * inode number), each new bit a file more. Once it has as many as its
+ * (udevadm info -a, grep -r, find | xargs cat, tar) reads a deprecated
+ * file without meaning to use it. dirs holds the directories of the
+ * watched files, by inode number (kernfs node id); a readdir of one marks
+ * a listing, keyed by the lister's side and the directory. The side is the
+ * lister's process group: a pipeline (find | xargs cat) or a command's
+ * helpers (find -exec sh -c 'cat "$1"'), whose group they inherit; an
+ * opener's side is its own group, or its parent's (a shell that expands a
+ * glob, then runs cat in a job of its own).
+ *
+ * While the mark is fresh (its last activity less than
+ * ABIDEP_SWEEP_WINDOW_NS ago), each program (executable) on that side
+ * that opens files in the directory has a tally of its own: the files it
+ * opened, as bits of a bitmap (ABIDEP_SWEEP_BITS, by a hash of the inode
+ * number), each new bit a file more. Once a tally has as many as its
  * directory's dirs value (need), set by userspace from the number of
  * regular files in it (tools/trace_watch.c: most of them, and at least
- * ABIDEP_SWEEP_FILES), it is a sweep, and the watched accesses made under
- * it, before (held in pending) and after, count as swept. A listing that
- * never reaches that many files (a program that lists the directory, then
- * opens a few files it wants by name) leaves its accesses by-name; files
- * whose hashes collide count once, which only keeps more listings by-name.
+ * ABIDEP_SWEEP_FILES), it is a sweep, and the watched accesses that program
+ * made under it, before (held in pending) and after, count as swept. So a
+ * program that lists the directory, then opens a few files it wants by
+ * name, stays by-name; so does another program of the same script that
+ * reads one file by name right after a sweep (a tally is per program).
+ * What it cannot tell apart: the same program, in the same process group,
+ * reading by name within the window of its own sweep. Files whose hashes
+ * collide count once, which only keeps more tallies by-name.
  */
 #define ABIDEP_MAX_DIRS		ABIDEP_MAX_WATCHED
 #define ABIDEP_MAX_LISTINGS	1024
@@ -115,9 +124,14 @@ struct abidep_usage {
 #define ABIDEP_SWEEP_PENDING	8
 #define ABIDEP_SWEEP_WINDOW_NS	(5ULL * 1000000000ULL)
 
+/*
+ * A side's mark (exe_dev and exe_ino 0: the listing itself, made at the
+ * readdir, its need and freshness), or one program's tally on that side.
+ */
 struct abidep_listing_key {
-	__u32 tgid;
-	__u32 pad;
+	__u32 side;		/* the lister's process group */
+	__u32 exe_dev;		/* the opener's executable, as in the usage key */
+	__u64 exe_ino;
 	__u64 dir;
 };
 
@@ -171,7 +185,28 @@ enum abidep_stat {
 	ABIDEP_STAT_RESERVED_0 = 0,	/* written by no program; never reused */
 	ABIDEP_STAT_DROPPED = 1,	/* usage map full: access not recorded */
 	ABIDEP_STAT_EVENTS_LOST = 2,	/* ring buffer full: new-key event lost */
-	ABIDEP_NR_STATS = 3,
+	ABIDEP_STAT_QUOTA = 3,		/* uid quota spent: access not recorded */
+	ABIDEP_NR_STATS = 4,
+};
+
+/*
+ * The new keys a uid other than root may add to the usage hash in place
+ * (one sync interval's), by default: an eighth of the largest map, so one
+ * unprivileged user cannot fill it and push the others out; what it is
+ * refused is counted (ABIDEP_STAT_QUOTA). abidep trace --uid-quota.
+ */
+#define ABIDEP_UID_QUOTA	(ABIDEP_MAX_USAGE / 8)
+#define ABIDEP_MAX_QUOTA_UIDS	1024
+
+/*
+ * A uid's new keys in the hash in place, which @gen names (its address:
+ * each sync puts a new one in place while the old one is still held, so
+ * the two differ, and a new hash starts every uid at 0).
+ */
+struct abidep_quota {
+	__u64 gen;
+	__u32 keys;
+	__u32 pad;
 };
 
 /* Ring buffer event: a usage key seen for the first time. */

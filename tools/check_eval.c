@@ -9,8 +9,8 @@
  *	blocked	  due, and used since now - quiet-days (any host), or
  *		  referenced by a strong or medium scan hit. A use by a known
  *		  enumerator, or a row whose every access was swept (the
- *		  process or its parent had listed the file's directory and
- *		  opened most of its files), is no use, unless
+ *		  program had opened most of the files of the directory its
+ *		  process group, or its parent's, had listed), is no use, unless
  *		  --count-sweeps.
  *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
  *		  window: some host's tracer did not run through it (below).

@@ -299,7 +299,7 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 				   iso_time(h->last_sync, tm, sizeof(tm)),
 				   iso_time(h->covered_until, tm2, sizeof(tm2)));
 		if (h->lost_at != STORE_NO_LOSS)
-			table_line(t, 2, "host %s: %llu accesses not recorded (usage map full) and %llu runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of %s",
+			table_line(t, 2, "host %s: %llu accesses not recorded (usage map full, or a uid over its quota) and %llu runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of %s",
 				   h->host, h->unrecorded, h->skipped,
 				   iso_time(h->lost_at, tm, sizeof(tm)));
 	}

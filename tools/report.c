@@ -55,8 +55,9 @@ static void report_usage(FILE *f)
 		"uid, cgroup and operation the number of uses and of errors, first and\n"
 		"last use (UTC), and the hosts, summed over the tracer's sessions\n"
 		"(reboots, restarts). HOW is sweep when every use was swept (the program\n"
-		"or its parent listed the file's directory and opened most of its\n"
-		"files, 3 in 4 and at least 4, as support tools and archivers do), by-name\n"
+		"opened most of the files, 3 in 4 and at least 4, of the directory its\n"
+		"process group, or its parent's, listed, as support tools, archivers and\n"
+		"find | xargs cat do), by-name\n"
 		"otherwise; SWEPT counts the swept uses. abidep check does not count\n"
 		"sweeps, nor the uses of known enumerators (the tables' Ignore: fields\n"
 		"and %s files), which are marked, unless told to (abidep-check(8)).\n"
@@ -391,11 +392,11 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	prom_family(c.p, "abidep_deprecated_access_errors_total", "counter",
 		    "Of those uses, the ones that failed.");
 	prom_family(c.p, "abidep_deprecated_access_swept_total", "counter",
-		    "Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened most of its files (3 in 4, at least 4).");
+		    "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed.");
 	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
 		    "The last use, in unix seconds.");
 	prom_family(c.p, "abidep_tracer_unrecorded_total", "counter",
-		    "Accesses the abidep tracer saw but could not record (usage map full), summed over its sessions: any may have been a use.");
+		    "Accesses the abidep tracer saw but could not record (usage map full, or a uid over its new-key quota), summed over its sessions: any may have been a use.");
 	prom_family(c.p, "abidep_tracer_skipped_runs_total", "counter",
 		    "Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen.");
 	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) ||

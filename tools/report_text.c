@@ -164,7 +164,7 @@ static void add_losses(struct table *t, const struct report *r)
 	for (i = 0; i < r->nlosses; i++) {
 		const struct report_loss *l = &r->losses[i];
 
-		table_line(t, 2, "host %s: %llu accesses not recorded (usage map full), %llu runs skipped by the kernel (up to as many accesses), the latest seen at the sync of %s",
+		table_line(t, 2, "host %s: %llu accesses not recorded (usage map full, or a uid over its quota), %llu runs skipped by the kernel (up to as many accesses), the latest seen at the sync of %s",
 			   l->host, l->unrecorded, l->skipped, iso_time(l->lost_at, tm, sizeof(tm)));
 	}
 }

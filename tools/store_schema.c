@@ -43,8 +43,8 @@
  * reads no sessions from it.
  *
  * swept (schema 3) is how many of count were made within a sweep: the
- * process, or its parent, had listed the file's directory and opened
- * most of the files in it (the tracer's signal of an enumerator, udevadm info
+ * program had opened most of the files of the directory its process
+ * group, or its parent's, had listed (the tracer's signal of an enumerator, udevadm info
  * -a or tar, as against a program that opens the file by name). It is last
  * so that a new DB and one upgraded by ALTER TABLE ADD COLUMN have the
  * same columns in the same order. Schema 2 lacked it: a writer adds it,

@@ -49,7 +49,7 @@ static void trace_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep trace [-d PATH] [-t PATH]... [-i S] [--duration S] [-q]\n"
-		"       abidep trace --pin [-d PATH] [-t PATH]...\n"
+		"       abidep trace --pin [-d PATH] [-t PATH]... [--uid-quota N]\n"
 		"       abidep trace --sync | --stop [-d PATH] [-t PATH]...\n"
 		"       abidep trace --status [-j|-p]\n"
 		"\n"
@@ -69,6 +69,9 @@ static void trace_usage(FILE *f)
 		"      --duration S     foreground: stop after S seconds (default: at ^C)\n"
 		"  -q, --quiet          foreground: no line per new user\n"
 		"      --max-entries N  the usage map's size (default %d keys; for testing)\n"
+		"      --uid-quota N    the new keys a uid but root may add between two\n"
+		"                       syncs (default %d; 0: no bound); the accesses\n"
+		"                       refused are counted as not recorded\n"
 		"      --slots N        the watched files' index size (a power of two,\n"
 		"                       default %d; for testing: files that share a slot\n"
 		"                       are found in the watched hash)\n"
@@ -76,7 +79,8 @@ static void trace_usage(FILE *f)
 		"                       it does not; for testing)\n"
 		"  -j, --json, -p, --pretty  --status in JSON; -h, --help\n"
 		"\n",
-		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, ABIDEP_SLOTS);
+		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, ABIDEP_UID_QUOTA,
+		ABIDEP_SLOTS);
 	abidep_exit_help(f, NULL, EXB(EX_USAGE) | EXB(EX_PERM) | EXB(EX_NOBTF) |
 			 EXB(EX_NOBPFFS) | EXB(EX_DB) | EXB(EX_LOAD) | EXB(EX_PINNED));
 }
@@ -159,6 +163,23 @@ static int parse_size(int c, const char *arg, __u32 *out)
 	return EX_OK;
 }
 
+/* --uid-quota: 0 (no bound) to the largest map's size. */
+static int parse_quota(const char *arg, __u32 *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || v > ABIDEP_MAX_USAGE || arg[0] == '-') {
+		fprintf(stderr, "abidep: --uid-quota takes a number of keys from 0 (no bound) to %d, not '%s'\n",
+			ABIDEP_MAX_USAGE, arg);
+		return EX_USAGE;
+	}
+	*out = v;
+	return EX_OK;
+}
+
 /* One option (getopt's @c) into @tr or @a. */
 static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 {
@@ -175,6 +196,7 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 	case 'D': return parse_seconds(c, optarg, &a->duration);
 	case 'M': return parse_size(c, optarg, &tr->max_usage);
 	case 'L': return parse_size(c, optarg, &tr->nr_slots);
+	case 'Q': return parse_quota(optarg, &tr->uid_quota);
 	case 't':
 		a->tpaths = xrealloc(a->tpaths, (a->ntpaths + 1) * sizeof(char *));
 		a->tpaths[a->ntpaths++] = optarg;
@@ -200,6 +222,7 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 		{ "duration", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'M' },
 		{ "slots", required_argument, NULL, 'L' },
+		{ "uid-quota", required_argument, NULL, 'Q' },
 		{ "kprobe", no_argument, NULL, 'K' },
 		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -295,6 +318,7 @@ static void tracer_init(struct tracer *tr)
 	tr->pin_lock = -1;
 	tr->usage_fd = -1;
 	tr->max_usage = ABIDEP_MAX_USAGE;
+	tr->uid_quota = ABIDEP_UID_QUOTA;
 	tr->nr_slots = ABIDEP_SLOTS;
 	for (i = 0; i < NR_MAPS; i++)
 		tr->fd[i] = -1;

@@ -80,6 +80,7 @@ struct tracer {
 	char session[96];
 	char host[256];
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */
+	__u32 uid_quota;	/* --uid-quota: a uid's new keys per sync */
 	__u32 nr_slots;		/* --slots: the slots map's size at load */
 	bool print;
 	bool kprobe;		/* kprobes rather than fexit (forced, or fallen back to) */

@@ -133,6 +133,7 @@ static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 	}
 	/* .rodata: read-only once loaded (bpf/abidep.bpf.c). */
 	tr->skel->rodata->slot_mask = tr->nr_slots - 1;
+	tr->skel->rodata->uid_quota = tr->uid_quota;
 	tr->skel->rodata->events_on = tr->live;
 	/* Nobody reads a pinned tracer's ring buffer: the least there is. */
 	if (!tr->live)

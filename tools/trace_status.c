@@ -82,6 +82,7 @@ int show_status(struct tracer *tr)
 		json_kint(&j, "hits", held);
 		json_kint(&j, "draining_keys", draining);
 		json_kint(&j, "dropped", s[ABIDEP_STAT_DROPPED]);
+		json_kint(&j, "quota_refused", s[ABIDEP_STAT_QUOTA]);
 		json_kint(&j, "events_lost", s[ABIDEP_STAT_EVENTS_LOST]);
 		json_kint(&j, "missed", missed);
 		json_kint(&j, "swept", swept);
@@ -90,11 +91,12 @@ int show_status(struct tracer *tr)
 		json_end(&j);
 	} else {
 		printf("pinned under %s: %d files known, %d watched; %d of %u usage keys%s;\n"
-		       "%llu accesses %s, %llu not recorded (map full), %llu events lost\n",
+		       "%llu accesses %s, %llu not recorded (map full), %llu not recorded (uid quota), %llu events lost\n",
 		       PIN_DIR, files, watched, keys, usage_max(tr),
 		       draining ? ", and those of a sync that failed" : "", (unsigned long long)held,
 		       tr->usage_mode == USAGE_DRAINED ? "since the last sync" : "in the session",
 		       (unsigned long long)s[ABIDEP_STAT_DROPPED],
+		       (unsigned long long)s[ABIDEP_STAT_QUOTA],
 		       (unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 		printf("%llu of the accesses in sweeps, of the %d directories with watched files\n",
 		       (unsigned long long)swept, dirs);

@@ -202,7 +202,7 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	 */
 	read_stats(tr, s);
 	if (store_session(tr->db, tr->host, tr->session, time(NULL),
-			  s[ABIDEP_STAT_DROPPED], progs_missed(tr)) ||
+			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained))) {
 		store_rollback(tr->db);
 		return -1;
@@ -374,6 +374,9 @@ void report_drops(struct tracer *tr)
 	if (s[ABIDEP_STAT_DROPPED])
 		fprintf(stderr, "abidep: %llu accesses not recorded (usage map full, %u keys)\n",
 			(unsigned long long)s[ABIDEP_STAT_DROPPED], usage_max(tr));
+	if (s[ABIDEP_STAT_QUOTA])
+		fprintf(stderr, "abidep: %llu accesses not recorded (their uids had added as many new users as --uid-quota lets one uid between two syncs)\n",
+			(unsigned long long)s[ABIDEP_STAT_QUOTA]);
 	missed = progs_missed(tr);
 	if (missed)
 		fprintf(stderr, "abidep: the kernel skipped the tracer %llu times (already running on that CPU): up to %llu accesses not recorded\n",

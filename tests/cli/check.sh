@@ -721,7 +721,7 @@ section "check: sessions that lost accesses"
 check "a host that lost accesses in the window: no-data, exit 12" \
 	test "$(status ck --db "$T/s-lost.db" --now 2024-07-15 --entry cpuidle)" = 12
 check "... the reason says why, where and how many" grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the tracer lost accesses in the quiet window (since 2024-06-15T00:00:00Z), any of which may have been a use, on 1 of 2 hosts: h1 (418 not recorded)" "$T/out"
-check "... and the sessions' lines" grep -qx "  host h1: 418 accesses not recorded (usage map full) and 0 runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of 2024-07-01T00:00:00Z" "$T/out"
+check "... and the sessions' lines" grep -qx "  host h1: 418 accesses not recorded (usage map full, or a uid over its quota) and 0 runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of 2024-07-01T00:00:00Z" "$T/out"
 check "... h2's losses before the window do not count" sh -c "! grep -q '^  host h2' '$T/out'"
 check "... -j: h1 ran, lost, when" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
@@ -864,7 +864,7 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} '$t0
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} '$((t0 + 70))
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} '$((t0 + 9))
-	printf '%s\n' "# HELP abidep_deprecated_access_swept_total Of those uses, the ones made within a sweep: the process or its parent listed the file's directory and opened most of its files (3 in 4, at least 4)."
+	printf '%s\n' "# HELP abidep_deprecated_access_swept_total Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed."
 	printf '%s\n' '# TYPE abidep_deprecated_access_swept_total counter'
 	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} 0'
 	printf '%s\n' 'abidep_deprecated_access_swept_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} 1'
@@ -878,7 +878,7 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 4'
 	printf '%s\n' "# HELP abidep_tracer_skipped_runs_total Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen."
 	printf '%s\n' '# TYPE abidep_tracer_skipped_runs_total counter'
-	printf '%s\n' '# HELP abidep_tracer_unrecorded_total Accesses the abidep tracer saw but could not record (usage map full), summed over its sessions: any may have been a use.'
+	printf '%s\n' '# HELP abidep_tracer_unrecorded_total Accesses the abidep tracer saw but could not record (usage map full, or a uid over its new-key quota), summed over its sessions: any may have been a use.'
 	printf '%s\n' '# TYPE abidep_tracer_unrecorded_total counter'
 } >"$T/want.prom"
 check "--format prometheus: exit 0" test "$(status "$A" report --db "$T/p.db" --root "$T/root" --format prometheus)" = 0

@@ -247,9 +247,9 @@ printf 'S|h1|b1:1|%s|%s|0|3|%s\nS|h1|b2:4|%s|%s|418|0|%s\nS|h2|b3:7|%s|%s\n' \
 	$t0 $((t1 + 600)) $((t0 + 60)) $t1 $((t1 + 600)) $((t1 + 60)) $t0 $((t1 + 600)) | fill "$T/lost.db"
 check "report says the counts may miss uses, per host" sh -c "'$A' report -w --db '$T/lost.db' >'$T/out' &&
 	grep -qx 'the tracer lost accesses on 1 host: the counts above may miss uses' '$T/out' &&
-	grep -qx '  host h1: 418 accesses not recorded (usage map full), 3 runs skipped by the kernel (up to as many accesses), the latest seen at the sync of 2024-05-02T10:01:00Z' '$T/out'"
+	grep -qx '  host h1: 418 accesses not recorded (usage map full, or a uid over its quota), 3 runs skipped by the kernel (up to as many accesses), the latest seen at the sync of 2024-05-02T10:01:00Z' '$T/out'"
 check "... --since after the first loss: the second alone" sh -c "'$A' report -w --db '$T/lost.db' --since 2024-05-02 |
-	grep -qx '  host h1: 418 accesses not recorded (usage map full), 0 runs skipped by the kernel (up to as many accesses), the latest seen at the sync of 2024-05-02T10:01:00Z'"
+	grep -qx '  host h1: 418 accesses not recorded (usage map full, or a uid over its quota), 0 runs skipped by the kernel (up to as many accesses), the latest seen at the sync of 2024-05-02T10:01:00Z'"
 check "... a DB without losses says nothing of them" sh -c "! '$A' report --db '$T/u.db' | grep -q 'lost accesses'"
 check "... --format prometheus: per host, counters" sh -c "'$A' report --format prometheus --db '$T/lost.db' >'$T/out' &&
 	grep -qx 'abidep_tracer_unrecorded_total{host=\"h1\"} 418' '$T/out' &&

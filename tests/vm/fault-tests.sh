@@ -179,6 +179,37 @@ check "... saying how many were not recorded ($dropped: the flood's 32 and the r
 	sh -c "test '$dropped' = 34 && grep -q 'lost accesses in the quiet window.*($dropped not recorded' $W/check.json"
 check "trace --stop" "$A" trace --stop --db $DB
 
+section "one unprivileged user floods: its quota spent, not the others' room"
+# uid 30000 reads the flood's file from 40 cgroups of its own: 80 new keys
+# wanted, 16 let in (--uid-quota), 64 accesses refused and counted. Another
+# user and root still get theirs. current_governor_ro, due and read by
+# nobody this time, is no-data: the refused accesses are a hole.
+DB=$W/quota.db
+check "trace --pin --uid-quota 16" "$A" trace --pin --uid-quota 16 --db $DB -t $W/tables
+check "uid 30000 reads the flood's file from 40 cgroups" \
+	sh -c "$H g 40 $PCI 30000 | grep -q '^opens=40 open_errors=0 reads=40 '"
+check "uid 31000 reads it once" sh -c "$H u 1 $PCI 31000 | grep -q '^opens=1 open_errors=0 reads=1 '"
+check "root reads it" sh -c "cat $PCI >/dev/null"
+"$A" trace --sync --db $DB 2>$W/sync.err
+check "trace --sync exits 0" test $? = 0
+check "the flooder has its 16 keys, no more" \
+	test "$(sqlite3 $DB "SELECT count(*), sum(count) FROM usage WHERE uid = 30000")" = "16|16"
+check "... the other user has its open and read" \
+	test "$(sqlite3 $DB "SELECT count(*), sum(count) FROM usage WHERE uid = 31000")" = "2|2"
+check "... and root's read is there" \
+	test "$(sqlite3 $DB "SELECT count(*) > 0 FROM usage WHERE uid = 0 AND path = '$PCI' AND op = 'read'")" = 1
+check "the session keeps the 64 refused as not recorded" \
+	test "$(sqlite3 $DB 'SELECT unrecorded FROM sessions')" = 64
+check "the sync says why" grep -q '^abidep: 64 accesses not recorded (their uids had added as many new users as --uid-quota' $W/sync.err
+check "status says so, in text and JSON" sh -c "$A trace --status | grep -q ' 0 not recorded (map full), 64 not recorded (uid quota),' &&
+	$A trace --status -j | grep -q '\"quota_refused\": *64'"
+"$A" check -j -d $DB -t $W/tables --entry current_governor_ro --quiet-days 1 >$W/check.json
+st=$?
+check "check of an entry no one used: no-data (exit 12), never ready" \
+	sh -c "test $st = 12 && grep -q '\"verdict\": *\"no-data\"' $W/check.json &&
+		grep -q 'lost accesses in the quiet window.*(64 not recorded' $W/check.json"
+check "trace --stop" "$A" trace --stop --db $DB
+
 section "no bpffs"
 umount /sys/fs/bpf
 check "--pin: exit 5" sh -c "$A trace --pin --db $W/x.db 2>$W/err; test \$? = 5"

@@ -16,6 +16,9 @@
  * u: COUNT processes, each as its own uid (FIRST, FIRST + 1, ...; FIRST
  * 20000 when not given), open and read FILE once: COUNT new keys for the
  * tracer (for the fault tests).
+ *	stress-hammer g COUNT FILE UID
+ * g: the same as one uid, each process in a cgroup of its own (made under
+ * /sys/fs/cgroup, removed after): one user making COUNT new keys.
  * Exit status 0, or 2 on bad usage.
  */
 #include <errno.h>
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <grp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,34 +49,58 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One process per uid from @first, each opening and reading @path once. */
-static int by_uids(long count, const char *path, long first)
+/* The child of by_uids() as @uid, in @cg if not NULL: exits 0 to 3. */
+static void open_read_as(uid_t uid, const char *cg, const char *path)
+{
+	char buf[8192];
+	int fd;
+
+	if (cg) {
+		fd = open(cg, O_WRONLY);
+		if (fd < 0 || write(fd, "0\n", 2) != 2)
+			_exit(3);
+		close(fd);
+	}
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		_exit(3);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		_exit(1);
+	_exit(read(fd, buf, sizeof(buf)) < 0 ? 2 : 0);
+}
+
+/*
+ * One process per uid from @first, each opening and reading @path once; or
+ * (@one_uid) all as uid @first, each in a cgroup of its own.
+ */
+static int by_uids(long count, const char *path, long first, int one_uid)
 {
 	unsigned long long opens = 0, open_err = 0, reads = 0, read_err = 0;
-	char buf[8192];
+	char dir[64], procs[96];
 	long i;
 
 	for (i = 0; i < count; i++) {
-		pid_t pid = fork();
-		int st, fd;
+		pid_t pid;
+		int st;
 
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup/abidep-hammer-%ld", i);
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+		if (one_uid && mkdir(dir, 0755) && errno != EEXIST) {
+			perror("stress-hammer: mkdir cgroup");
+			return 1;
+		}
+		pid = fork();
 		if (pid < 0) {
 			perror("stress-hammer: fork");
 			return 1;
 		}
-		if (!pid) {
-			uid_t uid = first + i;
-
-			if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
-				_exit(3);
-			fd = open(path, O_RDONLY);
-			if (fd < 0)
-				_exit(1);
-			_exit(read(fd, buf, sizeof(buf)) < 0 ? 2 : 0);
-		}
+		if (!pid)
+			open_read_as(one_uid ? first : first + i, one_uid ? procs : NULL, path);
 		waitpid(pid, &st, 0);
+		if (one_uid)
+			rmdir(dir);
 		if (!WIFEXITED(st) || WEXITSTATUS(st) == 3) {
-			fprintf(stderr, "stress-hammer: uid %ld: setuid failed\n", first + i);
+			fprintf(stderr, "stress-hammer: process %ld: cgroup or setuid failed\n", i);
 			return 1;
 		}
 		opens++;
@@ -100,10 +128,12 @@ int main(int argc, char **argv)
 	char buf[8192];
 
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "u") && atol(argv[2]) > 0)
-		return by_uids(atol(argv[2]), argv[3], argc == 5 ? atol(argv[4]) : 20000);
+		return by_uids(atol(argv[2]), argv[3], argc == 5 ? atol(argv[4]) : 20000, 0);
+	if (argc == 5 && !strcmp(argv[1], "g") && atol(argv[2]) > 0)
+		return by_uids(atol(argv[2]), argv[3], atol(argv[4]), 1);
 	if (argc < 4 || (argv[1][0] != 'r' && argv[1][0] != 'w') ||
 	    (argv[1][0] == 'w' && argc != 5) || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE [FIRST]\n");
+		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE [FIRST] | g COUNT FILE UID\n");
 		return 2;
 	}
 	writer = argv[1][0] == 'w';

@@ -155,7 +155,7 @@ check "tracer: the new attributes are not recorded" \
 	test "$(traced $DB $RC/protocols open) $(traced $DB $EX/protocol open)" = "0 0 0 0"
 hits=$((rc_o + rc_r + rc_w + p_o + p_r + ex_o + ex_r + ex_w))
 check "tracer: $hits accesses in the DB, none dropped" \
-	sh -c "test \"\$(sqlite3 $DB 'SELECT sum(count) FROM usage')\" = $hits && $A trace --status | grep -q ' 0 not recorded (map full), 0 events lost'"
+	sh -c "test \"\$(sqlite3 $DB 'SELECT sum(count) FROM usage')\" = $hits && $A trace --status | grep -q ' 0 not recorded (map full), 0 not recorded (uid quota), 0 events lost'"
 check "tracer: no run skipped by the kernel" sh -c "$A trace --status | grep -q '^0 runs skipped'"
 check "trace --stop" "$A" trace --stop --db $DB
 reports=$(kernel_reports)

@@ -16,12 +16,14 @@ KMOD=$ABIDEP_REPO/build/kmod/$KVER
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 CG=/sys/fs/cgroup
 
-# Run "$2..." in the cgroup /$1 (made for it).
+# Run "$2..." in the cgroup /$1 (made for it), and in a session and process
+# group of its own: each client is a side of its own (bpf/abidep.h), as it
+# would be when started apart, however soon after another it runs.
 in_cg() {
 	name=$1
 	shift
 	mkdir -p $CG/$name
-	sh -c 'echo $$ > '$CG/$name'/cgroup.procs; exec "$@"' sh "$@"
+	setsid -w sh -c 'echo $$ > '$CG/$name'/cgroup.procs; exec "$@"' sh "$@"
 }
 
 # The clients. Sweeps: they list the directory and open its files.
@@ -29,6 +31,10 @@ sweeps() {
 	in_cg udevadm udevadm info -a "$RCDIR" >/dev/null 2>&1
 	in_cg grep grep -r . "$RCDIR/" >/dev/null 2>&1
 	in_cg find find "$RCDIR/" -maxdepth 1 -type f -exec cat {} \; >/dev/null 2>&1
+	# The lister is not the opener's parent: a pipeline, and a helper's
+	# child. Each is one process group.
+	in_cg xargs sh -c 'find "$1/" -maxdepth 1 -type f -print0 | xargs -0 cat' sh "$RCDIR" >/dev/null 2>&1
+	in_cg exec-sh find "$RCDIR/" -maxdepth 1 -type f -exec sh -c 'cat "$1"' sh {} \; >/dev/null 2>&1
 	in_cg tar sh -c "tar -cf - '$RCDIR/' 2>/dev/null | wc -c" >/dev/null
 	in_cg grep-cpuidle grep -r . $CPUIDLE/ >/dev/null 2>&1
 }
@@ -46,6 +52,10 @@ open(d + "/current_protocol").read()'
 d = "'"$CPUIDLE"'"
 assert "current_governor_ro" in os.listdir(d)
 open(d + "/current_governor_ro").read()'
+	# A script that sweeps the device, then reads the file by name with
+	# another program, in the same process group, at once: the sweep is
+	# udevadm's, the read by name cat's.
+	in_cg script sh -c 'udevadm info -a "$1" >/dev/null 2>&1; cat "$1/current_protocol"' sh "$RCDIR" >/dev/null
 	# Lists the device, then reads half of its attributes by name,
 	# current_protocol among them: more than ABIDEP_SWEEP_FILES, less than
 	# most of the directory.
@@ -79,6 +89,8 @@ print("\n".join(sorted(out)))' "$2"
 
 expect_rc="/cat /usr/bin/cat open by-name
 /cat /usr/bin/cat read by-name
+/exec-sh /usr/bin/cat open sweep
+/exec-sh /usr/bin/cat read sweep
 /find /usr/bin/cat open sweep
 /find /usr/bin/cat read sweep
 /grep /usr/bin/grep open sweep
@@ -91,10 +103,16 @@ expect_rc="/cat /usr/bin/cat open by-name
 /python /usr/bin/python3.11 read by-name
 /redirect /usr/bin/dash open by-name
 /redirect /usr/bin/dash read by-name
+/script /usr/bin/cat open by-name
+/script /usr/bin/cat read by-name
+/script /usr/bin/udevadm open sweep
+/script /usr/bin/udevadm read sweep
 /tar /usr/bin/tar open sweep
 /tar /usr/bin/tar read sweep
 /udevadm /usr/bin/udevadm open sweep
-/udevadm /usr/bin/udevadm read sweep"
+/udevadm /usr/bin/udevadm read sweep
+/xargs /usr/bin/cat open sweep
+/xargs /usr/bin/cat read sweep"
 expect_cpuidle="/grep-cpuidle /usr/bin/grep open sweep
 /grep-cpuidle /usr/bin/grep read sweep
 /lister-cpuidle /usr/bin/python3.11 open by-name

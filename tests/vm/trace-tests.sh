@@ -56,6 +56,10 @@ check "unwritable DB: exit 6" sh -c "$A trace --pin --db /proc/no/such.db 2>/tmp
 check "... and nothing left pinned" test ! -e $PIN
 check "--sync with nothing pinned: exit 8" sh -c "$A trace --sync --db $DB 2>/dev/null; test \$? = 8"
 check "bad --interval: exit 2" sh -c "$A trace --interval -1 2>/dev/null; test \$? = 2"
+for q in -1 16385 x ''; do
+	check "bad --uid-quota '$q': exit 2, naming the range" sh -c "$A trace --pin --uid-quota '$q' --db $DB 2>/tmp/err; test \$? = 2 &&
+		grep -q 'uid-quota takes a number of keys from 0 (no bound) to 16384' /tmp/err && test ! -e $PIN"
+done
 
 section "pinned: load, pin, exit; counting goes on"
 check "abidep.ko loads (module aliases are watched too)" insmod "$KMOD/abidep.ko"
