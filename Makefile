@@ -182,6 +182,7 @@ install: man
 	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
 	$(Q)install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	$(Q)install -D -m 0755 contrib/release-gate $(DESTDIR)$(DOCDIR)/examples/release-gate
 	$(Q)for f in $(DOCS); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DOCDIR)/$${f#Documentation/} || exit 1; \
 	done

@@ -82,6 +82,7 @@ static const char *const exit_text[EX_NR] = {
 	[EX_ENTRY] = "unknown or ambiguous entry",
 	[EX_BUSY] = "the entry is in a brownout already",
 	[EX_NODATA] = "none blocked, but a due entry has no data",
+	[EX_NOTDUE] = "none blocked or without data, but an entry is not due",
 };
 
 #define HELP_WIDTH 78

@@ -25,6 +25,7 @@ enum abidep_exit {
 	EX_ENTRY = 10,	/* no such entry, or a name that names several */
 	EX_BUSY = 11,	/* the entry is in a brownout window already */
 	EX_NODATA = 12,	/* check: none blocked, a due entry without data */
+	EX_NOTDUE = 13,	/* check: none blocked or without data, one not due */
 	EX_NR
 };
 

@@ -104,8 +104,9 @@ static void check_usage(FILE *f)
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
 		DEFAULT_QUIET_DAYS, NAMES_SHOWN);
-	abidep_exit_help(f, "0 every due entry is ready or removed (or none is due); 1 some entry is blocked",
-			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA));
+	abidep_exit_help(f, "0 every entry judged is ready or removed; 1 some entry is blocked",
+			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA) |
+			 EXB(EX_NOTDUE));
 }
 
 /* ---- JSON ---- */
@@ -461,7 +462,12 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 	check_html_free(h, c);
 	if (ret)
 		return ret;
-	return c->counts[V_BLOCKED] ? EX_FAIL : c->counts[V_NO_DATA] ? EX_NODATA : EX_OK;
+	/* 0 only when every entry judged may go: a gate removes what exits 0. */
+	if (c->counts[V_BLOCKED])
+		return EX_FAIL;
+	if (c->counts[V_NO_DATA])
+		return EX_NODATA;
+	return c->counts[V_NOT_DUE] ? EX_NOTDUE : EX_OK;
 }
 
 int cmd_check(int argc, char **argv)

@@ -184,7 +184,23 @@ check "... blocked by every user in the window; no-data, and why" diff -u "$T/wa
 check "ready only: exit 0" test "$(status ck --now 2024-07-15 --entry cpuidle)" = 0
 check "... ready" test "$(verdict --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
 check "no-data only: exit 12" test "$(status ck --now 2024-05-20 --entry /sys/kernel/gone)" = 12
-check "not-due only: exit 0" test "$(status ck --now 2024-07-15 --entry fooN)" = 0
+check "not-due only: exit 13, not 0 (a gate must keep it)" test "$(status ck --now 2024-07-15 --entry fooN)" = 13
+# The gate of check.rst: on 2024-07-15 cpuidle is ready, gone removed
+# (ready), rc blocked, fooN not-due; on 2024-05-20 gone is no-data.
+gate() {
+	ABIDEP="$A" contrib/release-gate "$T/u.db" "$@" -- --tables "$T/tables" --root "$T/root"
+}
+check "release-gate removes the ready and the removed, keeps the blocked and the not-due (exit 1)" \
+	test "$(gate 2024-07-15 cpuidle /sys/kernel/gone current_protocol fooN; echo "exit $?")" = "remove cpuidle
+remove /sys/kernel/gone
+keep current_protocol: blocked: in use
+keep fooN: not due yet
+exit 1"
+check "... keeps the no-data" test "$(gate 2024-05-20 /sys/kernel/gone)" = "keep /sys/kernel/gone: no data: the tracer did not cover the quiet window"
+check "... keeps an entry check cannot judge (exit 10: no such entry)" \
+	test "$(gate 2024-07-15 no-such-entry)" = "keep no-such-entry: abidep check failed (exit 10): run it to see why"
+check "... exits 0 when all may go" test "$(gate 2024-07-15 cpuidle >/dev/null; echo $?)" = 0
+check "... and 2 on bad usage" test "$(contrib/release-gate "$T/u.db" 2>/dev/null; echo $?)" = 2
 check "... not-due until the day after Remove-after" test "$(verdict --now 2024-07-15 --entry fooN)" = "not-due|due on 2030-01-02"
 check "Remove-after 2024-03: not due on 2024-03-31T23:59:59Z" \
 	test "$(verdict --now 2024-03-31T23:59:59Z --entry cpuidle)" = "not-due|due on 2024-04-01"
@@ -561,7 +577,7 @@ check "... and with -t" sh -c "'$A' check -t '$T/bad-tables' -d '$T/u.db' 2>&1 >
 check "a missing DB with -d: exit 6, named" sh -c "'$A' check -t '$T/tables' -d '$T/none.db' 2>'$T/err'; test \$? = 6 && grep -q '$T/none.db' '$T/err'"
 check "an argument: exit 2" test "$(status ck extra)" = 2
 check "--help: exit 0" test "$(status "$A" check --help)" = 0
-check "... documents the exit statuses" grep -q "^Exit status: 0 every due entry is ready" "$T/out"
+check "... documents the exit statuses" grep -q "^Exit status: 0 every entry judged is ready or removed; 1" "$T/out"
 
 section "merge"
 # Three hosts; h2's DB also holds a row of h1's session (copied around).
