@@ -135,13 +135,54 @@ static enum scan_confidence sysctl_key(const struct abi_glob *g, const char *ts,
 }
 
 /*
- * How sure is it that the token [ts, ne) (the name at [ns, ne)) refers to
- * glob @g: STRONG, the whole token is an absolute path @g matches, or a
- * sysctl key that names it; MEDIUM, the component before the name matches
- * @g's; else WEAK; NONE, the key of another sysctl.
+ * udev's keys that read the device's attribute they name (udev(7)): the
+ * match keys ATTR{name} and ATTRS{name} (ATTRS: of the device or a parent)
+ * and the substitutions $attr{name} and %s{name}.
+ */
+static bool udev_attr(const char *ts, const char *ns, const char *ne, const char *te)
+{
+	static const char *const keys[] = { "ATTR{", "ATTRS{", "$attr{", "%s{" };
+	size_t i;
+
+	if (ne >= te || *ne != '}')
+		return false;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if ((size_t)(ns - ts) == strlen(keys[i]) && !memcmp(ts, keys[i], ns - ts))
+			return true;
+	return false;
+}
+
+/*
+ * Is the file at @rel (relative to the root) documentation: under
+ * usr/share/doc, man or info, or named README*, NEWS*, CHANGELOG* or *.md?
+ * A name there is a mention, not a use (scan.rst).
+ */
+bool scan_is_doc(const char *rel)
+{
+	static const char *const dirs[] = {
+		"usr/share/doc/", "usr/share/man/", "usr/share/info/",
+	};
+	const char *base = strrchr(rel, '/');
+	size_t i, n;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(rel, dirs[i], strlen(dirs[i])))
+			return true;
+	base = base ? base + 1 : rel;
+	n = strlen(base);
+	return !strncmp(base, "README", 6) || !strncmp(base, "NEWS", 4) ||
+	       !strncmp(base, "CHANGELOG", 9) || (n > 3 && !strcmp(base + n - 3, ".md"));
+}
+
+/*
+ * How sure is it that the token [ts, te) (the name at [ns, ne)) refers to
+ * glob @g: STRONG, the whole token up to the name's end is an absolute
+ * path @g matches, a sysctl key that names it, or a udev key that reads
+ * the attribute (ATTR{name}); MEDIUM, the component before the name
+ * matches @g's; else WEAK; NONE, the key of another sysctl.
  */
 enum scan_confidence scan_classify(const struct abi_glob *g, const char *ts,
-				   const char *ns, const char *ne)
+				   const char *ns, const char *ne, const char *te)
 {
 	struct comp t[SCAN_CTX_MAX + SCAN_MAX_NEEDLE] = { { 0 } };
 	int nt = 0;
@@ -149,6 +190,8 @@ enum scan_confidence scan_classify(const struct abi_glob *g, const char *ts,
 
 	if (ns > ts && ns[-1] == '.' && !memchr(ts, '/', ns - ts))
 		return sysctl_key(g, ts, ne);
+	if (ns > ts && ns[-1] == '{' && udev_attr(ts, ns, ne, te))
+		return SCAN_STRONG;
 
 	/* The name must be a whole component. */
 	if (ns > ts && ns[-1] != '/')

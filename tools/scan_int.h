@@ -87,7 +87,8 @@ static inline uint32_t scan_run_hash(const unsigned char *p, size_t n)
 /* scan_classify.c: what the text around a name says (scan.rst). */
 bool scan_path_byte(unsigned char c);
 enum scan_confidence scan_classify(const struct abi_glob *g, const char *ts,
-				   const char *ns, const char *ne);
+				   const char *ns, const char *ne, const char *te);
+bool scan_is_doc(const char *rel);
 
 /* scan_elf.c: the byte ranges of an ELF file worth reading. */
 struct scan_range {

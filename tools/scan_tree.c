@@ -278,6 +278,7 @@ struct worker {
 	unsigned long long line_pos;	/* newlines counted before this offset */
 	unsigned long line_no;
 	bool file_hit;			/* the file has a hit already */
+	bool doc;			/* the file is documentation (scan_is_doc()) */
 	struct scan_range *ranges;		/* of an ELF file */
 	size_t rcap;
 };
@@ -346,7 +347,10 @@ static void found(struct worker *wk, const struct scan_needle *nd, size_t s, siz
 				(cs > b && (scan_word_tab()[(unsigned char)cs[-1]] || cs[-1] == '.'))))
 			conf[i] = SCAN_NONE;
 		else
-			conf[i] = scan_classify(c->glob, ts, cs, ne);
+			conf[i] = scan_classify(c->glob, ts, cs, ne, te);
+		/* A mention in documentation never says a program uses it. */
+		if (wk->doc && conf[i] > SCAN_WEAK)
+			conf[i] = SCAN_WEAK;
 		if (conf[i] > best)
 			best = conf[i];
 	}
@@ -646,6 +650,7 @@ static void scan_file(struct worker *wk, size_t idx, const char *rel)
 	bool unreadable = false;
 	int fd;
 
+	wk->doc = scan_is_doc(rel);
 	if (!sh->ns->n) {
 		/* Nothing to search for: the files are only counted. */
 		wk->files++;

@@ -298,24 +298,33 @@ assert [(u[\"exe\"], u[\"uses_in_window\"]) for u in e[\"enumerated\"]] == [(\"/
 '"
 
 section "check --scan"
-mkdir -p "$T/sroot/usr/bin" "$T/sroot/usr/share/doc/x" "$T/sroot/var/lib/dpkg/info"
+mkdir -p "$T/sroot/usr/bin" "$T/sroot/usr/share/doc/x" "$T/sroot/var/lib/dpkg/info" \
+	"$T/sroot/usr/lib/udev/rules.d" "$T/uroot/etc/udev/rules.d"
 printf '#!/bin/sh\ncat /sys/class/rc/rc0/current_protocol\n' >"$T/sroot/usr/bin/irtool"
+# udevd reads the attribute for every event of the device: a use.
+printf 'SUBSYSTEM=="rc", ATTR{current_protocol}=="nec", RUN+="/bin/true"\n' \
+	>"$T/sroot/usr/lib/udev/rules.d/60-ir.rules"
+cp "$T/sroot/usr/lib/udev/rules.d/60-ir.rules" "$T/uroot/etc/udev/rules.d/"
+# Documentation mentions, however precise: weak.
 printf 'see rc0/current_protocol\n' >"$T/sroot/usr/share/doc/x/README"
 printf 'old_mode\ncurrent_governor_ro\n' >"$T/sroot/usr/share/doc/x/notes"
 printf '/.\n/usr/bin/irtool\n' >"$T/sroot/var/lib/dpkg/info/irtools.list"
+check "a udev rule's ATTR{current_protocol} alone blocks, exit 1" \
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/uroot" --entry current_)" = 1
 check "strong and medium references block; weak ones do not, exit 1" \
 	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry current_)" = 1
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (blocked): referenced 2 times (strong or medium)
   referenced in /usr/bin/irtool:2 (package irtools, strong): /sys/class/rc/rc0/current_protocol
-  referenced in /usr/share/doc/x/README:1 (package -, medium): rc0/current_protocol
+  referenced in /usr/lib/udev/rules.d/60-ir.rules:1 (package -, strong): ATTR{current_protocol}
+  weak reference, not blocking, in /usr/share/doc/x/README:1 (package -, weak): rc0/current_protocol
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): the usage DB is empty: nothing shows the tracer ran
   weak reference, not blocking, in /usr/share/doc/x/notes:2 (package -, weak): current_governor_ro
 X
-check "... listed with file, line, package, confidence" sh -c "sed -n '4,10p' '$T/out' | diff -u '$T/want' -"
-check "... the scan summed up" grep -qx "scan: 4 files, 4 references, 0 unreadable" "$T/out"
+check "... listed with file, line, package, confidence" sh -c "sed -n '4,11p' '$T/out' | diff -u '$T/want' -"
+check "... the scan summed up" grep -qx "scan: 5 files, 5 references, 0 unreadable" "$T/out"
 check "a weak reference alone, with a quiet DB: ready, exit 0" \
 	test "$(status ck --now 2024-07-15 --scan "$T/sroot" --entry cpuidle)" = 0
 check "... -j: the weak reference apart" sh -c "'$A' check -j --tables '$T/tables' --db '$T/u.db' --now 2024-07-15 --scan '$T/sroot' --entry cpuidle | python3 -c '

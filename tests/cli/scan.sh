@@ -55,12 +55,14 @@ for dev in rc0 rc1; do
 done
 X
 chmod +x "$F/usr/sbin/ir-setup"
-# udev: %k is the device; ATTR{...} names the attribute alone; the
-# replacement "protocols" is not the deprecated "protocol".
+# udev: %k is the device; ATTR{...} and $attr{...} read the attribute
+# they name (udevd, at every event of the device); the replacement
+# "protocols" is not the deprecated "protocol".
 cat >"$F/usr/lib/udev/rules.d/60-ir.rules" <<'X'
 ACTION=="add", SUBSYSTEM=="rc", ATTR{current_protocol}=="nec", GOTO="ir_end"
 ACTION=="add", SUBSYSTEM=="rc", RUN+="/bin/sh -c 'echo nec > /sys/class/rc/%k/current_protocol'"
 ACTION=="add", SUBSYSTEM=="rc", RUN+="/bin/sh -c 'echo nec > /sys/class/rc/%k/protocols'"
+ACTION=="change", SUBSYSTEM=="rc", ENV{IR_PROTO}="$attr{current_protocol}"
 LABEL="ir_end"
 X
 cat >"$F/usr/lib/systemd/system/cpuidle-gov.service" <<'X'
@@ -74,6 +76,8 @@ X
 printf '# legacy remote\nattr = rc0/current_protocol\n' >"$F/etc/ir.conf"
 # Common bare names: weak, hidden unless --weak.
 printf 'Set the level,\nthen enable it.\n' >"$F/usr/share/doc/ir/README"
+# Documentation: a mention, however precise, is weak.
+printf 'Write /sys/class/rc/rc0/current_protocol to choose.\n' >"$F/usr/share/doc/ir/NOTES.md"
 # A symlink out of the root, to a file that references an attribute.
 echo /sys/class/rc/rc0/current_protocol >"$T/outside"
 ln -s "$T/outside" "$F/usr/share/doc/ir/outside"
@@ -106,17 +110,21 @@ check "the unit: strong, owned through the /lib twin of /usr/lib" \
 	want "strong cpuidle-tools /usr/lib/systemd/system/cpuidle-gov.service:5 /sys/devices/system/cpu/cpuidle/current_governor_ro /sys/devices/system/cpu/cpuidle/current_governor_ro"
 check "udev %k is the device: strong" \
 	want "strong - /usr/lib/udev/rules.d/60-ir.rules:2 /sys/class/rc/rcN/current_protocol /sys/class/rc/%k/current_protocol"
-check "udev ATTR{name}: a distinctive bare name, weak" \
-	want "weak - /usr/lib/udev/rules.d/60-ir.rules:1 /sys/class/rc/rcN/current_protocol ATTR{current_protocol}"
+check "udev ATTR{name} reads the attribute: strong" \
+	want "strong - /usr/lib/udev/rules.d/60-ir.rules:1 /sys/class/rc/rcN/current_protocol ATTR{current_protocol}"
+check "udev \$attr{name} too" \
+	want "strong - /usr/lib/udev/rules.d/60-ir.rules:4 /sys/class/rc/rcN/current_protocol \$attr{current_protocol}"
+check "a full path in documentation: weak" \
+	want "weak - /usr/share/doc/ir/NOTES.md:1 /sys/class/rc/rcN/current_protocol /sys/class/rc/rc0/current_protocol"
 check "the script: \$dev stands for the device: strong" \
 	want "strong legacy-ir /usr/sbin/ir-setup:3 /sys/class/rc/rcN/protocol /sys/class/rc/\$dev/protocol"
 check "the script: \$d/name is the bare name: weak" \
 	want "weak legacy-ir /usr/sbin/ir-setup:4 /sys/class/rc/rcN/current_protocol \$d/current_protocol"
 check "root reads the mode-000 file" \
 	want "strong - /var/secret/ir.conf:1 /sys/class/rc/rcN/current_protocol /sys/class/rc/rc0/current_protocol"
-check "exactly those 8 hits, in file order" \
+check "exactly those 10 hits, in file order" \
 	test "$(sed -n '2,$p' "$T/text" | grep -v '^[0-9]* hits' | awk '{print $3}' | tr '\n' ' ')" = \
-	"/etc/ir.conf:2 /usr/bin/legacy-irctl@$off /usr/lib/systemd/system/cpuidle-gov.service:5 /usr/lib/udev/rules.d/60-ir.rules:1 /usr/lib/udev/rules.d/60-ir.rules:2 /usr/sbin/ir-setup:3 /usr/sbin/ir-setup:4 /var/secret/ir.conf:1 "
+	"/etc/ir.conf:2 /usr/bin/legacy-irctl@$off /usr/lib/systemd/system/cpuidle-gov.service:5 /usr/lib/udev/rules.d/60-ir.rules:1 /usr/lib/udev/rules.d/60-ir.rules:2 /usr/lib/udev/rules.d/60-ir.rules:4 /usr/sbin/ir-setup:3 /usr/sbin/ir-setup:4 /usr/share/doc/ir/NOTES.md:1 /var/secret/ir.conf:1 "
 check "a name in an ELF file's code is not read" sh -c "! grep -q codebytes '$T/text'"
 check "... unless --all-bytes" sh -c "$A scan --all-bytes '$F' | grep -q '^weak  *-  */usr/bin/codebytes@[0-9]*  */sys/class/rc/rcN/current_protocol  *current_protocol$'"
 check "the replacement 'protocols' is not 'protocol'" sh -c "! grep -q '%k/protocols' '$T/text'"
@@ -125,7 +133,7 @@ nfiles=$(find "$F" -type f | wc -l)
 nbytes=$(find "$F" -type f -exec cat {} + | wc -c)
 elfbytes=$(cat "$F/usr/bin/legacy-irctl" "$F/usr/bin/codebytes" | wc -c)
 check "the summary: hits, files, common weak names hidden" sh -c \
-	"grep -Eqx '8 hits in 6 files \(5 strong, 1 medium, 2 weak\); $nfiles files, [0-9]+ bytes examined; 0 unreadable; 2 weak hits of common names not shown \(--weak\)' '$T/text'"
+	"grep -Eqx '10 hits in 7 files \(7 strong, 1 medium, 2 weak\); $nfiles files, [0-9]+ bytes examined; 0 unreadable; 2 weak hits of common names not shown \(--weak\)' '$T/text'"
 n=$(sed -n 's/.* files, \([0-9]*\) bytes examined.*/\1/p' "$T/text")
 check "of the ELF files, only some sections are read" \
 	test "$n" -gt $((nbytes - elfbytes)) -a "$n" -lt "$nbytes"
@@ -137,11 +145,11 @@ check "... 'level' (usb power/level)" \
 	want "weak - /usr/share/doc/ir/README:1 /sys/bus/usb/devices/.../power/level level"
 check "... 'enable' (iio buffer/enable)" \
 	want "weak - /usr/share/doc/ir/README:2 /sys/bus/iio/devices/iio:deviceX/buffer/enable enable"
-check "... and 10 hits in all" grep -q '^10 hits in 7 files (5 strong, 1 medium, 4 weak)' "$T/text"
+check "... and 10 hits in all" grep -q '^12 hits in 8 files (7 strong, 1 medium, 4 weak)' "$T/text"
 
 check "-l lists the files with hits" test "$(status $A scan -l "$F")" = 1
 check "... each once, sorted" test "$(tr '\n' ' ' <"$T/out")" = \
-	"/etc/ir.conf /usr/bin/legacy-irctl /usr/lib/systemd/system/cpuidle-gov.service /usr/lib/udev/rules.d/60-ir.rules /usr/sbin/ir-setup /var/secret/ir.conf "
+	"/etc/ir.conf /usr/bin/legacy-irctl /usr/lib/systemd/system/cpuidle-gov.service /usr/lib/udev/rules.d/60-ir.rules /usr/sbin/ir-setup /usr/share/doc/ir/NOTES.md /var/secret/ir.conf "
 
 check "-j" test "$(status $A -j scan "$F")" = 1
 cp "$T/out" "$T/j-before"
@@ -153,7 +161,7 @@ d = json.load(open(sys.argv[1]))
 off, root, nfiles = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 assert d["root"] == root and d["scanned"] == "/", (d["root"], d["scanned"])
 assert d["files"] == nfiles and d["weak_hidden"] == 2 and d["unreadable"] == []
-assert len(d["hits"]) == 8, len(d["hits"])
+assert len(d["hits"]) == 10, len(d["hits"])
 h = d["hits"][1]
 assert h["file"] == "/usr/bin/legacy-irctl" and h["line"] is None and h["offset"] == off, h
 assert h["what"] == "/sys/class/rc/rcN/current_protocol" and h["status"] == "deprecated", h
@@ -173,7 +181,7 @@ if command -v setpriv >/dev/null; then
 		test "$(status setpriv --reuid=65534 --regid=65534 --clear-groups $A scan "$F")" = 1
 	check "... the file is listed, with the reason" \
 		grep -qx 'unreadable: /var/secret/ir.conf: Permission denied' "$T/out"
-	check "... counted" grep -q '^7 hits in 5 files .* 1 unreadable;' "$T/out"
+	check "... counted" grep -q '^9 hits in 6 files .* 1 unreadable;' "$T/out"
 	check "... and in JSON" sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups $A -j scan '$F' |
 		python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"unreadable\"] == [{\"file\": \"/var/secret/ir.conf\", \"error\": \"Permission denied\"}], d[\"unreadable\"]'"
 	chmod 000 "$F/var/secret"
