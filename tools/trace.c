@@ -40,8 +40,9 @@
 struct trace_args {
 	int mode;		/* 0: live; 'P' --pin, 'Y' --sync, 'S' --stop, 's' --status */
 	double interval, duration;
-	char **tpaths;		/* --tables */
+	char **tpaths;		/* --tables, or pinned's paths */
 	int ntpaths;
+	struct pin_tables pinned;	/* --sync, --stop: the pin's tables */
 	bool help;		/* -h: usage printed, nothing else to do */
 };
 
@@ -247,11 +248,16 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 	return EX_OK;
 }
 
-/* --pin: load, write a first sync, pin; nothing is left pinned on failure. */
-static int trace_pin(struct tracer *tr)
+/*
+ * --pin: load, write a first sync, pin, and remember the tables; nothing is
+ * left pinned on failure.
+ */
+static int trace_pin(struct tracer *tr, const struct trace_args *a)
 {
 	int ret = sync_db(tr) < 0 ? EX_DB : pin_all(tr);
 
+	if (!ret && pin_tables_save(a->tpaths, a->ntpaths))
+		ret = EX_FAIL;
 	if (ret)
 		unpin_all();
 	return ret;
@@ -264,13 +270,38 @@ static int trace_sync(struct tracer *tr, bool stop)
 
 	report_drops(tr);
 	/* Keep counting rather than lose what could not be written. */
-	if (stop && !ret)
+	if (stop && !ret) {
 		ret = unpin_all();
+		pin_tables_forget();
+	}
 	return ret;
 }
 
+/*
+ * --sync and --stop watch what the pin was made to watch: its tables,
+ * whatever -t says (trace_tables.c); told so when -t names others.
+ */
+static void pinned_tables(struct trace_args *a)
+{
+	struct pin_tables *pt = &a->pinned;
+	int i;
+
+	if (pin_tables_load(pt))
+		return;
+	if (a->ntpaths && !pin_tables_same(pt, a->tpaths, a->ntpaths)) {
+		fprintf(stderr, "abidep: the pinned tracer watches the tables it was pinned with (");
+		for (i = 0; i < pt->n; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", pt->paths[i]);
+		fprintf(stderr, "%s), not those of -t: --stop and --pin again to change them\n",
+			pt->n ? "" : "the default tables");
+	}
+	free(a->tpaths);
+	a->tpaths = pt->paths;
+	a->ntpaths = pt->n;
+}
+
 /* Every mode but --status: the tables, the maps, the DB, then the action. */
-static int trace_run(struct tracer *tr, const struct trace_args *a)
+static int trace_run(struct tracer *tr, struct trace_args *a)
 {
 	bool pinned = a->mode == 'S' || a->mode == 'Y';
 	int ret;
@@ -280,6 +311,8 @@ static int trace_run(struct tracer *tr, const struct trace_args *a)
 			PIN_DIR);
 		return EX_PINNED;
 	}
+	if (pinned)
+		pinned_tables(a);
 	/* Tables that cannot be used are bad input, as in every command. */
 	if (abidep_load_tables(&tr->tables, a->tpaths, a->ntpaths, true))
 		return EX_USAGE;
@@ -301,7 +334,7 @@ static int trace_run(struct tracer *tr, const struct trace_args *a)
 	if (a->mode != 'S')
 		watch_refresh(tr, a->mode == 0);
 	switch (a->mode) {
-	case 'P': return trace_pin(tr);
+	case 'P': return trace_pin(tr, a);
 	case 'Y': return trace_sync(tr, false);
 	case 'S': return trace_sync(tr, true);
 	default: return run_live(tr, a->interval, a->duration);
@@ -380,6 +413,9 @@ int cmd_trace(int argc, char **argv)
 		}
 	}
 	tracer_free(&tr);
-	free(a.tpaths);
+	if (a.tpaths && a.tpaths == a.pinned.paths)
+		pin_tables_free(&a.pinned);
+	else
+		free(a.tpaths);
 	return ret;
 }

@@ -119,6 +119,17 @@ __u32 usage_id(int fd);
 
 /* trace_watch.c */
 int watch_refresh(struct tracer *tr, bool verbose);
+
+/* trace_tables.c: the tables a pin watches, for the syncs after it. */
+struct pin_tables {
+	char **paths;		/* absolute; none: the default tables */
+	int n;
+};
+int pin_tables_save(char *const *paths, int n);
+int pin_tables_load(struct pin_tables *pt);	/* 0; 1 none recorded; -1 */
+bool pin_tables_same(const struct pin_tables *pt, char *const *paths, int n);
+void pin_tables_free(struct pin_tables *pt);
+void pin_tables_forget(void);
 void files_from_map(struct tracer *tr);
 
 /* trace_special.c (and special.h) */

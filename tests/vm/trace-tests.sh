@@ -204,11 +204,19 @@ DB4=/tmp/slots.db
 check "trace --pin --slots 1 exits 0" "$A" trace --pin --slots 1 --db $DB4 -t "$ABIDEP_REPO/migration-tables" -t /tmp/bin-table
 check "its one slot says that more files share it" \
 	sh -c "bpftool map dump pinned $PIN/slots | grep -q '\"more\": 1'"
+# The syncs after it watch the tables it was pinned with: the timer's (no
+# -t), and one given other tables, which is told so. The accesses below
+# would not be counted were the PCI file's table dropped.
+check "the pin remembers its tables" grep -qx /tmp/bin-table /run/abidep/pinned-tables
+check "a sync with no -t (the timer's)" "$A" trace --sync --db $DB4
+check "a sync with other tables (-t the default alone)" sh -c "$A trace --sync --db $DB4 -t '$ABIDEP_REPO/migration-tables' 2>/tmp/err"
+check "... is told it watches the pinned ones" grep -qF "the pinned tracer watches the tables it was pinned with ($(realpath "$ABIDEP_REPO/migration-tables"), /tmp/bin-table), not those of -t" /tmp/err
 access_f
 cat "$RC/current_protocol" >/dev/null
 cat $PCI >/dev/null				# cat: open, one read with data
 dd if=$PCI of=/dev/null bs=64 count=2 status=none	# dd: open, two reads
 check "trace --stop" "$A" trace --stop --db $DB4
+check "... which forgets the tables" test ! -e /run/abidep/pinned-tables
 got=$(rows $DB4 $F)
 check "exactly the 9 kinds of access made, each once" test "$got" = "$expect"
 [ "$got" = "$expect" ] || { echo "# got:"; echo "$got" | sed 's/^/#   /'; }
