@@ -63,6 +63,15 @@ sh -c 'echo 0 >/proc/self/oom_adj'
 run "$A" trace --stop --db /tmp/usage.db
 run "$A" report --db /tmp/usage.db
 
+step "The distribution's question: may the release remove them? (abidep check)"
+# The tracer ran for seconds, not the 30-day quiet window: what was used is
+# blocked, what was not has no data yet. Only exit 0 means remove.
+for e in /sys/class/rc/rcN/current_protocol current_governor_ro; do
+	st=0
+	run "$A" check --db /tmp/usage.db --entry "$e" || st=$?
+	echo "(exit $st: 1 blocked, 12 no data, 13 not due; only 0 means remove)"
+done
+
 rmmod abidep_ir_example abidep
 echo
 echo "demo: done; the legacy programs are named above, the modern ones are not."
