@@ -90,6 +90,7 @@ run_unit() {	# run_unit NAME COMMAND...
 		strace -f -qq -o "$log/strace-$_n" "$@" >"$log/$_n.log" 2>&1)
 }
 mkdir -p /var/lib/abidep && chmod 0700 /var/lib/abidep	# StateDirectory=abidep
+mkdir -p /run/abidep	# RuntimeDirectory=abidep (the record of the pinned tables)
 start=$(val ExecStart $unit)
 stop=$(val ExecStop $unit)
 syncc=$(val ExecStart $syncunit)
@@ -120,6 +121,7 @@ cat "$F" >/dev/null
 check "ExecStop exits 0" run_unit stop $stop
 sed 's/^/# stop: /' "$log/stop.log"
 check "nothing is pinned after ExecStop" test ! -e /sys/fs/bpf/abidep
+check "... nor a record of its tables" test ! -e /run/abidep/pinned-tables
 check "ExecStop wrote the last counts first (3 opens)" \
 	sh -c "abidep report -j | grep -q '\"count\": *3'"
 
