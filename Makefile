@@ -139,6 +139,8 @@ BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 # udev reads rules from /lib (or /usr/lib) and /etc only, never /usr/local.
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.d)
+# systemd-modules-load reads /lib (or /usr/lib) and /etc, never /usr/local.
+MODULESLOADDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/modules-load.d,/etc/modules-load.d)
 # dkms looks for sources in /usr/src, whatever the prefix.
 DKMSDIR ?= /usr/src/abidep-$(VERSION)
 RST2MAN ?= rst2man
@@ -177,7 +179,8 @@ install: man
 		ABIDEP_DATADIR=$(DATAROOTDIR)/abidep
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DKMSDIR)/typed
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) \
+		$(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
@@ -192,12 +195,13 @@ install: man
 			>$(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
+	$(Q)install -m 0644 kmod/modules-load/abidep.conf $(DESTDIR)$(MODULESLOADDIR)/
 	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
 	$(Q)install -m 0644 $(KMOD_TYPED_SRCS) $(DESTDIR)$(DKMSDIR)/typed/
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/abidep $(DESTDIR)$(BASHCOMPDIR)/abidep \
-		$(DESTDIR)$(UDEVRULESDIR)/60-abidep.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/60-abidep.rules $(DESTDIR)$(MODULESLOADDIR)/abidep.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	$(Q)rm -rf $(DESTDIR)$(DATAROOTDIR)/abidep $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
