@@ -199,6 +199,8 @@ exit 1"
 check "... keeps the no-data" test "$(gate 2024-05-20 /sys/kernel/gone)" = "keep /sys/kernel/gone: no data: the tracer did not cover the quiet window"
 check "... keeps an entry check cannot judge (exit 10: no such entry)" \
 	test "$(gate 2024-07-15 no-such-entry)" = "keep no-such-entry: abidep check failed (exit 10): run it to see why"
+check "... passes a pattern to check as it is, not as a glob of the current directory" \
+	test "$(cd "$T/root" && touch x-cpuidle-x && ABIDEP="$A" "$OLDPWD/contrib/release-gate" "$T/u.db" 2024-07-15 '*cpuidle*' -- --tables "$T/tables" --root "$T/root")" = "remove *cpuidle*"
 check "... exits 0 when all may go" test "$(gate 2024-07-15 cpuidle >/dev/null; echo $?)" = 0
 check "... and 2 on bad usage" test "$(contrib/release-gate "$T/u.db" 2>/dev/null; echo $?)" = 2
 check "... not-due until the day after Remove-after" test "$(verdict --now 2024-07-15 --entry fooN)" = "not-due|due on 2030-01-02"
