@@ -51,8 +51,10 @@ static void check_usage(FILE *f)
 		"           without --kernel)\n"
 		"  no-data  due, not blocked, but the DB cannot show the window was quiet:\n"
 		"           on some host the tracer did not run through it (its sessions,\n"
-		"           a day's gap allowed); a DB without sessions (older abidep):\n"
-		"           no use of anything from before the window\n"
+		"           a day's gap allowed), or did not watch the entry's files\n"
+		"           through it (no such file there: abidep.ko not loaded, no\n"
+		"           device); a DB without sessions (older abidep): no use of\n"
+		"           anything from before the window\n"
 		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
 		"           version: already removed from that kernel (uses still listed);\n"
 		"           or an option of its Config: is not set in --kernel's\n"
@@ -151,6 +153,27 @@ static void json_use(struct json *j, const struct check_use *u)
 		json_int(j, u->recent);
 }
 
+/* The hosts that did not watch the entry through the window, and why. */
+static void json_unwatched(struct json *j, const struct check_entry *ce)
+{
+	static const char *const why[] = {
+		[W_NO_FILE] = "no-file", [W_NOT_TABLED] = "not-in-tables", [W_PART] = "part",
+	};
+	int k;
+
+	json_key(j, "unwatched_hosts");
+	json_arr_start(j);
+	for (k = 0; k < ce->nunwatched; k++) {
+		json_obj_start(j);
+		json_kstr(j, "host", ce->unwatched[k].host);
+		json_kstr(j, "why", why[ce->unwatched[k].why]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	/* Hosts whose sessions in the window did not record what they watched. */
+	json_kint(j, "watched_set_unknown", ce->nwatch_unknown);
+}
+
 static void json_entry(struct json *j, const struct check_entry *ce)
 {
 	const struct abi_entry *e = ce->e;
@@ -163,6 +186,7 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 	json_kstr(j, "verdict", verdict_name(ce->verdict));
 	json_kstr(j, "reason", ce->reason);
 	json_when_str(j, "last_use", ce->last_use);
+	json_unwatched(j, ce);
 	/* Blocking first, then weak references (pass 1). */
 	for (pass = 0; pass < 2; pass++) {
 		json_key(j, pass ? "weak_references" : "blockers");
@@ -238,6 +262,7 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	json_kint(&j, "sessions", c->nsessions);
 	/* Which rule judged the window: see check_eval.c. */
 	json_kstr(&j, "coverage", c->nsessions ? "sessions" : "first-use");
+	json_kint(&j, "watched_set_unknown_hosts", c->nwatch_unknown);
 	json_key(&j, "uncovered_hosts");
 	json_arr_start(&j);
 	for (i = 0; i < c->nshosts; i++) {
@@ -247,6 +272,8 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 			continue;
 		json_obj_start(&j);
 		json_kstr(&j, "host", h->host);
+		/* Where its key's id came from: machine-id, boot-id; null: a name alone. */
+		json_kstr(&j, "host_id", h->host_id);
 		json_when_str(&j, "last_sync", h->last_sync);
 		json_when_str(&j, "covered_until", h->covered_until);
 		/* ran: its sessions chain through the window; lost: in it. */

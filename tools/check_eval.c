@@ -13,7 +13,8 @@
  *		  process group, or its parent's, had listed), is no use, unless
  *		  --count-sweeps.
  *	no-data	  due, not blocked, and the usage DB cannot vouch for the quiet
- *		  window: some host's tracer did not run through it (below).
+ *		  window: some host's tracer did not run through it (below), or
+ *		  did not watch the entry's files through it (check_watch.c).
  *	ready	  due, not blocked, and the DB covers the window.
  *	not-due	  otherwise.
  *	removed	  Status removed, and --kernel is at or past its Removed:
@@ -333,6 +334,7 @@ static int add_session(const struct usage_session *u, void *arg)
 		h = GROW(c->shosts, c->nshosts, c->shcap);
 		memset(h, 0, sizeof(*h));
 		h->host = xstrdup(host);
+		h->host_id = u->host_id ? xstrdup(u->host_id) : NULL;
 		h->last_sync = LLONG_MIN;
 		h->covered_until = LLONG_MIN;
 		h->lost_at = STORE_NO_LOSS;
@@ -351,6 +353,11 @@ static int add_session(const struct usage_session *u, void *arg)
 	}
 	if (last_sync > h->last_sync)
 		h->last_sync = last_sync;
+	/* The latest session's says how the host is keyed now. */
+	if (u->host_id && (!h->host_id || strcmp(h->host_id, u->host_id))) {
+		free(h->host_id);
+		h->host_id = xstrdup(u->host_id);
+	}
 	cursor = h->covered_until > c->quiet_since ? h->covered_until : c->quiet_since;
 	if (started <= cursor + CHECK_GRACE && last_sync > h->covered_until)
 		h->covered_until = last_sync;
@@ -444,6 +451,10 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 		ret = store_each_row_since(s, c->quiet_since, add_row, c);
 	if (!ret)
 		ret = store_each_session(s, add_session, c);
+	if (!ret)
+		judge_hosts(c);
+	if (!ret)
+		ret = check_read_watched(s, c);
 	if (!ret && c->read_more)
 		ret = c->read_more(s, c, c->read_more_arg);
 	if (ret || store_commit(s)) {
@@ -463,7 +474,6 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
 			qsort(c->entries[i].enums, c->entries[i].nenums,
 			      sizeof(struct check_use), cmp_use);
 	}
-	judge_hosts(c);
 	return 0;
 }
 
@@ -665,6 +675,50 @@ static const char *enums_text(const struct check_entry *ce)
 	       known ? " but by known enumerators" : sweeps ? " but by sweeps" : "";
 }
 
+/* "A; B" of two reasons, either NULL; NULL when both are. */
+static char *join_reasons(const char *a, const char *b)
+{
+	if (a && b)
+		return xasprintf("%s; %s", a, b);
+	return a || b ? xstrdup(a ? a : b) : NULL;
+}
+
+/*
+ * No data: hosts whose tracer stopped or lost accesses (c->uncovered), and
+ * hosts where the entry was not watched through the window.
+ */
+static void judge_no_data(const struct check *c, struct check_entry *ce)
+{
+	char *all = ce->nunwatched ? check_unwatched_reason(c, ce, 0) : NULL;
+	char *few = ce->nunwatched > NAMES_SHOWN ? check_unwatched_reason(c, ce, NAMES_SHOWN) : NULL;
+
+	ce->reason = join_reasons(c->uncovered, all);
+	if (c->uncovered_brief || few)
+		ce->brief = join_reasons(c->uncovered_brief ? c->uncovered_brief : c->uncovered,
+					 few ? few : all);
+	free(all);
+	free(few);
+}
+
+/* The verdict rests on hosts whose watched set is unknown: say so in its reason. */
+static void add_unknown(const struct check *c, struct check_entry *ce)
+{
+	char *u, *r;
+
+	if (!ce->nwatch_unknown)
+		return;
+	u = check_unknown_reason(c, ce);
+	r = join_reasons(ce->reason, u);
+	free(ce->reason);
+	ce->reason = r;
+	if (ce->brief) {
+		r = join_reasons(ce->brief, u);
+		free(ce->brief);
+		ce->brief = r;
+	}
+	free(u);
+}
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -701,11 +755,9 @@ void check_judge(struct check *c)
 			else
 				ce->reason = xasprintf("referenced %d time%s (strong or medium)",
 						       ce->nblocking_refs, ce->nblocking_refs == 1 ? "" : "s");
-		} else if (c->nsessions && c->nuncovered) {
+		} else if (c->nsessions && (c->nuncovered || ce->nunwatched)) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = xstrdup(c->uncovered);
-			if (c->uncovered_brief)
-				ce->brief = xstrdup(c->uncovered_brief);
+			judge_no_data(c, ce);
 		} else if (c->nsessions) {
 			ce->verdict = V_READY;
 		} else if (!c->rows) {
@@ -724,6 +776,8 @@ void check_judge(struct check *c)
 					       iso_time(c->quiet_since, t, sizeof(t)),
 					       enums_text(ce),
 					       c->scanned ? ", no strong or medium reference" : "");
+		if (ce->verdict == V_READY || ce->verdict == V_NO_DATA)
+			add_unknown(c, ce);
 		c->counts[ce->verdict]++;
 	}
 }
@@ -746,6 +800,7 @@ void check_free(struct check *c)
 		free(ce->uses);
 		free(ce->enums);
 		free(ce->refs);
+		free(ce->unwatched);
 		free(ce->reason);
 		free(ce->brief);
 	}
@@ -755,8 +810,10 @@ void check_free(struct check *c)
 	for (i = 0; i < c->nhosts; i++)
 		free(c->hosts[i]);
 	free(c->hosts);
-	for (i = 0; i < c->nshosts; i++)
+	for (i = 0; i < c->nshosts; i++) {
 		free(c->shosts[i].host);
+		free(c->shosts[i].host_id);
+	}
 	free(c->shosts);
 	free(c->uncovered);
 	free(c->uncovered_brief);

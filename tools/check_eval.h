@@ -61,6 +61,7 @@ struct check_host {
 	int nsessions;
 	long long last_sync;		/* of its latest session */
 	long long covered_until;	/* the window is covered up to here; LLONG_MIN: none of it */
+	char *host_id;			/* where its key's id came from; NULL: a name alone */
 	/*
 	 * Lost in the window by its sessions (struct usage_session): accesses
 	 * not recorded, runs skipped, the latest lost_at (STORE_NO_LOSS: none).
@@ -76,6 +77,19 @@ struct check_host {
  * counts as covered: see check_eval.c.
  */
 #define CHECK_GRACE	86400
+
+/*
+ * A host whose tracer ran through the quiet window but did not watch the
+ * entry's files through it (check_eval.c), and why.
+ */
+struct check_unwatched {
+	const char *host;		/* in check.shosts */
+	enum {
+		W_NO_FILE,		/* it looked: no file matched a What */
+		W_NOT_TABLED,		/* its tables lacked the entry */
+		W_PART,			/* watched, not through the window */
+	} why;
+};
 
 struct check_entry {
 	const struct abi_entry *e;
@@ -95,6 +109,13 @@ struct check_entry {
 	int nrefs, rcap;
 	int nblocking_refs;
 	long long last_use;	/* of any use ever; LLONG_MIN: none */
+	struct check_unwatched *unwatched;
+	int nunwatched, uwcap;
+	/*
+	 * Hosts with sessions in the window that did not record what they
+	 * watched (an older tracer's): judged as if watched, and said so.
+	 */
+	int nwatch_unknown;
 };
 
 struct check {
@@ -128,6 +149,7 @@ struct check {
 	struct check_host *shosts;	/* ordered by host */
 	int nshosts, shcap;
 	int nuncovered;			/* shosts that do not cover the window */
+	int nwatch_unknown;		/* shosts with a session in it that recorded no watched set */
 	char *uncovered;		/* why, naming them all: no-data's reason */
 	char *uncovered_brief;		/* the same naming NAMES_SHOWN of each kind; NULL: as uncovered */
 	/* Rows to entries: each selected What, sorted, with its entry. */
@@ -164,6 +186,15 @@ int check_scan(struct check *c, const char *root, const struct abi_set *set,
 void check_judge(struct check *c);
 
 void check_free(struct check *c);
+
+/*
+ * check_watch.c: in check_read_db(), after the sessions, which hosts did
+ * not watch each entry through the window (check_entry.unwatched); and
+ * why, as a reason naming @cap hosts of each kind (0: all).
+ */
+int check_read_watched(struct store *s, struct check *c);
+char *check_unwatched_reason(const struct check *c, const struct check_entry *ce, int cap);
+char *check_unknown_reason(const struct check *c, const struct check_entry *ce);
 
 /*
  * Does @kernel ("6.12", "v6.12.3", or uname -r's "6.12.118+deb12-amd64")

@@ -261,6 +261,14 @@ static void add_details(struct table *t, int layout, const struct check_entry *c
 	}
 }
 
+/* Verdicts that rest on sessions which did not record what they watched. */
+static void add_watch_unknown(struct table *t, const struct check *c)
+{
+	if (c->nwatch_unknown)
+		table_line(t, 0, "watched set unknown on %d of %d host%s: sessions of an abidep that did not record what it watched, taken as watching every entry (a file may not have existed there)",
+			   c->nwatch_unknown, c->nshosts, c->nshosts == 1 ? "" : "s");
+}
+
 /* When the tracer ran, and the hosts on which it did not cover the window. */
 static void add_sessions(struct table *t, const struct check *c, bool by_host)
 {
@@ -332,6 +340,7 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 	table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows, c->rows == 1 ? "" : "s",
 		   rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
+	add_watch_unknown(t, c);
 	if (c->scanned)
 		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",
 			   c->scan.files, c->scan.nhits, c->scan.nunreadable);

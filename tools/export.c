@@ -156,6 +156,35 @@ static void c_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * Whether abidep.ko makes What @k of @e itself, as an alias: a deprecated
+ * /sys/class/CLASS/<device>/OLD replaced by one file NEW in the same
+ * directory, with a removal date or kernel (what export_c() exports).
+ * @cls, @old, @new get the names when so.
+ */
+static bool module_alias(const struct abi_entry *e, int k, char *cls, size_t clen,
+			 const char **old, const char **new)
+{
+	char dir[512], ncls[64], ndir[512];
+
+	/* Only what validation accepts: the input may not have been. */
+	if (e->status != ABI_ST_DEPRECATED || e->nreplaced != 1 ||
+	    !e->field[ABI_DEPRECATED] || !e->field[ABI_REMOVE_AFTER] ||
+	    !(e->remove_after.when.has_date || e->remove_after.when.has_kver))
+		return false;
+	return class_form(e->what[k], cls, clen, dir, sizeof(dir), old) &&
+	       class_form(e->replaced_by[0], ncls, sizeof(ncls), ndir, sizeof(ndir), new) &&
+	       !strcmp(dir, ndir) && strcmp(*old, *new);
+}
+
+bool export_module_alias(const struct abi_entry *e, int k)
+{
+	const char *old, *new;
+	char cls[64];
+
+	return module_alias(e, k, cls, sizeof(cls), &old, &new);
+}
+
 int export_c(FILE *f, const struct abi_set *set)
 {
 	int i, k, n = 0;
@@ -171,25 +200,14 @@ int export_c(FILE *f, const struct abi_set *set)
 		"static struct abidep_entry abidep_builtin_entries[] = {\n");
 	for (i = 0; i < set->nentries; i++) {
 		const struct abi_entry *e = &set->entries[i];
-		const char *when = NULL;
-
-		/* Only what validation accepts: the input may not have been. */
-		if (e->status != ABI_ST_DEPRECATED || e->nreplaced != 1 ||
-		    !e->field[ABI_DEPRECATED] || !e->field[ABI_REMOVE_AFTER])
-			continue;
 		/* As written: the module parses it as validate did (when.c). */
-		if (e->remove_after.when.has_date || e->remove_after.when.has_kver)
-			when = xstrdup(e->field[ABI_REMOVE_AFTER]);
-		for (k = 0; k < e->nwhat; k++) {
-			char cls[64], dir[512], ncls[64], ndir[512];
-			const char *old, *new;
-			char *base;
+		const char *when = e->field[ABI_REMOVE_AFTER];
 
-			if (!when ||
-			    !class_form(e->what[k], cls, sizeof(cls), dir, sizeof(dir), &old) ||
-			    !class_form(e->replaced_by[0], ncls, sizeof(ncls), ndir,
-					sizeof(ndir), &new) ||
-			    strcmp(dir, ndir) || !strcmp(old, new))
+		for (k = 0; k < e->nwhat; k++) {
+			const char *old, *new;
+			char cls[64], *base;
+
+			if (!module_alias(e, k, cls, sizeof(cls), &old, &new))
 				continue;
 			base = xstrdup(e->file);
 			fprintf(f, "\t{\n\t\t/* %s:%d */\n", basename(base), e->what_line[k]);
@@ -208,7 +226,6 @@ int export_c(FILE *f, const struct abi_set *set)
 			free(base);
 			n++;
 		}
-		free((char *)when);
 	}
 	fprintf(f, "};\n");
 	return n;

@@ -15,5 +15,7 @@ void export_abi(FILE *f, const struct abi_set *set);
 int export_abi_dir(const char *dir, const struct abi_set *set);
 /* The kernel module's table (kmod/table_gen.h); returns its entry count. */
 int export_c(FILE *f, const struct abi_set *set);
+/* Whether the module makes What @k of @e itself (an entry export_c() exports). */
+bool export_module_alias(const struct abi_entry *e, int k);
 
 #endif

@@ -15,7 +15,13 @@
  * counts win, and days older than the bound (STORE_HISTORY_DAYS before the
  * newest) go. Merging a DB twice, or an older copy after a newer one,
  * therefore changes nothing. An input older than schema 4 has no history:
- * its rows are merged, no days.
+ * its rows are merged, no days. What each session watched (schema 6's
+ * watched runs) by store_merge_watched(): the later sync wins.
+ *
+ * Hosts are keyed NAME/ID (hostid.c): two machines of one name stay two
+ * hosts, and the summary says which names several hosts share. Rows written
+ * before hosts had ids are keyed by name alone: those of one name, from
+ * any input, are one host, as they always were.
  *
  * An existing fleet.db is merged too, so hosts can be added one at a time.
  * The result is written into a temporary file next to fleet.db and renamed
@@ -34,6 +40,7 @@
 #include <unistd.h>
 
 #include "abidep.h"
+#include "hostid.h"
 #include "json.h"
 #include "store.h"
 #include "util.h"
@@ -125,6 +132,16 @@ static int merge_day(const struct usage_day_row *d, void *arg)
 	return store_merge_day(m->out, d) ? -2 : 0;	/* as merge_row() */
 }
 
+static int merge_watched(const struct usage_watched *w, void *arg)
+{
+	struct merge *m = arg;
+
+	/* A session that recorded no watched set: it stays so. */
+	if (!w->what)
+		return 0;
+	return store_merge_watched(m->out, w) ? -2 : 0;	/* as merge_row() */
+}
+
 static int merge_session(const struct usage_session *u, void *arg)
 {
 	struct merge *m = arg;
@@ -152,6 +169,8 @@ static int merge_store(struct merge *m, struct store *in, const char *path,
 		ret = store_each_day_row(in, merge_day, m);
 	if (!ret)
 		ret = store_each_session(in, merge_session, m);
+	if (!ret)
+		ret = store_each_watched(in, merge_watched, m);
 	if (ret == -2) {
 		fprintf(stderr, "abidep: merge: cannot write the merged DB for %s: %s\n",
 			out_path, store_errmsg(m->out));
@@ -186,6 +205,54 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* How many hosts from m->hosts[@i] on have its name (sorted: they follow it). */
+static int same_name(const struct merge *m, int i)
+{
+	size_t n = host_key_name_len(m->hosts[i]);
+	int k = i + 1;
+
+	while (k < m->nhosts && host_key_name_len(m->hosts[k]) == n &&
+	       !strncmp(m->hosts[k], m->hosts[i], n))
+		k++;
+	return k - i;
+}
+
+/* Hosts of one name stay apart, by their keys' ids: said, one line a name. */
+static void print_same_names(const struct merge *m)
+{
+	int i, k, n;
+
+	for (i = 0; i < m->nhosts; i += n) {
+		n = same_name(m, i);
+		if (n < 2)
+			continue;
+		printf("%d hosts named %.*s, kept apart by machine id:", n,
+		       (int)host_key_name_len(m->hosts[i]), m->hosts[i]);
+		for (k = i; k < i + n; k++)
+			printf(" %s%s", m->hosts[k], strchr(m->hosts[k], '/') ? "" :
+			       " (no id: written before hosts had one)");
+		printf("\n");
+	}
+}
+
+static void json_same_names(struct json *j, const struct merge *m)
+{
+	int i, k, n;
+
+	json_key(j, "same_name_hosts");
+	json_arr_start(j);
+	for (i = 0; i < m->nhosts; i += n) {
+		n = same_name(m, i);
+		if (n < 2)
+			continue;
+		json_arr_start(j);
+		for (k = i; k < i + n; k++)
+			json_str(j, m->hosts[k]);
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void print_summary(const struct merge *m, const char *out, char **in,
 			  int nin, unsigned long long *rows, long long total)
 {
@@ -198,6 +265,7 @@ static void print_summary(const struct merge *m, const char *out, char **in,
 		for (i = 0; i < m->nhosts; i++)
 			printf(" %s", m->hosts[i]);
 		printf("%s\n", m->nhosts ? "" : " none");
+		print_same_names(m);
 		return;
 	}
 	json_init(&j, stdout, cfg.pretty);
@@ -205,6 +273,7 @@ static void print_summary(const struct merge *m, const char *out, char **in,
 	json_kstr(&j, "output", out);
 	json_kint(&j, "rows", total);
 	json_kstrs(&j, "hosts", m->hosts, m->nhosts);
+	json_same_names(&j, m);
 	json_key(&j, "inputs");
 	json_arr_start(&j);
 	for (i = 0; i < nin; i++) {

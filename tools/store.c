@@ -63,9 +63,10 @@ static const char session_sql[] =
  * again changes nothing.
  */
 static const char merge_session_sql[] =
-	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
+	" host_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
+	" host_id = coalesce(host_id, excluded.host_id),"
 	" started = min(started, excluded.started),"
 	" last_sync = max(last_sync, excluded.last_sync),"
 	" unrecorded = max(unrecorded, excluded.unrecorded),"
@@ -74,9 +75,12 @@ static const char merge_session_sql[] =
 
 /* Schema 4 and older, read-only: no losses (schema_sql's comment). */
 static const char *const sessions_sql[] = {
-	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at"
+	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, host_id"
 	" FROM sessions ORDER BY host, started, session",
-	"SELECT host, session, started, last_sync, 0, 0, NULL"
+	/* Schema 5, read-only: no host_id. */
+	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, NULL"
+	" FROM sessions ORDER BY host, started, session",
+	"SELECT host, session, started, last_sync, 0, 0, NULL, NULL"
 	" FROM sessions ORDER BY host, started, session",
 };
 
@@ -607,6 +611,8 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->merge);
 	sqlite3_finalize(s->session);
 	sqlite3_finalize(s->merge_session);
+	sqlite3_finalize(s->watched_run);
+	sqlite3_finalize(s->watched_new);
 	/* Rolls back a transaction left open. */
 	sqlite3_close_v2(s->db);
 	free(s->path);
@@ -932,6 +938,7 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 	rc = bind_session(st, u);
 	rc |= u->lost_at == STORE_NO_LOSS ? sqlite3_bind_null(st, 7) :
 		sqlite3_bind_int64(st, 7, u->lost_at);
+	rc |= bind_text(st, 8, u->host_id);
 	return step_write(s, st, rc, "cannot write a session row");
 }
 
@@ -1290,7 +1297,7 @@ int store_each_session(struct store *s,
 	s->err[0] = '\0';
 	if (s->empty || s->no_sessions)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, sessions_sql[s->no_lost], -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, sessions_sql[s->no_lost ? 2 : s->no_watched], -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct usage_session u = {
@@ -1302,6 +1309,7 @@ int store_each_session(struct store *s,
 			.skipped = (unsigned long long)sqlite3_column_int64(st, 5),
 			.lost_at = sqlite3_column_type(st, 6) == SQLITE_NULL ? STORE_NO_LOSS :
 				   sqlite3_column_int64(st, 6),
+			.host_id = col_text(st, 7),
 		};
 
 		if (!u.host || !u.session) {

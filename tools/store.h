@@ -122,6 +122,8 @@ struct usage_session {
 	long long started, last_sync;
 	unsigned long long unrecorded, skipped;
 	long long lost_at;
+	/* Where its host key's id came from (hostid.h); NULL: a name alone. */
+	const char *host_id;
 };
 
 #define STORE_NO_LOSS	LLONG_MIN
@@ -313,5 +315,53 @@ int store_merge_session(struct store *s, const struct usage_session *u);
  */
 int store_each_session(struct store *s,
 		       int (*fn)(const struct usage_session *u, void *arg), void *arg);
+
+/* ---- what each session watched (store_watched.c) ---- */
+
+/* A What of the tracer's tables, and how many files it watched for it. */
+struct store_watch {
+	const char *what;
+	long long files;
+};
+
+/*
+ * In a tracer's sync, after store_session(): the session's @host_id (where
+ * its host key's id came from, hostid.h), and the files each of the @n
+ * Whats of its tables had watched at this sync (@now): a What's run of
+ * syncs in one state (watched, or looked for and not found) goes on, or a
+ * new one starts (store_schema.c).
+ */
+int store_session_watched(struct store *s, const char *host, const char *session,
+			  const char *host_id, long long now,
+			  const struct store_watch *w, int n);
+
+/* A run of a session's syncs in one state, for a What. */
+struct usage_watched {
+	const char *host, *session;
+	const char *what;	/* NULL: a session that recorded no watched set */
+	long long since, last_sync;	/* its first and latest sync */
+	long long files;	/* 0: looked for, no file */
+};
+
+/*
+ * Call @fn for every watched run and, as a run with no What over the
+ * session's span, every session that recorded none (an older tracer's),
+ * ordered by host, then since. A DB older than schema 6, opened
+ * read-only, gives its sessions so. Return as store_each_row().
+ */
+int store_each_watched(struct store *s,
+		       int (*fn)(const struct usage_watched *w, void *arg), void *arg);
+
+/* Merge a run read from another DB (abidep merge): the later sync wins. */
+int store_merge_watched(struct store *s, const struct usage_watched *w);
+
+/*
+ * Take the rows of a DB written before host keys had ids (schema 6),
+ * keyed by host name alone, as this host's (@name) and key them @key:
+ * only when @name is the only such host of its sessions (of its rows, in
+ * a DB without sessions): the DB is not a fleet's. 1 when
+ * rekeyed, 0 when not, -1 on error.
+ */
+int store_adopt_host(struct store *s, const char *name, const char *key);
 
 #endif

@@ -19,6 +19,8 @@ struct store {
 	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
 	sqlite3_stmt *session;	/* prepared on the first store_session() */
 	sqlite3_stmt *merge_session;	/* on the first store_merge_session() */
+	sqlite3_stmt *watched_run;	/* store_watched()'s: the run goes on... */
+	sqlite3_stmt *watched_new;	/* ...or a new one starts */
 	char *path;
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
@@ -26,6 +28,7 @@ struct store {
 	bool no_swept;		/* read-only schema 1 or 2: no usage.swept */
 	bool no_days;		/* read-only schema 1 to 3: no usage_days */
 	bool no_lost;		/* read-only schema 1 to 4: no sessions.unrecorded... */
+	bool no_watched;	/* read-only schema 1 to 5: no sessions.host_id, no watched */
 	bool days_written;	/* in this transaction: prune at its commit */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */

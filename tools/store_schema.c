@@ -4,7 +4,7 @@
  * wrote: the one place that knows the versions (store.c reads and writes
  * rows of the current one).
  *
- * Schema (PRAGMA user_version 5):
+ * Schema (PRAGMA user_version 6):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
@@ -17,6 +17,7 @@
  *		host, session, started, last_sync
  *		unrecorded, skipped, lost_at			what it lost
  *		drained						its last map written
+ *		host_id						its key's id: from where
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
@@ -24,6 +25,11 @@
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day))
  *		WITHOUT ROWID
  *	CREATE INDEX usage_days_by_day ON usage_days (day)
+ *	CREATE TABLE watched (
+ *		host, session, what				a session's What
+ *		since, last_sync, files				a run of its syncs
+ *		PRIMARY KEY (host, session, what, since))
+ *		WITHOUT ROWID
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
  * for one key. A pinned tracer's sync adds what the session counted since
@@ -75,6 +81,18 @@
  * that empties its map at each sync, trace_sync.c): a sync killed after
  * its commit finds it there and adds none of that map twice. NULL: none.
  *
+ * host_id (schema 6) says where the session's host key (the host column of
+ * every table: "NAME/ID", hostid.c) took its ID from: "machine-id", or
+ * "boot-id" on a host without one. NULL: a session written before, keyed
+ * by the host name alone. watched (schema 6) is what each session watched:
+ * per What of its tables, the runs of syncs at which the tracer found the
+ * same state, files > 0 (that many files watched, at the run's latest
+ * sync) or 0 (it looked, and no file matched); since and last_sync are the
+ * run's first and latest sync. A session with no watched row did not
+ * record what it watched (an older tracer): abidep check says so. Schema
+ * 5 lacked both: a writer adds them (host_id NULL, watched empty); a
+ * reader reads host_id as NULL and no watched row (no_watched).
+ *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
  * version on), say in store_check_schema() what a read-only opener of the
@@ -89,7 +107,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#define SCHEMA_VERSION	5
+#define SCHEMA_VERSION	6
 
 static const char schema_sql[] =
 	"CREATE TABLE usage (\n"
@@ -159,6 +177,19 @@ static const char lost_schema_sql[] =
 	"ALTER TABLE sessions ADD COLUMN lost_at INTEGER;\n"
 	"ALTER TABLE sessions ADD COLUMN drained INTEGER;\n";
 
+/* Schema 6's column and table, also added to an older DB: see upgrade_schema(). */
+static const char watched_schema_sql[] =
+	"ALTER TABLE sessions ADD COLUMN host_id TEXT;\n"
+	"CREATE TABLE watched (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	what		TEXT	NOT NULL,\n"
+	"	since		INTEGER	NOT NULL,\n"
+	"	last_sync	INTEGER	NOT NULL,\n"
+	"	files		INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session, what, since)\n"
+	") WITHOUT ROWID;\n";
+
 static int create_schema(struct store *s)
 {
 	char sql[64];
@@ -172,7 +203,7 @@ static int create_schema(struct store *s)
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
 		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) ||
 		    store_exec(s, days_schema_sql) || store_exec(s, lost_schema_sql) ||
-		    store_exec(s, sql))
+		    store_exec(s, watched_schema_sql) || store_exec(s, sql))
 			v = -1;
 	}
 	if (v < 0) {
@@ -192,6 +223,7 @@ static const struct schema_step {
 	{ 2, swept_schema_sql, "add the swept column" },
 	{ 3, days_schema_sql, "add the usage_days table" },
 	{ 4, lost_schema_sql, "add the sessions' losses" },
+	{ 5, watched_schema_sql, "add the host ids and the watched table" },
 };
 
 /*
@@ -261,6 +293,7 @@ int store_check_schema(struct store *s)
 			s->no_swept = v < 3;
 			s->no_days = v < 4;
 			s->no_lost = v < 5;
+			s->no_watched = v < 6;
 			return 0;
 		}
 		return upgrade_schema(s);

@@ -327,6 +327,7 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 	else
 		specials_publish(tr);
 	ret = usage_open(tr);
+	tr->say_host = a->mode != 'Y';
 	if (!ret)
 		ret = open_db(tr);
 	if (ret)
@@ -379,6 +380,7 @@ static void tracer_free(struct tracer *tr)
 	for (i = 0; i < tr->nfiles; i++)
 		free(tr->files[i].path);
 	free(tr->files);
+	free(tr->watch);
 	cg_cache_free(&tr->cg);
 	abi_set_free(&tr->tables);
 }

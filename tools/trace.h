@@ -28,6 +28,7 @@
 
 #include "abi.h"
 #include "special.h"
+#include "store.h"
 #include "../bpf/abidep.h"
 
 #define PIN_DIR "/sys/fs/bpf/abidep"
@@ -78,7 +79,16 @@ struct tracer {
 	struct store *db;
 	const char *db_path;
 	char session[96];
-	char host[256];
+	char host[256];		/* its key, hostid.h */
+	const char *host_from;	/* where the key's id came from */
+	bool say_host;		/* warn of a host without a machine id */
+	/*
+	 * What the last watch_refresh() found: the files of each What of the
+	 * tables' deprecations (store_watched.c); none before one ran.
+	 */
+	struct store_watch *watch;
+	int nwatch, wcap;
+	bool watch_known;
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */
 	__u32 uid_quota;	/* --uid-quota: a uid's new keys per sync */
 	__u32 nr_slots;		/* --slots: the slots map's size at load */

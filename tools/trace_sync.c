@@ -18,6 +18,7 @@
 #include "abidep.h"
 #include "abidep.skel.h"
 #include "store.h"
+#include "hostid.h"
 #include "trace.h"
 #include "util.h"
 
@@ -203,7 +204,9 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	read_stats(tr, s);
 	if (store_session(tr->db, tr->host, tr->session, time(NULL),
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
-	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained))) {
+	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
+	    store_session_watched(tr->db, tr->host, tr->session, tr->host_from, time(NULL),
+				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
 		return -1;
 	}
@@ -387,6 +390,28 @@ void report_drops(struct tracer *tr)
 			(unsigned long long)s[ABIDEP_STAT_EVENTS_LOST]);
 }
 
+/*
+ * A DB this host's tracer wrote before host keys had ids (its rows keyed
+ * by host name alone) goes on as this host's: rekeyed once, and said.
+ */
+static int adopt_host(struct tracer *tr)
+{
+	char name[HOST_KEY_MAX];
+	size_t n = host_key_name_len(tr->host);
+	int r;
+
+	snprintf(name, sizeof(name), "%.*s", (int)n, tr->host);
+	r = store_adopt_host(tr->db, name, tr->host);
+	if (r < 0) {
+		write_failed(tr);
+		return EX_DB;
+	}
+	if (r)
+		fprintf(stderr, "abidep: the rows of host %s, written before hosts had ids, are this host's: now keyed %s\n",
+			name, tr->host);
+	return EX_OK;
+}
+
 int open_db(struct tracer *tr)
 {
 	char err[512];
@@ -403,13 +428,17 @@ int open_db(struct tracer *tr)
 	/* One session per load of the maps: counts are cumulative within it. */
 	bpf_obj_get_info_by_fd(tr->fd[M_USAGE], &info, &len);
 	snprintf(tr->session, sizeof(tr->session), "%s:%u", boot, info.id);
-	if (gethostname(tr->host, sizeof(tr->host)))
-		snprintf(tr->host, sizeof(tr->host), "localhost");
+	if (host_key(tr->host, &tr->host_from, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EX_FAIL;
+	}
+	if (err[0] && tr->say_host)
+		fprintf(stderr, "abidep: warning: %s\n", err);
 	tr->db = store_open(tr->db_path, false, err, sizeof(err));
 	if (!tr->db) {
 		fprintf(stderr, "abidep: %s\n", err);
 		say_kept(tr);
 		return EX_DB;
 	}
-	return EX_OK;
+	return adopt_host(tr);
 }

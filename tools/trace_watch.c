@@ -34,6 +34,7 @@ struct resolve_arg {
 	const struct abi_entry *e;
 	const char *what;
 	int added;
+	int found;		/* files of the What watched, new or not */
 };
 
 /* The inode number of @path's directory (sweeps: bpf/abidep.h), or 0. */
@@ -62,6 +63,7 @@ static int watch_one(const char *path, void *arg)
 
 	if (stat(path, &st) || st.st_dev != tr->sysfs_dev || !S_ISREG(st.st_mode))
 		return 0;
+	ra->found++;
 	if (wf && wf->ino == st.st_ino) {
 		wf->present = true;
 		wf->dir_ino = dir_ino(path);
@@ -91,6 +93,7 @@ static int watch_one(const char *path, void *arg)
 	if (bpf_map_update_elem(tr->fd[M_FILES], &wf->id, &f, BPF_ANY) ||
 	    bpf_map_update_elem(tr->fd[M_WATCHED], &wf->ino, &w, BPF_ANY)) {
 		fprintf(stderr, "abidep: cannot watch %s: %s\n", path, strerror(errno));
+		ra->found--;
 		return 0;
 	}
 	ra->added++;
@@ -201,6 +204,33 @@ out:
 	free(want);
 }
 
+/*
+ * A special (trace_special.c) is watched when it has a file id: chosen at
+ * load (the kernel has its function), or found in the pinned files map.
+ */
+static int special_watched(const struct tracer *tr, const char *what)
+{
+	int i;
+
+	for (i = 0; i < tr->nfiles; i++)
+		if (!strcmp(tr->files[i].path, what))
+			return 1;
+	return 0;
+}
+
+/* A deprecation's What, and the files watched for it (tr->watch). */
+static void note_watch(struct tracer *tr, const struct abi_entry *e, const char *what,
+		       int files)
+{
+	struct store_watch *w;
+
+	if (e->status == ABI_ST_NONE)
+		return;
+	w = GROW(tr->watch, tr->nwatch, tr->wcap);
+	w->what = what;
+	w->files = files;
+}
+
 /* Resolve the tables against /sys; watch what appeared, unwatch what went. */
 int watch_refresh(struct tracer *tr, bool verbose)
 {
@@ -208,24 +238,31 @@ int watch_refresh(struct tracer *tr, bool verbose)
 
 	for (i = 0; i < tr->nfiles; i++)
 		tr->files[i].present = false;
+	tr->nwatch = 0;
 	for (i = 0; i < tr->tables.nentries; i++) {
 		const struct abi_entry *e = &tr->tables.entries[i];
 
 		for (k = 0; k < e->nwhat; k++) {
-			struct resolve_arg ra = { tr, e, e->what[k], 0 };
+			struct resolve_arg ra = { tr, e, e->what[k], 0, 0 };
 			struct abi_glob *g;
 			int n;
 
-			/* Not in sysfs, or a special (trace_special.c). */
-			if (strncmp(e->what[k], "/sys/", 5) || special_of(e->what[k]) >= 0)
+			/* Not in sysfs (not watched: 0 files), or a special. */
+			if (special_of(e->what[k]) >= 0)
+				ra.found = special_watched(tr, e->what[k]);
+			if (strncmp(e->what[k], "/sys/", 5) || special_of(e->what[k]) >= 0) {
+				note_watch(tr, e, e->what[k], ra.found);
 				continue;
+			}
 			n = abi_pattern_globs(e->what[k], &g);
 			for (m = 0; m < n; m++)
 				abi_glob_resolve(&g[m], "/sys", watch_one, &ra);
 			abi_globs_free(g, n);
 			added += ra.added;
+			note_watch(tr, e, e->what[k], ra.found);
 		}
 	}
+	tr->watch_known = true;
 	for (i = 0; i < tr->nfiles; i++) {
 		struct wfile *wf = &tr->files[i];
 		struct abidep_file f;

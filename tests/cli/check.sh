@@ -23,9 +23,12 @@ status() {
 section "setup"
 check "abidep is built ($A; make tools)" test -x "$A"
 check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/util.c -lsqlite3
+	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
+# Sessions as a tracer of today writes them: each watched every What of
+# the tables here and in the repository throughout (fill's WHATS).
 fill() {
-	"$T/fill" "$@"
+	grep -rhIs '^What:' migration-tables "$T" | sed 's/^What:[[:space:]]*//' | sort -u >"$T/whats"
+	"$T/fill" "$@" "$T/whats"
 }
 sql() {
 	sqlite3 "$@"
@@ -228,12 +231,13 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
  \"kernel\": None, \"count_sweeps\": False,
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
-        \"sessions\": 0, \"coverage\": \"first-use\", \"uncovered_hosts\": []},
+        \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
+        \"uncovered_hosts\": []},
  \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
-   \"last_use\": \"2024-06-30T10:00:10Z\",
+   \"last_use\": \"2024-06-30T10:00:10Z\", \"unwatched_hosts\": [], \"watched_set_unknown\": 0,
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"package_version\": None,
      \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
@@ -259,7 +263,8 @@ done
 cp "$T/win.db" "$T/win3.db"
 sql "$T/win3.db" "DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
 	ALTER TABLE sessions DROP COLUMN skipped; ALTER TABLE sessions DROP COLUMN lost_at;
-	ALTER TABLE sessions DROP COLUMN drained; PRAGMA user_version = 3"
+	ALTER TABLE sessions DROP COLUMN drained; ALTER TABLE sessions DROP COLUMN host_id;
+	DROP TABLE watched; PRAGMA user_version = 3"
 # "verdict count uses_in_window" of the one entry's one blocker.
 in_window() {
 	"$A" check -j --tables "$T/tables" --entry rcN "$@" | python3 -c '
@@ -611,7 +616,7 @@ check "a later copy of a host's DB: its session's counts grow" sh -c "'$A' merge
 check "-j: a summary" sh -c "'$A' -j merge '$T/h3.db' -o '$T/fleet.db' | python3 -c '
 import json, sys
 assert json.load(sys.stdin) == {\"output\": \"$T/fleet.db\", \"rows\": 6, \"hosts\": [\"h1\", \"h2\", \"h3\"],
-  \"inputs\": [{\"path\": \"$T/h3.db\", \"rows\": 2}]}'"
+  \"same_name_hosts\": [], \"inputs\": [{\"path\": \"$T/h3.db\", \"rows\": 2}]}'"
 sum_before=$(md5sum <"$T/fleet.db")
 check "into one of its inputs: refused, exit 2" test "$(status "$A" merge "$T/h1.db" "$T/fleet.db" -o "$T/fleet.db")" = 2
 check "... named" grep -qx "abidep: merge: refusing to merge into one of the inputs ($T/fleet.db is the output $T/fleet.db): name another output with -o" "$T/err"
@@ -711,7 +716,7 @@ import json, sys
 d = json.load(sys.stdin)
 db = d[\"db\"]
 assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
-assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"last_sync\": \"2024-06-05T00:00:00Z\",
+assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": None, \"last_sync\": \"2024-06-05T00:00:00Z\",
   \"covered_until\": \"2024-06-05T00:00:00Z\", \"ran\": False, \"unrecorded\": 0, \"skipped\": 0,
   \"lost_at\": None}], db
 e = d[\"entries\"][0]
@@ -753,7 +758,7 @@ check "... h2's losses before the window do not count" sh -c "! grep -q '^  host
 check "... -j: h1 ran, lost, when" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"last_sync\": \"2024-07-14T23:00:00Z\",
+assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": None, \"last_sync\": \"2024-07-14T23:00:00Z\",
   \"covered_until\": \"2024-07-14T23:00:00Z\", \"ran\": True, \"unrecorded\": 418, \"skipped\": 0,
   \"lost_at\": \"2024-07-01T00:00:00Z\"}], d[\"db\"]
 assert d[\"entries\"][0][\"verdict\"] == \"no-data\", d
@@ -778,7 +783,7 @@ section "sessions: an old (schema 1) DB"
 # Schema 1 is schema 5 without the sessions and usage_days tables and
 # usage's swept column.
 cp "$T/u.db" "$T/v1.db"
-sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
+sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; DROP TABLE watched; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
 chmod 0444 "$T/v1.db"
 check "a schema 1 DB, read-only: the old rule, ready, exit 0" \
 	test "$(status ck --db "$T/v1.db" --now 2024-07-15 --entry cpuidle)" = 0
@@ -796,11 +801,79 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 5, with the sessions table, swept and usage_days, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days" | tr '\n' ' ')" = "5 0 6 0 "
+check "... to schema 6, with the sessions table, swept, usage_days and watched, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "6 0 6 0 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0|||'"
+
+section "check: hosts by machine id (two machines named debian)"
+# debian/aaaa... traced through the window; debian/bbbb..., another
+# machine of the same name, stopped before it (each session watched all).
+HA=debian/aaaaaaaaaaaaaaaa HB=debian/bbbbbbbbbbbbbbbb
+echo "S|$HA|ba:1|$t0|$((now - 3600))|0|0|-|machine-id" | fill "$T/da.db"
+echo "S|$HB|bb:1|$t0|$(at 2024-06-01)|0|0|-|machine-id" | fill "$T/db.db"
+check "the one through the window alone: ready, exit 0" \
+	test "$(status ck --db "$T/da.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "the stopped one alone: no-data, exit 12" \
+	test "$(status ck --db "$T/db.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "merged: exit 0" test "$(status "$A" merge "$T/da.db" "$T/db.db" -o "$T/dab.db")" = 0
+check "... two hosts, kept apart, and said" sh -c "grep -qx 'merged 2 DBs into $T/dab.db: 0 rows; hosts: $HA $HB' '$T/out' &&
+	grep -qx '2 hosts named debian, kept apart by machine id: $HA $HB' '$T/out'"
+check "... -j lists them" sh -c "'$A' merge -j '$T/da.db' -o '$T/dab.db' | python3 -c '
+import json, sys
+assert json.load(sys.stdin)[\"same_name_hosts\"] == [[\"$HA\", \"$HB\"]]'"
+check "the merged fleet: no-data, exit 12, naming the stopped machine" sh -c "
+	test \"\$('$A' check -t '$T/tables' -d '$T/dab.db' --now 2024-07-15 --entry cpuidle >'$T/out'; echo \$?)\" = 12 &&
+	grep -q 'did not run through the quiet window .* on 1 of 2 hosts: $HB\$' '$T/out'"
+check "... -j: its key and where its id came from" sh -c "'$A' check -j -t '$T/tables' -d '$T/dab.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+u = json.load(sys.stdin)[\"db\"][\"uncovered_hosts\"]
+assert [(h[\"host\"], h[\"host_id\"]) for h in u] == [(\"$HB\", \"machine-id\")], u'"
+# The hole this closes: keyed by the name alone (DBs of an abidep before
+# schema 6), the two are one host, and its sessions cover the window.
+echo "S|debian|ba:1|$t0|$((now - 3600))" | fill "$T/na.db"
+echo "S|debian|bb:1|$t0|$(at 2024-06-01)" | fill "$T/nb.db"
+"$A" merge "$T/na.db" "$T/nb.db" -o "$T/nab.db" >/dev/null
+check "keyed by name alone, merged: one host, ready (why hosts have ids)" \
+	test "$(status ck --db "$T/nab.db" --now 2024-07-15 --entry cpuidle)" = 0
+
+section "check: an entry is judged where its files were watched"
+# One host through the window; its tracer's runs: cpuidle's file watched
+# throughout, rc's alias looked for and never found (abidep.ko not loaded).
+H=web/0123456789abcdef
+watched_db() {
+	{ echo "S|$H|b1:1|$t0|$((now - 3600))|0|0|-|machine-id"; cat; } | "$T/fill" "$T/$1"
+}
+printf 'W|%s|b1:1|%s|%s|%s|%s\n' "$H" "$GOV" "$t0" "$((now - 3600))" 1 \
+	"$H" "$RC" "$t0" "$((now - 3600))" 0 | watched_db w-nofile.db
+check "the watched entry: ready, exit 0" \
+	test "$(status ck --db "$T/w-nofile.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "... its reason plain (the watched set is known)" \
+	test "$(verdict --db "$T/w-nofile.db" --now 2024-07-15 --entry cpuidle)" = "ready|no use since 2024-06-15T00:00:00Z"
+check "the alias never found: no-data, exit 12" \
+	test "$(status ck --db "$T/w-nofile.db" --now 2024-07-15 --entry rcN)" = 12
+check "... the file did not exist there: load abidep.ko" \
+	test "$(verdict --db "$T/w-nofile.db" --now 2024-07-15 --entry rcN)" = "no-data|not watched through the quiet window (since 2024-06-15T00:00:00Z): the file did not exist (abidep.ko makes it: load the module with 'modprobe abidep', which abidep-dkms does at boot, and trace again) on 1 of 1 host: $H"
+check "... -j: the host and why" sh -c "'$A' check -j -t '$T/tables' -d '$T/w-nofile.db' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+e = json.load(sys.stdin)[\"entries\"][0]
+assert e[\"unwatched_hosts\"] == [{\"host\": \"$H\", \"why\": \"no-file\"}] and e[\"watched_set_unknown\"] == 0, e'"
+# The alias watched until the module was unloaded, 10 days into the window.
+printf 'W|%s|b1:1|%s|%s|%s|%s\n' "$H" "$RC" "$t0" "$(at 2024-06-25)" 1 \
+	"$H" "$RC" "$(at 2024-06-25T00:05)" "$((now - 3600))" 0 | watched_db w-part.db
+check "watched for part of the window only: no-data, saying so" \
+	test "$(verdict --db "$T/w-part.db" --now 2024-07-15 --entry rcN)" = "no-data|not watched through the quiet window (since 2024-06-15T00:00:00Z): the file was watched for part of the window only on 1 of 1 host: $H"
+check "... a window that ends before the unloading: ready" \
+	test "$(status ck --db "$T/w-part.db" --now 2024-06-25 --quiet-days 5 --entry rcN)" = 0
+printf 'W|%s|b1:1|%s|%s|%s|%s\n' "$H" "$GOV" "$t0" "$((now - 3600))" 1 | watched_db w-untabled.db
+check "tables without the entry: no-data, saying the tracer's tables lacked it" \
+	test "$(verdict --db "$T/w-untabled.db" --now 2024-07-15 --entry rcN)" = "no-data|not watched through the quiet window (since 2024-06-15T00:00:00Z): the tracer's tables lacked the entry (it watched other files) on 1 of 1 host: $H"
+echo "S|$H|b1:1|$t0|$((now - 3600))" | "$T/fill" "$T/w-unknown.db"
+check "a session that recorded no watched set: judged as before, ready, and marked" \
+	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN)" = "ready|no use since 2024-06-15T00:00:00Z; watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"
+check "... -j counts the hosts" sh -c "'$A' check -j -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN | grep -q '\"watched_set_unknown\": *1'"
+check "... the text too" sh -c "'$A' check -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN | grep -q 'watched set unknown on 1 of 1 host'"
 
 section "merge: sessions"
 # Two copies of h1's DB taken at different times, and a quiet host h2.

@@ -4,15 +4,48 @@
  * fields separated by '|' (- for NULL, %XX for any byte, so that names may
  * hold newlines and quotes), one upsert each, one transaction, as the
  * tracer writes them; a 19th field is swept (left out: 0). A line
- * S|host|session|started|last_sync[|unrecorded|skipped|lost_at] is a
- * session row instead
- * (store_merge_session()).
+ * S|host|session|started|last_sync[|unrecorded|skipped|lost_at[|host_id]] is a
+ * session row instead (store_merge_session()), and
+ * W|host|session|what|since|last_sync|files a watched run (store_merge_watched()).
+ * With WHATS (a file, one What a line), each session line also gets a run
+ * per What over its span, 1 file watched: a tracer that watched them all.
+ *	fill DB [WHATS] <rows
  *	fill DB <rows
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store.h"
+
+static char whats[512][256];
+static int nwhats;
+
+static void read_whats(const char *path)
+{
+	FILE *w = fopen(path, "r");
+
+	while (w && nwhats < 512 && fgets(whats[nwhats], sizeof(whats[0]), w))
+		whats[nwhats][strcspn(whats[nwhats], "\n")] = '\0', nwhats++;
+	if (w)
+		fclose(w);
+}
+
+/* The runs of a session that watched every What of WHATS throughout. */
+static int watched_all(struct store *s, const struct usage_session *u)
+{
+	int i;
+
+	for (i = 0; i < nwhats; i++) {
+		struct usage_watched w = {
+			.host = u->host, .session = u->session, .what = whats[i],
+			.since = u->started, .last_sync = u->last_sync, .files = 1,
+		};
+
+		if (store_merge_watched(s, &w))
+			return -1;
+	}
+	return 0;
+}
 
 static char *f(char *s)
 {
@@ -44,6 +77,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fill: %s\n", err);
 		return 6;
 	}
+	if (argc > 2)
+		read_whats(argv[2]);
 	if (store_begin(s))
 		goto fail;
 	while (fgets(line, sizeof(line), stdin)) {
@@ -53,7 +88,19 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\n")] = '\0';
 		for (n = 0; n < 19 && (v[n] = strsep(&p, "|")); n++)
 			;
-		if ((n == 5 || n == 8) && !strcmp(v[0], "S")) {
+		if (n == 7 && !strcmp(v[0], "W")) {
+			struct usage_watched w = {
+				.host = v[1], .session = v[2], .what = v[3],
+				.since = strtoll(v[4], NULL, 10),
+				.last_sync = strtoll(v[5], NULL, 10),
+				.files = strtoll(v[6], NULL, 10),
+			};
+
+			if (store_merge_watched(s, &w))
+				goto fail;
+			continue;
+		}
+		if ((n == 5 || n == 8 || n == 9) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
 				.host = v[1], .session = v[2],
 				.started = strtoll(v[3], NULL, 10),
@@ -61,12 +108,14 @@ int main(int argc, char **argv)
 				.lost_at = STORE_NO_LOSS,
 			};
 
-			if (n == 8) {
+			if (n >= 8) {
 				u.unrecorded = strtoull(v[5], NULL, 10);
 				u.skipped = strtoull(v[6], NULL, 10);
-				u.lost_at = strtoll(v[7], NULL, 10);
+				u.lost_at = strcmp(v[7], "-") ? strtoll(v[7], NULL, 10) : STORE_NO_LOSS;
 			}
-			if (store_merge_session(s, &u))
+			if (n == 9)
+				u.host_id = v[8];
+			if (store_merge_session(s, &u) || watched_all(s, &u))
 				goto fail;
 			continue;
 		}

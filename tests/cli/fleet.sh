@@ -30,7 +30,7 @@ longest() {
 section "setup"
 check "abidep is built ($A; make tools)" test -x "$A"
 check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/util.c -lsqlite3
+	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
 
 RC=/sys/class/rc/rcN/current_protocol
 GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
@@ -68,6 +68,8 @@ Description:
 		A long What.
 EOF
 check "the test tables are valid" "$A" tables validate "$T/tables"
+# Each session watched every What of the tables throughout (fill's WHATS).
+sed -n 's/^What:[[:space:]]*//p' "$T/tables" >"$T/whats"
 
 # 1,000 hosts h0000..h0999, 40 rows each: six programs read, open and
 # write rc's file under two uids (36 rows, 3 days before --now), cat read
@@ -100,7 +102,7 @@ awk -v now="$now" -v RC="$RC" -v GOV="$GOV" -v LONG="$LONG" 'BEGIN {
 				host, s, path, LONG, old, old
 		}
 	}
-}' | "$T/fill" "$T/f.db"
+}' | "$T/fill" "$T/f.db" "$T/whats"
 check "the fleet DB: 40,000 rows of 1,000 hosts, 1,000 sessions" \
 	same "$(sqlite3 "$T/f.db" 'SELECT count(*), count(DISTINCT host) FROM usage; SELECT count(*) FROM sessions' | tr '\n' ' ')" "40000|1000 1000 "
 # An empty dpkg root: packages '-', whatever this machine has installed.

@@ -20,7 +20,7 @@ status() {
 section "setup"
 check "abidep is built ($A; make -C tools)" test -x "$A"
 check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/util.c -lsqlite3
+	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
 fill() {
 	"$T/fill" "$@"
 }

@@ -35,7 +35,7 @@ check "abidep is built ($A; make tools)" test -x "$A"
 check "rpm and rpmbuild are installed (make deps)" \
 	sh -c "command -v rpm && command -v rpmbuild" </dev/null
 check "the DB helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/util.c -lsqlite3
+	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
 
 # The package: a legacy reader script, and a helper that dpkg also lists
 # in the root with both databases. An epoch, as distributions use them.

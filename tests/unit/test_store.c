@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "dpkg.h"
+#include "hostid.h"
 #include "store.h"
 #include "util.h"
 #include "check.h"
@@ -164,7 +165,7 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 5);
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
@@ -172,7 +173,7 @@ static void test_create(void)
 	CHECK(s != NULL);
 	store_close(s);
 	/* usage, its PK, its index; sessions, its PK; usage_days (its PK is it), its index */
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 	free(db);
 }
 
@@ -1025,6 +1026,13 @@ static const char schema4_days_sql[] =
 	" PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day)) WITHOUT ROWID;"
 	"CREATE INDEX usage_days_by_day ON usage_days (day);";
 
+/* Schema 5's sessions columns, as abidep 5 wrote them. */
+static const char schema5_lost_sql[] =
+	"ALTER TABLE sessions ADD COLUMN unrecorded INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sessions ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sessions ADD COLUMN lost_at INTEGER;"
+	"ALTER TABLE sessions ADD COLUMN drained INTEGER;";
+
 static void make_old_db(const char *db, int version)
 {
 	char *sql = xasprintf("PRAGMA journal_mode = WAL; %s %s %s"
@@ -1034,12 +1042,13 @@ static void make_old_db(const char *db, int version)
 		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
 		" 'write', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
 		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 5, 1, 15, 25);"
-		"%s %s PRAGMA user_version = %d;",
+		"%s %s %s PRAGMA user_version = %d;",
 		schema2_usage_sql, version >= 2 ? schema2_sessions_sql : "",
 		version >= 4 ? schema4_days_sql : "",
 		version >= 2 ? "INSERT INTO sessions VALUES ('h1', 's1', 10, 30);" : "",
 		version >= 3 ? "ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;"
 			       " UPDATE usage SET swept = 2 WHERE op = 'read';" : "",
+		version >= 5 ? schema5_lost_sql : "",
 		version);
 	sqlite3 *h;
 
@@ -1118,7 +1127,7 @@ static void test_schema2(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 5);
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
 	CHECK(has_swept(db));
 	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
@@ -1133,8 +1142,8 @@ static void test_schema2(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 5);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 }
@@ -1263,14 +1272,14 @@ static void test_sessions(void)
 				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 5);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 6);
 	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
 	s = open_rw(v1);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 7);
+	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 	free(v1);
@@ -1345,14 +1354,14 @@ static void test_schema4(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 5);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 8);
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 9);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
 	store_close(s);
 	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 }
@@ -1715,7 +1724,7 @@ static void test_schema3(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 5);
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
 	CHECK(store_has_days(s));
 	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 0);
 	CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n", "h1|read|3|0|2\nh1|write|5|1|0\n"));
@@ -1730,7 +1739,7 @@ static void test_schema3(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
 }
@@ -1888,6 +1897,146 @@ static void test_all_swept(void)
 	CHECK(usage_all_swept(&c));
 }
 
+/* ---- what sessions watched, host keys: schema 6 ---- */
+
+/* store_each_watched()'s runs as "host|session|what|since|last_sync|files" lines. */
+static int watched_line(const struct usage_watched *w, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%s|%lld|%lld|%lld\n", w->host, w->session, w->what ? w->what : "-",
+		 w->since, w->last_sync, w->files);
+	return 0;
+}
+
+static bool watched_are(struct store *s, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_each_watched(s, watched_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# watched (ret %d) %s:\n%s# want:\n%s", ret, store_errmsg(s), l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+/* One sync of session (h/1, s1) at @now that watched @files of What "/sys/a". */
+static int sync_watched(struct store *s, long long now, long long files)
+{
+	const struct store_watch w = { "/sys/a", files };
+
+	return store_begin(s) || store_session(s, "h/1", "s1", now, 0, 0) ||
+	       store_session_watched(s, "h/1", "s1", "machine-id", now, &w, 1) ||
+	       store_commit(s);
+}
+
+/* A What's runs: one per stretch of syncs in one state, watched or not. */
+static void test_watched(void)
+{
+	char *db = xstrdup(tpath("watched.db"));
+	struct usage_watched m = { "h/1", "s1", "/sys/a", 100, 250, 2 };
+	struct store *s = open_rw(db);
+
+	current = "watched";
+	if (!s)
+		goto out;
+	CHECK(!sync_watched(s, 100, 2) && !sync_watched(s, 200, 3));
+	CHECK(watched_are(s, "h/1|s1|/sys/a|100|200|3\n"));
+	/* The file went (a module unloaded): a run of not watched. */
+	CHECK(!sync_watched(s, 300, 0) && !sync_watched(s, 400, 0));
+	CHECK(!sync_watched(s, 500, 1));
+	CHECK(watched_are(s, "h/1|s1|/sys/a|100|200|3\nh/1|s1|/sys/a|300|400|0\n"
+			  "h/1|s1|/sys/a|500|500|1\n"));
+	CHECK(sql_is(db, "SELECT host_id FROM sessions", "machine-id"));
+	/* Merged: the later sync wins; the same row again changes nothing. */
+	CHECK(!store_merge_watched(s, &m) && !store_merge_watched(s, &m));
+	CHECK(watched_are(s, "h/1|s1|/sys/a|100|250|2\nh/1|s1|/sys/a|300|400|0\n"
+			  "h/1|s1|/sys/a|500|500|1\n"));
+	m.last_sync = 150;
+	m.files = 9;
+	CHECK(!store_merge_watched(s, &m));
+	CHECK(watched_are(s, "h/1|s1|/sys/a|100|250|2\nh/1|s1|/sys/a|300|400|0\n"
+			  "h/1|s1|/sys/a|500|500|1\n"));
+	/* A session that recorded none is given as one run over its span. */
+	CHECK(!store_merge_session(s, &(struct usage_session){ .host = "h/1", .session = "s0",
+			.started = 10, .last_sync = 90, .lost_at = STORE_NO_LOSS }));
+	CHECK(watched_are(s, "h/1|s0|-|10|90|0\nh/1|s1|/sys/a|100|250|2\n"
+			  "h/1|s1|/sys/a|300|400|0\nh/1|s1|/sys/a|500|500|1\n"));
+	store_close(s);
+out:
+	free(db);
+}
+
+/* A schema 5 DB: read without host ids or runs; upgraded, its host adopted once. */
+static void test_schema5(void)
+{
+	char *db = xstrdup(tpath("v5.db"));
+	char err[512];
+	struct store *s;
+
+	current = "schema 5";
+	make_old_db(db, 5);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(sessions_are(s, "h1|s1|10|30\n"));
+		CHECK(watched_are(s, "h1|s1|-|10|30|0\n"));
+		store_close(s);
+	}
+	CHECK(sql_int(db, "PRAGMA user_version") == 5);
+	s = open_rw(db);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 9);
+	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host_id IS NULL", "1"));
+	/* Another host's name: not ours to take. */
+	CHECK(store_adopt_host(s, "h2", "h2/0123456789abcdef") == 0);
+	CHECK(sql_is(db, "SELECT group_concat(DISTINCT host) FROM usage", "h1"));
+	CHECK(store_adopt_host(s, "h1", "h1/0123456789abcdef") == 1);
+	CHECK(sql_is(db, "SELECT group_concat(DISTINCT host) FROM usage", "h1/0123456789abcdef"));
+	CHECK(sql_is(db, "SELECT count(*) FROM usage_days WHERE host = 'h1'", "0"));
+	CHECK(sessions_are(s, "h1/0123456789abcdef|s1|10|30\n"));
+	/* Done once: nothing left to adopt. */
+	CHECK(store_adopt_host(s, "h1", "h1/0123456789abcdef") == 0);
+	/* A fleet's DB, two legacy names: neither is taken. */
+	CHECK(!store_merge_session(s, &(struct usage_session){ .host = "a", .session = "s",
+			.started = 1, .last_sync = 2, .lost_at = STORE_NO_LOSS }));
+	CHECK(!store_merge_session(s, &(struct usage_session){ .host = "b", .session = "s",
+			.started = 1, .last_sync = 2, .lost_at = STORE_NO_LOSS }));
+	CHECK(store_adopt_host(s, "a", "a/0123456789abcdef") == 0);
+	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host = 'a'", "1"));
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+out:
+	free(db);
+}
+
+/* The host key's id is systemd's application-specific machine id. */
+static void test_host_key(void)
+{
+	char key[HOST_KEY_MAX], warn[512], line[128] = "";
+	const char *from;
+	FILE *p;
+
+	current = "host key";
+	CHECK(!host_key(key, &from, warn, sizeof(warn)));
+	p = popen("systemd-id128 machine-id --app-specific=316a57bd6edc465e9a50369058c57416 2>/dev/null", "r");
+	if (p && fgets(line, sizeof(line), p) && !strcmp(from, HOST_FROM_MACHINE)) {
+		CHECK(strlen(key) > HOST_ID_HEX + 1 && key[strlen(key) - HOST_ID_HEX - 1] == '/');
+		CHECK(!strncmp(key + strlen(key) - HOST_ID_HEX, line, HOST_ID_HEX));
+		CHECK(!warn[0]);
+	} else {
+		printf("# host key: no systemd-id128 or no machine id here: compared in the guest\n");
+	}
+	if (p)
+		pclose(p);
+	CHECK(host_key_name_len("debian/0123456789abcdef") == 6);
+	CHECK(host_key_name_len("debian") == 6);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -1905,6 +2054,9 @@ int main(void)
 	test_lost();
 	test_add();
 	test_schema4();
+	test_schema5();
+	test_watched();
+	test_host_key();
 	test_days();
 	test_days_window();
 	test_days_merge();

@@ -61,6 +61,54 @@ for q in -1 16385 x ''; do
 		grep -q 'uid-quota takes a number of keys from 0 (no bound) to 16384' /tmp/err && test ! -e $PIN"
 done
 
+section "hosts by machine id; an entry whose file never existed is never ready"
+# Before abidep.ko is loaded: rc's current_protocol (an alias the module
+# makes) does not exist, and a program opening it gets ENOENT, unseen.
+APP=316a57bd6edc465e9a50369058c57416	# tools/hostid.c's ABIDEP_APP_ID
+KEY=abidep-vm/$(systemd-id128 machine-id --app-specific=$APP | cut -c1-16)
+WT=/tmp/watch-tables
+W=/tmp/watch.db
+mkdir -p $WT
+cp $ABIDEP_REPO/migration-tables/sysfs-* $WT/
+# current_governor_ro made due, as rc's current_protocol is.
+sed -i 's/^Deprecated:\t2020-04$/&\nRemove-after:\t2021-01/' $WT/sysfs-cpuidle
+check "trace --pin, abidep.ko not loaded" "$A" trace --pin --db $W -t $WT
+check "a legacy program's open of rc0/current_protocol fails: ENOENT" \
+	sh -c "! cat /sys/class/rc/rc0/current_protocol 2>/tmp/enoent && grep -q 'No such file' /tmp/enoent"
+check "trace --sync, trace --stop" sh -c "'$A' trace --sync --db $W && '$A' trace --stop --db $W"
+check "the session's host: its name and machine id ($KEY)" \
+	same "$(sqlite3 $W 'SELECT host, host_id FROM sessions')" "$KEY|machine-id"
+check "... rc's alias recorded as looked for at each sync, no file" \
+	same "$(sqlite3 $W "SELECT count(*), max(files) FROM watched WHERE what = '/sys/class/rc/rcN/current_protocol'")" "1|0"
+check "... current_governor_ro as watched, 1 file" \
+	same "$(sqlite3 $W "SELECT count(*), max(files) FROM watched WHERE what = '$F'")" "1|1"
+"$A" check -j -d $W -t $WT --entry current_protocol --quiet-days 0 >/tmp/wc.json
+st=$?
+check "check of rc's current_protocol: no-data (exit 12), never ready" \
+	sh -c "test $st = 12 && grep -q '\"verdict\": *\"no-data\"' /tmp/wc.json"
+check "... the file did not exist on this host: load abidep.ko" \
+	grep -q "the file did not exist (abidep.ko makes it: load the module with 'modprobe abidep'.* on 1 of 1 host: $KEY" /tmp/wc.json
+"$A" check -d $W -t $WT --entry current_governor_ro --quiet-days 0 >/tmp/wc.txt
+check "check of current_governor_ro, watched throughout and unread: ready (exit 0)" test $? = 0
+cp /etc/machine-id /tmp/machine-id.saved
+# A cloned image whose machine id was never set: the boot's id instead.
+echo 00000000000000000000000000000000 >/etc/machine-id
+BKEY=abidep-vm/$(systemd-id128 boot-id --app-specific=$APP | cut -c1-16)
+check "an all-zero /etc/machine-id: trace --pin still works" sh -c "'$A' trace --pin --db /tmp/clone.db 2>/tmp/clone.err"
+check "... warning that the host is keyed by its boot id" \
+	grep -q '^abidep: warning: /etc/machine-id is empty or not set up: this host is keyed by its boot id' /tmp/clone.err
+check "... and keyed so ($BKEY)" same "$(sqlite3 /tmp/clone.db 'SELECT host, host_id FROM sessions')" "$BKEY|boot-id"
+check "trace --stop" "$A" trace --stop --db /tmp/clone.db
+# Two machines of one name: each traced with its machine id, then merged.
+for m in 1 2; do
+	printf '%032d\n' $m$m$m >/etc/machine-id
+	"$A" trace --pin --db /tmp/m$m.db && "$A" trace --stop --db /tmp/m$m.db
+done
+cp /tmp/machine-id.saved /etc/machine-id
+check "two hosts named abidep-vm merged: kept apart, and said" sh -c "'$A' merge /tmp/m1.db /tmp/m2.db -o /tmp/m.db |
+	grep -q '^2 hosts named abidep-vm, kept apart by machine id: abidep-vm/[0-9a-f]\{16\} abidep-vm/[0-9a-f]\{16\}\$'"
+check "... two hosts in the fleet DB" same "$(sqlite3 /tmp/m.db 'SELECT count(DISTINCT host) FROM sessions')" 2
+
 section "pinned: load, pin, exit; counting goes on"
 check "abidep.ko loads (module aliases are watched too)" insmod "$KMOD/abidep.ko"
 check "trace --pin exits 0" "$A" trace --pin --db $DB

@@ -12,11 +12,14 @@ set -u
 A=$ABIDEP_REPO/build/abidep
 REL=$ABIDEP_REPO/build/release
 PREV=$REL/previous/src/build/abidep
+OLD4=$REL/schema4/src/build/abidep
 OLD3=$REL/schema3/src/build/abidep
 OLD2=$REL/schema2/src/build/abidep
 OLD1=$REL/schema1/src/build/abidep
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 PIN=/sys/fs/bpf/abidep
+# This host's key (tools/hostid.c): its name and its machine id's app-specific id.
+KEY=abidep-vm/$(systemd-id128 machine-id --app-specific=316a57bd6edc465e9a50369058c57416 | cut -c1-16)
 
 # "exe op count" for $F, sorted, from the new version's report of DB $1.
 rows() {
@@ -61,6 +64,7 @@ unsummed() {
 
 section "the earlier versions were built"
 check "previous: commit $(cat $REL/previous/commit)" test -x "$PREV"
+check "schema4: commit $(cat $REL/schema4/commit)" test -x "$OLD4"
 check "schema3: commit $(cat $REL/schema3/commit)" test -x "$OLD3"
 check "schema2: commit $(cat $REL/schema2/commit)" test -x "$OLD2"
 check "schema1: commit $(cat $REL/schema1/commit)" test -x "$OLD1"
@@ -70,21 +74,26 @@ DB=/tmp/up.db
 check "previous: trace --pin" "$PREV" trace --pin --db $DB
 reads 3
 check "previous: trace --sync" "$PREV" trace --sync --db $DB
-# The 4 -> 5 upgrade is tested on previous's DB (tests/upgrade/releases).
-check "... the DB is schema 4 (no sessions' losses)" same "$(sqlite3 $DB 'PRAGMA user_version')" 4
+# The 5 -> 6 upgrade is tested on previous's DB (tests/upgrade/releases).
+check "... the DB is schema 5 (hosts by name alone)" same "$(sqlite3 $DB 'PRAGMA user_version')" 5
+check "... its rows keyed by the host name" same "$(sqlite3 $DB 'SELECT DISTINCT host FROM usage')" abidep-vm
 check "... its counts, read by this version" same "$(rows $DB)" "$(want 3)"
-check "... which leaves it schema 4 (a reader changes nothing)" \
-	same "$(sqlite3 $DB 'PRAGMA user_version')" 4
+check "... which leaves it schema 5 (a reader changes nothing)" \
+	same "$(sqlite3 $DB 'PRAGMA user_version')" 5
 OLDS=$(sqlite3 $DB "SELECT session FROM usage WHERE path = '$F' LIMIT 1")
 UPGRADED=$(date +%s)
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
-check "this version: trace --sync of the old pin" "$A" trace --sync --db $DB
-check "... which makes the DB schema 5" same "$(sqlite3 $DB 'PRAGMA user_version')" 5
+check "this version: trace --sync of the old pin" sh -c "'$A' trace --sync --db $DB 2>/tmp/sync.err"
+check "... which makes the DB schema 6" same "$(sqlite3 $DB 'PRAGMA user_version')" 6
+check "... the host's rows taken as this host's: keyed by its machine id ($KEY)" \
+	same "$(sqlite3 $DB 'SELECT DISTINCT host FROM usage; SELECT DISTINCT host FROM sessions' | tr '\n' ' ')" "$KEY $KEY "
+check "... and said" grep -q "^abidep: the rows of host abidep-vm, written before hosts had ids, are this host's: now keyed $KEY\$" /tmp/sync.err
 check "... every access counted once (3 + 4)" same "$(rows $DB)" "$(want 7)"
 check "... the daily history goes on: previous's 3 and the 4 since" same "$(days $DB)" "open|7 read|7 "
-check "... the old pin's session has lost nothing" \
-	same "$(sqlite3 $DB "SELECT unrecorded, skipped, lost_at IS NULL FROM sessions WHERE session = '$OLDS'")" "0|0|1"
+check "... the old pin's session now records its host id and what it watched" \
+	same "$(sqlite3 $DB "SELECT host_id FROM sessions WHERE session = '$OLDS';
+		SELECT files > 0 FROM watched WHERE session = '$OLDS' AND what = '$F'" | tr '\n' ' ')" "machine-id 1 "
 check "... none swept: cat reads the file by name" \
 	same "$(sqlite3 $DB "SELECT SUM(swept) FROM usage WHERE path = '$F'")" 0
 reads 2
@@ -104,10 +113,10 @@ check "... report --since the upgrade: the uses of the days since, today's (9 + 
 	same "$("$A" report -j --db $DB --since @$UPGRADED | python3 -c '
 import json, sys
 print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[10, 10]"
-# A schema 5 DB is newer than previous knows: it refuses it, saying so.
+# A schema 6 DB is newer than previous knows: it refuses it, saying so.
 check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
-check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 5' /tmp/prev.err
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 6' /tmp/prev.err
 
 # old_db N BINARY WHAT SQL WANT: a DB the schema N version's tracer wrote
 # (2 reads), reported by this version, left as it is; this version's
@@ -124,21 +133,26 @@ old_db() {
 	check "... and leaves it schema $n (a reader changes nothing)" \
 		same "$(sqlite3 $db 'PRAGMA user_version')" $n
 	check "this version pins on it" "$A" trace --pin --db $db
-	check "... which makes it schema 5 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
+	check "... which makes it schema 6 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
 	reads 3
 	check "... and stops" "$A" trace --stop --db $db
 	check "... the old rows and the new summed (2 + 3)" same "$(rows $db)" "$(want 5)"
+	check "... all of them this host's, by its key" same "$(sqlite3 $db 'SELECT DISTINCT host FROM usage')" "$KEY"
 	check "... the new session's days: its 3, summing to its rows" \
 		sh -c "test '$(days $db)' = 'open|3 read|3 ' && test '$(unsummed $db "u.session NOT IN ($olds)")' = 0"
 }
 
+section "a schema 4 DB (no sessions' losses), read and then written by this version"
+old_db 4 "$OLD4" "the sessions' losses, host ids and the watched table" \
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "6 9 1 "
+
 section "a schema 3 DB (no daily history), read and then written by this version"
 old_db 3 "$OLD3" "usage_days, then the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "5 0 8 "
+	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "6 0 9 "
 
 section "a schema 2 DB (no swept column), read and then written by this version"
 old_db 2 "$OLD2" "swept, usage_days, the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "5 1 0 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "6 1 0 "
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
@@ -157,12 +171,14 @@ check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 5 (sessions, swept, usage_days, the sessions' losses)" \
-	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name = 'usage_days'" | tr '\n' ' ')" "5 1 1 "
+check "... which makes it schema 6 (sessions, swept, usage_days, the sessions' losses, watched)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name IN ('usage_days', 'watched')" | tr '\n' ' ')" "6 1 2 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
 check "... one session recorded, this version's" \
 	same "$(sqlite3 $DB1 'SELECT count(*) FROM sessions')" 1
+check "... the old rows (no session) taken as this host's" \
+	same "$(sqlite3 $DB1 'SELECT DISTINCT host FROM usage')" "$KEY"
 
 finish upgrade

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each tracer session watched (schema 6's watched table, and the
+ * sessions' host_id), and the host keys of DBs written before them.
+ * store_schema.c describes the table; abidep check reads it to judge an
+ * entry only for the time its files were watched (check_eval.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "store_internal.h"
+
+static int bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+/* Run @st (its bindings' result @rc): 0, or -1 with the store's error. */
+static int step(struct store *s, sqlite3_stmt *st, int rc, const char *what)
+{
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	if (rc != SQLITE_OK)
+		store_db_fail(s, what);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static sqlite3_stmt *prepared(struct store *s, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL))
+		store_db_fail(s, "cannot write what the tracer watched");
+	return *st;
+}
+
+/*
+ * The latest run of (host, session, what) goes on to @now when it is in
+ * the same state (watched or not); else a new run starts at @now.
+ */
+static const char run_sql[] =
+	"UPDATE watched SET last_sync = max(last_sync, ?4), files = ?5"
+	" WHERE host = ?1 AND session = ?2 AND what = ?3 AND (files > 0) = (?5 > 0)"
+	" AND since = (SELECT max(since) FROM watched"
+	" WHERE host = ?1 AND session = ?2 AND what = ?3)";
+static const char new_run_sql[] =
+	"INSERT INTO watched (host, session, what, since, last_sync, files)"
+	" VALUES (?1, ?2, ?3, ?4, ?4, ?5)"
+	" ON CONFLICT DO UPDATE SET files = excluded.files";
+
+static int bind_run(sqlite3_stmt *st, const char *host, const char *session,
+		    const char *what, long long now, long long files)
+{
+	return bind_text(st, 1, host) | bind_text(st, 2, session) | bind_text(st, 3, what) |
+	       sqlite3_bind_int64(st, 4, now) | sqlite3_bind_int64(st, 5, files);
+}
+
+int store_session_watched(struct store *s, const char *host, const char *session,
+			  const char *host_id, long long now,
+			  const struct store_watch *w, int n)
+{
+	static const char id_sql[] =
+		"UPDATE sessions SET host_id = ?3 WHERE host = ?1 AND session = ?2";
+	sqlite3_stmt *id, *run, *add;
+	int i, rc;
+
+	if (s->readonly || !host || !session) {
+		store_err(s, s->readonly ? "the usage DB is open read-only" :
+			  "a watched row needs host and session");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(s->db, id_sql, -1, &id, NULL))
+		return store_db_fail(s, "cannot write a session row");
+	rc = step(s, id, bind_text(id, 1, host) | bind_text(id, 2, session) |
+		  bind_text(id, 3, host_id), "cannot write a session row");
+	sqlite3_finalize(id);
+	run = prepared(s, &s->watched_run, run_sql);
+	add = prepared(s, &s->watched_new, new_run_sql);
+	if (rc || !run || !add)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *what = w[i].what;
+
+		if (step(s, run, bind_run(run, host, session, what, now, w[i].files),
+			 "cannot write what the tracer watched"))
+			return -1;
+		if (!sqlite3_changes(s->db) &&
+		    step(s, add, bind_run(add, host, session, what, now, w[i].files),
+			 "cannot write what the tracer watched"))
+			return -1;
+	}
+	return 0;
+}
+
+int store_merge_watched(struct store *s, const struct usage_watched *w)
+{
+	static const char sql[] =
+		"INSERT INTO watched (host, session, what, since, last_sync, files)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+		" ON CONFLICT DO UPDATE SET"
+		" files = CASE WHEN excluded.last_sync > last_sync THEN excluded.files ELSE files END,"
+		" last_sync = max(last_sync, excluded.last_sync)";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!w->host || !w->session || !w->what) {
+		store_err(s, "a watched row needs host, session and what");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot write what the tracer watched");
+	rc = bind_text(st, 1, w->host) | bind_text(st, 2, w->session) |
+	     bind_text(st, 3, w->what) | sqlite3_bind_int64(st, 4, w->since) |
+	     sqlite3_bind_int64(st, 5, w->last_sync) | sqlite3_bind_int64(st, 6, w->files);
+	rc = step(s, st, rc, "cannot write what the tracer watched");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * The runs, and (what NULL, files 0) the sessions that recorded none; one
+ * order for both, the hosts' as store_each_session()'s.
+ */
+static const char *const watched_sql[] = {
+	"SELECT host, session, what, since, last_sync, files FROM watched"
+	" UNION ALL"
+	" SELECT host, session, NULL, started, last_sync, 0 FROM sessions AS s"
+	" WHERE NOT EXISTS (SELECT 1 FROM watched AS w"
+	" WHERE w.host = s.host AND w.session = s.session)"
+	" ORDER BY 1, 4, 3",
+	"SELECT host, session, NULL, started, last_sync, 0 FROM sessions ORDER BY 1, 4",
+};
+
+int store_each_watched(struct store *s,
+		       int (*fn)(const struct usage_watched *w, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (s->empty || s->no_sessions)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, watched_sql[s->no_watched], -1, &st, NULL))
+		return store_db_fail(s, "cannot read");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct usage_watched w = {
+			.host = (const char *)sqlite3_column_text(st, 0),
+			.session = (const char *)sqlite3_column_text(st, 1),
+			.what = (const char *)sqlite3_column_text(st, 2),
+			.since = sqlite3_column_int64(st, 3),
+			.last_sync = sqlite3_column_int64(st, 4),
+			.files = sqlite3_column_int64(st, 5),
+		};
+
+		if (!w.host || !w.session) {
+			s->rc = SQLITE_CORRUPT;
+			store_err(s, "cannot read: a watched row lacks its key (damaged DB)");
+			ret = -1;
+			break;
+		}
+		ret = fn(&w, arg);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/*
+ * Keys without an id (no '/': a host name never has one) are those of
+ * sessions written before schema 6 (of rows, in a DB without sessions). When all of them are @name, the DB is
+ * this host's own from before: its rows become @key, in one transaction.
+ * A DB with several such names (a fleet's) keeps them as they are.
+ */
+int store_adopt_host(struct store *s, const char *name, const char *key)
+{
+	/* A schema 1 DB's rows have no sessions: their hosts then. */
+	static const char names_sql[] =
+		"SELECT count(DISTINCT host), min(host) FROM (SELECT host FROM sessions"
+		" UNION ALL SELECT host FROM usage WHERE NOT EXISTS (SELECT 1 FROM sessions))"
+		" WHERE instr(host, '/') = 0";
+	static const char *const tables[] = { "usage", "usage_days", "sessions", "watched" };
+	const char *legacy;
+	sqlite3_stmt *st;
+	bool ours;
+	char sql[128];
+	size_t i;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, names_sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot read the sessions");
+	rc = sqlite3_step(st);
+	legacy = (const char *)sqlite3_column_text(st, 1);
+	ours = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) == 1 && legacy &&
+	       !strcmp(legacy, name);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_db_fail(s, "cannot read the sessions");
+	if (!ours)
+		return 0;
+	if (store_exec(s, "BEGIN IMMEDIATE"))
+		return -1;
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		/* OR IGNORE: a row of the new key for the same session wins. */
+		snprintf(sql, sizeof(sql), "UPDATE OR IGNORE %s SET host = ?2 WHERE host = ?1",
+			 tables[i]);
+		if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL)) {
+			store_db_fail(s, "cannot rekey the host's rows");
+			goto rollback;
+		}
+		rc = step(s, st, bind_text(st, 1, name) | bind_text(st, 2, key),
+			  "cannot rekey the host's rows");
+		sqlite3_finalize(st);
+		if (rc)
+			goto rollback;
+	}
+	if (!store_exec(s, "COMMIT"))
+		return 1;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
