@@ -263,6 +263,12 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	/* Which rule judged the window: see check_eval.c. */
 	json_kstr(&j, "coverage", c->nsessions ? "sessions" : "first-use");
 	json_kint(&j, "watched_set_unknown_hosts", c->nwatch_unknown);
+	/* The sessions in the window by how early in their boot they began. */
+	json_key(&j, "sessions_by_stage");
+	json_obj_start(&j);
+	for (i = 0; i < 4; i++)
+		json_kint(&j, check_stage_names[i], c->nstage[i]);
+	json_obj_end(&j);
 	json_key(&j, "uncovered_hosts");
 	json_arr_start(&j);
 	for (i = 0; i < c->nshosts; i++) {

@@ -51,6 +51,22 @@
 #include "util.h"
 
 const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
+const char *const check_stage_names[4] = { "initramfs", "early", "late", "unknown" };
+
+/*
+ * A session that may vouch for the window (its last sync at most the grace
+ * before it: add_session()), counted by how early in its boot it began.
+ */
+static void count_stage(struct check *c, const struct usage_session *u)
+{
+	int i;
+
+	if (u->last_sync < c->quiet_since - CHECK_GRACE)
+		return;
+	for (i = 0; i < 3 && (!u->stage || strcmp(u->stage, check_stage_names[i])); i++)
+		;
+	c->nstage[i]++;
+}
 
 const char *verdict_name(enum verdict v)
 {
@@ -330,6 +346,7 @@ static int add_session(const struct usage_session *u, void *arg)
 	long long cursor;
 
 	c->nsessions++;
+	count_stage(c, u);
 	if (!h || strcmp(h->host, host)) {
 		h = GROW(c->shosts, c->nshosts, c->shcap);
 		memset(h, 0, sizeof(*h));

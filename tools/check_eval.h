@@ -150,6 +150,12 @@ struct check {
 	int nshosts, shcap;
 	int nuncovered;			/* shosts that do not cover the window */
 	int nwatch_unknown;		/* shosts with a session in it that recorded no watched set */
+	/*
+	 * The sessions in the window (or within CHECK_GRACE before it) by how
+	 * early in their boot they began (check_stage_names; the last:
+	 * unknown, an older tracer's).
+	 */
+	long long nstage[4];
 	char *uncovered;		/* why, naming them all: no-data's reason */
 	char *uncovered_brief;		/* the same naming NAMES_SHOWN of each kind; NULL: as uncovered */
 	/* Rows to entries: each selected What, sorted, with its entry. */
@@ -164,6 +170,9 @@ struct check {
 };
 
 const char *verdict_name(enum verdict v);
+
+/* The boot stages a session records (trace_stage.c), then "unknown". */
+extern const char *const check_stage_names[4];
 
 /*
  * Select the migration entries of @set that @pattern (NULL: all) names:

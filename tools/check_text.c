@@ -261,6 +261,17 @@ static void add_details(struct table *t, int layout, const struct check_entry *c
 	}
 }
 
+/* How early in their boots the sessions in the window began. */
+static void add_stages(struct table *t, const struct check *c)
+{
+	const long long *n = c->nstage;
+
+	if (!n[0] && !n[1] && !n[2] && !n[3])
+		return;
+	table_line(t, 0, "sessions in the window by boot stage: %lld from the initramfs, %lld early (before udev), %lld late (after udev's coldplug: readers at boot unseen), %lld unknown (an older tracer's)",
+		   n[0], n[1], n[2], n[3]);
+}
+
 /* Verdicts that rest on sessions which did not record what they watched. */
 static void add_watch_unknown(struct table *t, const struct check *c)
 {
@@ -340,6 +351,7 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 	table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows, c->rows == 1 ? "" : "s",
 		   rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
+	add_stages(t, c);
 	add_watch_unknown(t, c);
 	if (c->scanned)
 		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",

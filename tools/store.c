@@ -64,9 +64,11 @@ static const char session_sql[] =
  */
 static const char merge_session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
-	" host_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+	" host_id, stage, boot_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" host_id = coalesce(host_id, excluded.host_id),"
+	" stage = coalesce(stage, excluded.stage),"
+	" boot_offset = coalesce(boot_offset, excluded.boot_offset),"
 	" started = min(started, excluded.started),"
 	" last_sync = max(last_sync, excluded.last_sync),"
 	" unrecorded = max(unrecorded, excluded.unrecorded),"
@@ -75,12 +77,12 @@ static const char merge_session_sql[] =
 
 /* Schema 4 and older, read-only: no losses (schema_sql's comment). */
 static const char *const sessions_sql[] = {
-	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, host_id"
-	" FROM sessions ORDER BY host, started, session",
-	/* Schema 5, read-only: no host_id. */
-	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, NULL"
-	" FROM sessions ORDER BY host, started, session",
-	"SELECT host, session, started, last_sync, 0, 0, NULL, NULL"
+	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, host_id,"
+	" stage, boot_offset FROM sessions ORDER BY host, started, session",
+	/* Schema 5, read-only: no host_id, stage or boot_offset. */
+	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, NULL,"
+	" NULL, NULL FROM sessions ORDER BY host, started, session",
+	"SELECT host, session, started, last_sync, 0, 0, NULL, NULL, NULL, NULL"
 	" FROM sessions ORDER BY host, started, session",
 };
 
@@ -939,6 +941,9 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 	rc |= u->lost_at == STORE_NO_LOSS ? sqlite3_bind_null(st, 7) :
 		sqlite3_bind_int64(st, 7, u->lost_at);
 	rc |= bind_text(st, 8, u->host_id);
+	rc |= bind_text(st, 9, u->stage);
+	rc |= !u->stage || u->boot_offset < 0 ? sqlite3_bind_null(st, 10) :
+		sqlite3_bind_int64(st, 10, u->boot_offset);
 	return step_write(s, st, rc, "cannot write a session row");
 }
 
@@ -1310,6 +1315,9 @@ int store_each_session(struct store *s,
 			.lost_at = sqlite3_column_type(st, 6) == SQLITE_NULL ? STORE_NO_LOSS :
 				   sqlite3_column_int64(st, 6),
 			.host_id = col_text(st, 7),
+			.stage = col_text(st, 8),
+			.boot_offset = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
+				       sqlite3_column_int64(st, 9),
 		};
 
 		if (!u.host || !u.session) {

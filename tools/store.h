@@ -124,6 +124,13 @@ struct usage_session {
 	long long lost_at;
 	/* Where its host key's id came from (hostid.h); NULL: a name alone. */
 	const char *host_id;
+	/*
+	 * How early in its boot it began: "initramfs", "early" (before
+	 * systemd-udevd), "late"; NULL: unknown. boot_offset: seconds from
+	 * boot to its start, -1 unknown.
+	 */
+	const char *stage;
+	long long boot_offset;
 };
 
 #define STORE_NO_LOSS	LLONG_MIN
@@ -324,15 +331,24 @@ struct store_watch {
 	long long files;
 };
 
+/* What a tracer knows of its session besides its syncs. */
+struct store_session_info {
+	const char *host_id;	/* where its host key's id came from (hostid.h) */
+	const char *stage;	/* as struct usage_session's; NULL: unknown */
+	long long pinned_at;	/* when it began (unix seconds); 0: unknown */
+	long long boot_offset;	/* seconds from boot to then; -1: unknown */
+};
+
 /*
- * In a tracer's sync, after store_session(): the session's @host_id (where
- * its host key's id came from, hostid.h), and the files each of the @n
- * Whats of its tables had watched at this sync (@now): a What's run of
- * syncs in one state (watched, or looked for and not found) goes on, or a
- * new one starts (store_schema.c).
+ * In a tracer's sync, after store_session(): what @si says of the session
+ * (the first stage recorded stays; a pin earlier than the session's first
+ * sync becomes its start), and the files each of the @n Whats of its
+ * tables had watched at this sync (@now): a What's run of syncs in one
+ * state (watched, or looked for and not found) goes on, or a new one
+ * starts (store_schema.c).
  */
 int store_session_watched(struct store *s, const char *host, const char *session,
-			  const char *host_id, long long now,
+			  const struct store_session_info *si, long long now,
 			  const struct store_watch *w, int n);
 
 /* A run of a session's syncs in one state, for a What. */

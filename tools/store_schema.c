@@ -18,6 +18,7 @@
  *		unrecorded, skipped, lost_at			what it lost
  *		drained						its last map written
  *		host_id						its key's id: from where
+ *		stage, boot_offset				how early it began
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
@@ -89,9 +90,12 @@
  * same state, files > 0 (that many files watched, at the run's latest
  * sync) or 0 (it looked, and no file matched); since and last_sync are the
  * run's first and latest sync. A session with no watched row did not
- * record what it watched (an older tracer): abidep check says so. Schema
- * 5 lacked both: a writer adds them (host_id NULL, watched empty); a
- * reader reads host_id as NULL and no watched row (no_watched).
+ * record what it watched (an older tracer): abidep check says so. stage
+ * (schema 6) is how early in its boot the session began: "initramfs",
+ * "early" (before systemd-udevd started), "late"; boot_offset the seconds
+ * from boot to then (trace_stage.c); NULL: unknown. Schema 5 lacked them
+ * all: a writer adds them (NULL, watched empty); a reader reads them as
+ * NULL and no watched row (no_watched).
  *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
@@ -180,6 +184,8 @@ static const char lost_schema_sql[] =
 /* Schema 6's column and table, also added to an older DB: see upgrade_schema(). */
 static const char watched_schema_sql[] =
 	"ALTER TABLE sessions ADD COLUMN host_id TEXT;\n"
+	"ALTER TABLE sessions ADD COLUMN stage TEXT;\n"
+	"ALTER TABLE sessions ADD COLUMN boot_offset INTEGER;\n"
 	"CREATE TABLE watched (\n"
 	"	host		TEXT	NOT NULL,\n"
 	"	session		TEXT	NOT NULL,\n"
@@ -223,7 +229,7 @@ static const struct schema_step {
 	{ 2, swept_schema_sql, "add the swept column" },
 	{ 3, days_schema_sql, "add the usage_days table" },
 	{ 4, lost_schema_sql, "add the sessions' losses" },
-	{ 5, watched_schema_sql, "add the host ids and the watched table" },
+	{ 5, watched_schema_sql, "add the host ids, boot stages and the watched table" },
 };
 
 /*

@@ -59,11 +59,14 @@ static int bind_run(sqlite3_stmt *st, const char *host, const char *session,
 }
 
 int store_session_watched(struct store *s, const char *host, const char *session,
-			  const char *host_id, long long now,
+			  const struct store_session_info *si, long long now,
 			  const struct store_watch *w, int n)
 {
 	static const char id_sql[] =
-		"UPDATE sessions SET host_id = ?3 WHERE host = ?1 AND session = ?2";
+		"UPDATE sessions SET host_id = ?3, stage = coalesce(stage, ?4),"
+		" boot_offset = coalesce(boot_offset, ?5),"
+		" started = CASE WHEN ?6 > 0 AND ?6 < started THEN ?6 ELSE started END"
+		" WHERE host = ?1 AND session = ?2";
 	sqlite3_stmt *id, *run, *add;
 	int i, rc;
 
@@ -75,7 +78,10 @@ int store_session_watched(struct store *s, const char *host, const char *session
 	if (sqlite3_prepare_v2(s->db, id_sql, -1, &id, NULL))
 		return store_db_fail(s, "cannot write a session row");
 	rc = step(s, id, bind_text(id, 1, host) | bind_text(id, 2, session) |
-		  bind_text(id, 3, host_id), "cannot write a session row");
+		  bind_text(id, 3, si->host_id) | bind_text(id, 4, si->stage) |
+		  (si->boot_offset < 0 ? sqlite3_bind_null(id, 5) :
+		   sqlite3_bind_int64(id, 5, si->boot_offset)) |
+		  sqlite3_bind_int64(id, 6, si->pinned_at), "cannot write a session row");
 	sqlite3_finalize(id);
 	run = prepared(s, &s->watched_run, run_sql);
 	add = prepared(s, &s->watched_new, new_run_sql);

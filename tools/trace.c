@@ -50,7 +50,7 @@ static void trace_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep trace [-d PATH] [-t PATH]... [-i S] [--duration S] [-q]\n"
-		"       abidep trace --pin [-d PATH] [-t PATH]... [--uid-quota N]\n"
+		"       abidep trace --pin [--early] [-d PATH] [-t PATH]... [--uid-quota N]\n"
 		"       abidep trace --sync | --stop [-d PATH] [-t PATH]...\n"
 		"       abidep trace --status [-j|-p]\n"
 		"\n"
@@ -63,7 +63,11 @@ static void trace_usage(FILE *f)
 		"--pin loads and pins programs, links and maps under %s\n"
 		"and exits: counting goes on with no daemon. --sync writes the pinned\n"
 		"counts to the DB and refreshes the watched files; --stop syncs and unpins.\n"
+		"Each session records how early in its boot it began: in the initramfs,\n"
+		"early (before systemd-udevd), or late.\n"
 		"\n"
+		"      --early          with --pin: write no DB (early boot, before /var is\n"
+		"                       mounted); the first --sync records the session\n"
 		"  -d, --db PATH        the usage DB (default %s)\n"
 		"  -t, --tables PATH    the tables to use (default: %s)\n"
 		"  -i, --interval S     foreground: write the DB every S seconds (default 5)\n"
@@ -204,6 +208,7 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 		return EX_OK;
 	case 'q': tr->print = false; return EX_OK;
 	case 'K': tr->kprobe = true; return EX_OK;
+	case 'E': tr->early = true; return EX_OK;
 	case 'j': cfg.json = true; return EX_OK;
 	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
 	case 'h': trace_usage(stdout); a->help = true; return EX_OK;
@@ -225,6 +230,7 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 		{ "slots", required_argument, NULL, 'L' },
 		{ "uid-quota", required_argument, NULL, 'Q' },
 		{ "kprobe", no_argument, NULL, 'K' },
+		{ "early", no_argument, NULL, 'E' },
 		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
@@ -245,18 +251,22 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 			argv[optind]);
 		return EX_USAGE;
 	}
+	if (tr->early && a->mode != 'P') {
+		fprintf(stderr, "abidep: --early goes with --pin only (see abidep trace --help)\n");
+		return EX_USAGE;
+	}
 	return EX_OK;
 }
 
 /*
- * --pin: load, write a first sync, pin, and remember the tables; nothing is
- * left pinned on failure.
+ * --pin: load, write a first sync (none with --early), pin, and remember
+ * the tables and the boot stage; nothing is left pinned on failure.
  */
 static int trace_pin(struct tracer *tr, const struct trace_args *a)
 {
-	int ret = sync_db(tr) < 0 ? EX_DB : pin_all(tr);
+	int ret = !tr->early && sync_db(tr) < 0 ? EX_DB : pin_all(tr);
 
-	if (!ret && pin_tables_save(a->tpaths, a->ntpaths))
+	if (!ret && (pin_tables_save(a->tpaths, a->ntpaths) || pin_stage_save(tr)))
 		ret = EX_FAIL;
 	if (ret)
 		unpin_all();
@@ -273,6 +283,7 @@ static int trace_sync(struct tracer *tr, bool stop)
 	if (stop && !ret) {
 		ret = unpin_all();
 		pin_tables_forget();
+		pin_stage_forget();
 	}
 	return ret;
 }
@@ -328,6 +339,9 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 		specials_publish(tr);
 	ret = usage_open(tr);
 	tr->say_host = a->mode != 'Y';
+	/* A pin, or a live tracer: how early in the boot; a sync reads the pin's. */
+	if (!pinned)
+		stage_now(tr);
 	if (!ret)
 		ret = open_db(tr);
 	if (ret)

@@ -32,6 +32,8 @@
 #include "../bpf/abidep.h"
 
 #define PIN_DIR "/sys/fs/bpf/abidep"
+/* What a pin records for the syncs after it (trace_tables.c, trace_stage.c). */
+#define RUN_DIR "/run/abidep"
 #define DEFAULT_DB "/var/lib/abidep/usage.db"
 
 /* The maps this process uses, by their index in tracer.fd[] (trace_pin.c names them). */
@@ -89,6 +91,14 @@ struct tracer {
 	struct store_watch *watch;
 	int nwatch, wcap;
 	bool watch_known;
+	/*
+	 * How early in its boot the session began (trace_stage.c): STAGE_*,
+	 * or NULL (unknown); the time (unix seconds, 0: unknown) and seconds
+	 * since boot (-1: unknown) of the pin, or of a live tracer's start.
+	 */
+	const char *stage;
+	long long pinned_at, boot_offset;
+	bool early;		/* --pin --early: no DB until the first sync */
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */
 	__u32 uid_quota;	/* --uid-quota: a uid's new keys per sync */
 	__u32 nr_slots;		/* --slots: the slots map's size at load */
@@ -141,6 +151,15 @@ bool pin_tables_same(const struct pin_tables *pt, char *const *paths, int n);
 void pin_tables_free(struct pin_tables *pt);
 void pin_tables_forget(void);
 void files_from_map(struct tracer *tr);
+
+/* trace_stage.c: how early in its boot the session began. */
+#define STAGE_INITRAMFS	"initramfs"
+#define STAGE_EARLY	"early"
+#define STAGE_LATE	"late"
+void stage_now(struct tracer *tr);
+int pin_stage_save(const struct tracer *tr);
+void pin_stage_load(struct tracer *tr);
+void pin_stage_forget(void);
 
 /* trace_special.c (and special.h) */
 void specials_choose(struct tracer *tr);

@@ -186,6 +186,10 @@ static int sync_rows_merge(struct sync_row *rows, int n)
 static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n,
 			   __u32 drained)
 {
+	const struct store_session_info info = {
+		.host_id = tr->host_from, .stage = tr->stage,
+		.pinned_at = tr->pinned_at, .boot_offset = tr->stage ? tr->boot_offset : -1,
+	};
 	__u64 s[ABIDEP_NR_STATS];
 	int i;
 
@@ -205,7 +209,7 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	if (store_session(tr->db, tr->host, tr->session, time(NULL),
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
-	    store_session_watched(tr->db, tr->host, tr->session, tr->host_from, time(NULL),
+	    store_session_watched(tr->db, tr->host, tr->session, &info, time(NULL),
 				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
 		return -1;
@@ -434,6 +438,12 @@ int open_db(struct tracer *tr)
 	}
 	if (err[0] && tr->say_host)
 		fprintf(stderr, "abidep: warning: %s\n", err);
+	/* Pinned maps: the stage their pin recorded, if it is this session's. */
+	if (!tr->skel)
+		pin_stage_load(tr);
+	/* --pin --early: the DB waits for the first sync (trace_stage.c). */
+	if (tr->early)
+		return EX_OK;
 	tr->db = store_open(tr->db_path, false, err, sizeof(err));
 	if (!tr->db) {
 		fprintf(stderr, "abidep: %s\n", err);

@@ -21,7 +21,7 @@
 #include "trace.h"
 #include "util.h"
 
-#define PIN_TABLES_DIR	"/run/abidep"
+#define PIN_TABLES_DIR	RUN_DIR
 #define PIN_TABLES	PIN_TABLES_DIR "/pinned-tables"
 /* More would be a file not written by --pin. */
 #define PIN_TABLES_MAX	256

@@ -232,6 +232,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
+        \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
         \"uncovered_hosts\": []},
  \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
@@ -263,7 +264,8 @@ done
 cp "$T/win.db" "$T/win3.db"
 sql "$T/win3.db" "DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
 	ALTER TABLE sessions DROP COLUMN skipped; ALTER TABLE sessions DROP COLUMN lost_at;
-	ALTER TABLE sessions DROP COLUMN drained; ALTER TABLE sessions DROP COLUMN host_id;
+	ALTER TABLE sessions DROP COLUMN drained; ALTER TABLE sessions DROP COLUMN host_id; ALTER TABLE sessions DROP COLUMN stage;
+	ALTER TABLE sessions DROP COLUMN boot_offset;
 	DROP TABLE watched; PRAGMA user_version = 3"
 # "verdict count uses_in_window" of the one entry's one blocker.
 in_window() {
@@ -394,6 +396,7 @@ ENTRY                         REPLACED-BY  DEPRECATED  REMOVE-AFTER  VERDICT  BL
 2 entries at 2025-01-15T00:00:00Z, quiet since 2024-12-16T00:00:00Z: 0 ready, 0 blocked, 0 not-due, 0 no-data, 2 removed (in kernel 6.12)
 usage DB $T/k-used.db: 1 row, uses from 2025-01-14T00:00:00Z to 2025-01-14T00:00:00Z, host h1
 sessions: 1 on 1 host, the tracer ran through the quiet window on each
+sessions in the window by boot stage: 0 from the initramfs, 1 early (before udev), 0 late (after udev's coldplug: readers at boot unseen), 0 unknown (an older tracer's)
 X
 check "used, yet removed in 6.12: exit 0" test "$(status kk --db "$T/k-used.db" --kernel 6.12 --entry /sys/fs/selinux/ --by-host)" = 0
 check "... who still uses it, and the count of removed in the summary" diff -u "$T/want" "$T/out"
@@ -805,7 +808,7 @@ check "... to schema 6, with the sessions table, swept, usage_days and watched, 
 	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "6 0 6 0 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0|||'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0|||||'"
 
 section "check: hosts by machine id (two machines named debian)"
 # debian/aaaa... traced through the window; debian/bbbb..., another
@@ -837,6 +840,19 @@ echo "S|debian|bb:1|$t0|$(at 2024-06-01)" | fill "$T/nb.db"
 "$A" merge "$T/na.db" "$T/nb.db" -o "$T/nab.db" >/dev/null
 check "keyed by name alone, merged: one host, ready (why hosts have ids)" \
 	test "$(status ck --db "$T/nab.db" --now 2024-07-15 --entry cpuidle)" = 0
+
+section "check: how early in their boots the sessions began"
+printf 'S|%s|b%d:1|%s|%s|0|0|-|machine-id|%s\n' "$HA" 1 "$t0" "$((now - 3600))" early \
+	"$HA" 2 "$t0" "$((now - 3600))" late "$HB" 3 "$t0" "$((now - 3600))" initramfs | "$T/fill" "$T/stages.db"
+echo "S|$HB|b4:1|$t0|$((now - 3600))" | "$T/fill" "$T/stages.db"
+check "the text counts the window's sessions by stage" sh -c "'$A' check -t '$T/tables' -d '$T/stages.db' --now 2024-07-15 --entry cpuidle |
+	grep -qx \"sessions in the window by boot stage: 1 from the initramfs, 1 early (before udev), 1 late (after udev's coldplug: readers at boot unseen), 1 unknown (an older tracer's)\""
+check "... -j too" sh -c "'$A' check -j -t '$T/tables' -d '$T/stages.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert d[\"sessions_by_stage\"] == {\"initramfs\": 1, \"early\": 1, \"late\": 1, \"unknown\": 1}, d'"
+check "... merge keeps them" sh -c "'$A' merge '$T/stages.db' -o '$T/stages2.db' >/dev/null &&
+	test \"\$(sqlite3 '$T/stages2.db' 'SELECT group_concat(coalesce(stage, \"-\"), \" \") FROM (SELECT stage FROM sessions ORDER BY session)')\" = 'early late initramfs -'"
 
 section "check: an entry is judged where its files were watched"
 # One host through the window; its tracer's runs: cpuidle's file watched

@@ -4,11 +4,12 @@
  * fields separated by '|' (- for NULL, %XX for any byte, so that names may
  * hold newlines and quotes), one upsert each, one transaction, as the
  * tracer writes them; a 19th field is swept (left out: 0). A line
- * S|host|session|started|last_sync[|unrecorded|skipped|lost_at[|host_id]] is a
+ * S|host|session|started|last_sync[|unrecorded|skipped|lost_at[|host_id[|stage]]] is a
  * session row instead (store_merge_session()), and
  * W|host|session|what|since|last_sync|files a watched run (store_merge_watched()).
  * With WHATS (a file, one What a line), each session line also gets a run
- * per What over its span, 1 file watched: a tracer that watched them all.
+ * per What over its span, 1 file watched, and the stage "early": a tracer
+ * of today, pinned before udev, that watched them all.
  *	fill DB [WHATS] <rows
  *	fill DB <rows
  */
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
 				goto fail;
 			continue;
 		}
-		if ((n == 5 || n == 8 || n == 9) && !strcmp(v[0], "S")) {
+		if ((n == 5 || n == 8 || n == 9 || n == 10) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
 				.host = v[1], .session = v[2],
 				.started = strtoll(v[3], NULL, 10),
@@ -113,8 +114,12 @@ int main(int argc, char **argv)
 				u.skipped = strtoull(v[6], NULL, 10);
 				u.lost_at = strcmp(v[7], "-") ? strtoll(v[7], NULL, 10) : STORE_NO_LOSS;
 			}
-			if (n == 9)
+			if (n >= 9)
 				u.host_id = v[8];
+			if (nwhats)
+				u.stage = "early";
+			if (n == 10)
+				u.stage = v[9];
 			if (store_merge_session(s, &u) || watched_all(s, &u))
 				goto fail;
 			continue;

@@ -1355,7 +1355,7 @@ static void test_schema4(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 6);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 9);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 11);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
@@ -1925,9 +1925,10 @@ static bool watched_are(struct store *s, const char *want)
 static int sync_watched(struct store *s, long long now, long long files)
 {
 	const struct store_watch w = { "/sys/a", files };
+	const struct store_session_info si = { "machine-id", "early", 50, 3 };
 
 	return store_begin(s) || store_session(s, "h/1", "s1", now, 0, 0) ||
-	       store_session_watched(s, "h/1", "s1", "machine-id", now, &w, 1) ||
+	       store_session_watched(s, "h/1", "s1", &si, now, &w, 1) ||
 	       store_commit(s);
 }
 
@@ -1948,7 +1949,9 @@ static void test_watched(void)
 	CHECK(!sync_watched(s, 500, 1));
 	CHECK(watched_are(s, "h/1|s1|/sys/a|100|200|3\nh/1|s1|/sys/a|300|400|0\n"
 			  "h/1|s1|/sys/a|500|500|1\n"));
-	CHECK(sql_is(db, "SELECT host_id FROM sessions", "machine-id"));
+	/* The pin's stage and time: the session starts at the pin (50), not its first sync. */
+	CHECK(sql_is(db, "SELECT host_id || ' ' || stage || ' ' || boot_offset || ' ' || started FROM sessions",
+		     "machine-id early 3 50"));
 	/* Merged: the later sync wins; the same row again changes nothing. */
 	CHECK(!store_merge_watched(s, &m) && !store_merge_watched(s, &m));
 	CHECK(watched_are(s, "h/1|s1|/sys/a|100|250|2\nh/1|s1|/sys/a|300|400|0\n"
@@ -1990,7 +1993,7 @@ static void test_schema5(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 6);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 9);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 11);
 	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host_id IS NULL", "1"));
 	/* Another host's name: not ours to take. */
 	CHECK(store_adopt_host(s, "h2", "h2/0123456789abcdef") == 0);

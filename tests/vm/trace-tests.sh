@@ -109,6 +109,25 @@ check "two hosts named abidep-vm merged: kept apart, and said" sh -c "'$A' merge
 	grep -q '^2 hosts named abidep-vm, kept apart by machine id: abidep-vm/[0-9a-f]\{16\} abidep-vm/[0-9a-f]\{16\}\$'"
 check "... two hosts in the fleet DB" same "$(sqlite3 /tmp/m.db 'SELECT count(DISTINCT host) FROM sessions')" 2
 
+section "boot stages: --pin --early writes no DB; the first sync records the session from the pin"
+E=/tmp/early.db
+check "--early without --pin: exit 2" sh -c "$A trace --early --db $E 2>/tmp/err; test \$? = 2 && grep -q 'early goes with --pin only' /tmp/err"
+check "trace --pin --early (no udev has run here: early)" "$A" trace --pin --early --db $E
+check "... no DB yet" test ! -e $E
+check "... the pin's stage recorded for the syncs" grep -q ' early [0-9]* [0-9]*$' /run/abidep/pinned-stage
+sleep 2
+check "trace --sync writes the session" "$A" trace --sync --db $E
+check "... stage early, started at the pin (before its first sync), seconds after boot" \
+	same "$(sqlite3 $E 'SELECT stage, started < last_sync, boot_offset > 0 FROM sessions')" "early|1|1"
+check "trace --stop forgets the record" sh -c "'$A' trace --stop --db $E && test ! -e /run/abidep/pinned-stage"
+# systemd-udevd's control socket: udev has started, coldplug may have run.
+mkdir -p /run/udev && touch /run/udev/control
+check "pinned after udev started: stage late" sh -c "'$A' trace --pin --db $E && '$A' trace --stop --db $E &&
+	test \"\$(sqlite3 $E 'SELECT stage FROM sessions ORDER BY started DESC LIMIT 1')\" = late"
+rm -f /run/udev/control
+check "check counts the window's sessions by stage" sh -c "'$A' check -j -d $E --quiet-days 1 --entry current_governor_ro |
+	grep -q '\"sessions_by_stage\": *{\"initramfs\": *0, *\"early\": *1, *\"late\": *1, *\"unknown\": *0}'"
+
 section "pinned: load, pin, exit; counting goes on"
 check "abidep.ko loads (module aliases are watched too)" insmod "$KMOD/abidep.ko"
 check "trace --pin exits 0" "$A" trace --pin --db $DB

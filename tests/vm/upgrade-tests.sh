@@ -147,11 +147,11 @@ old_db() {
 
 section "a schema 4 DB (no sessions' losses), read and then written by this version"
 old_db 4 "$OLD4" "the sessions' losses, host ids and the watched table" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "6 9 1 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "6 11 1 "
 
 section "a schema 3 DB (no daily history), read and then written by this version"
 old_db 3 "$OLD3" "usage_days, then the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "6 0 9 "
+	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "6 0 11 "
 
 section "a schema 2 DB (no swept column), read and then written by this version"
 old_db 2 "$OLD2" "swept, usage_days, the sessions' losses" \

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abidep trace: how early in its boot a session began. Boot is where
+ * removing a sysfs file has broken machines (udev rules reading attributes
+ * at coldplug, early units), and a tracer pinned after them never sees
+ * those readers. The stage is taken when the tracer is loaded:
+ *
+ *	initramfs  /etc/initrd-release exists (systemd's marker of an initrd)
+ *	early      systemd-udevd has not started: no /run/udev/control
+ *	late       after it: udev's coldplug may have run unseen
+ *
+ * with the time of the load and how long after boot (CLOCK_BOOTTIME). A
+ * live tracer takes them at its start. --pin records them in PIN_STAGE
+ * with the session they belong to, for the syncs after it: --pin --early
+ * writes no DB (at early boot /var may not be mounted), and the first sync
+ * records the session from the pin's time. A sync finding no record (a pin
+ * of an older abidep, or of another session) leaves the stage unknown.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define PIN_STAGE	RUN_DIR "/pinned-stage"
+
+static const char *const stages[] = { STAGE_INITRAMFS, STAGE_EARLY, STAGE_LATE };
+
+void stage_now(struct tracer *tr)
+{
+	struct timespec ts;
+
+	if (!access("/etc/initrd-release", F_OK))
+		tr->stage = STAGE_INITRAMFS;
+	else if (access("/run/udev/control", F_OK))
+		tr->stage = STAGE_EARLY;
+	else
+		tr->stage = STAGE_LATE;
+	tr->pinned_at = time(NULL);
+	tr->boot_offset = clock_gettime(CLOCK_BOOTTIME, &ts) ? -1 : ts.tv_sec;
+}
+
+int pin_stage_save(const struct tracer *tr)
+{
+	char tmp[] = PIN_STAGE ".XXXXXX";
+	FILE *f = NULL;
+	int fd;
+
+	if (mkdir(RUN_DIR, 0755) && errno != EEXIST)
+		goto fail;
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		goto fail;
+	fprintf(f, "%s %s %lld %lld\n", tr->session, tr->stage, tr->pinned_at, tr->boot_offset);
+	if (fclose(f) || rename(tmp, PIN_STAGE)) {
+		f = NULL;
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "abidep: cannot record the pin's boot stage in %s: %s\n", PIN_STAGE,
+		strerror(errno));
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	return -1;
+}
+
+void pin_stage_load(struct tracer *tr)
+{
+	char session[sizeof(tr->session)], stage[16];
+	long long at, offset;
+	FILE *f = fopen(PIN_STAGE, "r");
+	size_t i;
+	int n;
+
+	if (!f)
+		return;
+	n = fscanf(f, "%95s %15s %lld %lld", session, stage, &at, &offset);
+	fclose(f);
+	/* Another session's (a pin since stopped), or not ours: unknown. */
+	if (n != 4 || strcmp(session, tr->session) || at <= 0)
+		return;
+	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+		if (!strcmp(stage, stages[i])) {
+			tr->stage = stages[i];
+			tr->pinned_at = at;
+			tr->boot_offset = offset < 0 ? -1 : offset;
+		}
+}
+
+void pin_stage_forget(void)
+{
+	unlink(PIN_STAGE);
+}
