@@ -42,6 +42,7 @@
 #include "abidep.h"
 #include "hostid.h"
 #include "json.h"
+#include "text.h"
 #include "store.h"
 #include "util.h"
 
@@ -219,20 +220,35 @@ static int same_name(const struct merge *m, int i)
 	return k - i;
 }
 
+/* A host key from an input DB, safe on a terminal (text_clean()). */
+static void print_host(const char *host)
+{
+	char *clean = text_clean(host);
+
+	printf(" %s", clean);
+	free(clean);
+}
+
 /* Hosts of one name stay apart, by their keys' ids: said, one line a name. */
 static void print_same_names(const struct merge *m)
 {
+	char *name;
 	int i, k, n;
 
 	for (i = 0; i < m->nhosts; i += n) {
 		n = same_name(m, i);
 		if (n < 2)
 			continue;
-		printf("%d hosts named %.*s, kept apart by machine id:", n,
-		       (int)host_key_name_len(m->hosts[i]), m->hosts[i]);
-		for (k = i; k < i + n; k++)
-			printf(" %s%s", m->hosts[k], strchr(m->hosts[k], '/') ? "" :
-			       " (no id: written before hosts had one)");
+		name = xstrndup(m->hosts[i], host_key_name_len(m->hosts[i]));
+		printf("%d hosts named", n);
+		print_host(name);
+		printf(", kept apart by machine id:");
+		free(name);
+		for (k = i; k < i + n; k++) {
+			print_host(m->hosts[k]);
+			if (!strchr(m->hosts[k], '/'))
+				printf(" (no id: written before hosts had one)");
+		}
 		printf("\n");
 	}
 }
@@ -265,7 +281,7 @@ static void print_summary(const struct merge *m, const char *out, char **in,
 		printf("merged %d DB%s into %s: %lld rows; hosts:", nin,
 		       nin == 1 ? "" : "s", out, total);
 		for (i = 0; i < m->nhosts; i++)
-			printf(" %s", m->hosts[i]);
+			print_host(m->hosts[i]);
 		printf("%s\n", m->nhosts ? "" : " none");
 		print_same_names(m);
 		return;

@@ -833,6 +833,13 @@ check "... -j: its key and where its id came from" sh -c "'$A' check -j -t '$T/t
 import json, sys
 u = json.load(sys.stdin)[\"db\"][\"uncovered_hosts\"]
 assert [(h[\"host\"], h[\"host_id\"]) for h in u] == [(\"$HB\", \"machine-id\")], u'"
+# A hostile DB's host keys: a newline and an escape sequence, shown escaped.
+echo "S|x/0123456789abcdef|b:1|1|2" | "$T/fill" "$T/evil.db"
+sql "$T/evil.db" "UPDATE sessions SET host = 'ev' || char(10) || char(27) || '[31mil/0123456789abcdef';
+	INSERT INTO sessions (host, session, started, last_sync) VALUES ('ev' || char(10) || char(27) || '[31mil/fedcba9876543210', 'b:2', 1, 2)"
+check "merge of hostile host keys: each line whole, the bytes escaped" sh -c "'$A' merge '$T/evil.db' -o '$T/evil-out.db' >'$T/evil.out' &&
+	test \$(wc -l <'$T/evil.out') = 2 && ! grep -q \"\$(printf '\\033')\" '$T/evil.out' &&
+	grep -qF '2 hosts named ev\\x0A\\x1B[31mil, kept apart by machine id:' '$T/evil.out'"
 # The hole this closes: keyed by the name alone (DBs of an abidep before
 # schema 6), the two are one host, and its sessions cover the window.
 echo "S|debian|ba:1|$t0|$((now - 3600))" | fill "$T/na.db"
