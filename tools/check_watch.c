@@ -12,8 +12,9 @@
  * through the window as sessions do (check_eval.c's add_session(), the
  * same CHECK_GRACE). A host whose tracer ran through the window (covers)
  * but did not watch the entry through it leaves the entry no-data. A
- * session that recorded no watched set (an older tracer's) counts as
- * watching everything, and the verdict says the watched set is unknown.
+ * session written before schema 6 (no host_id: it recorded no watched
+ * set) counts as watching everything, and the verdict says the watched
+ * set is unknown; one of today with no run watched nothing.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -36,7 +37,8 @@ struct entry_watch {
 struct watch_walk {
 	struct check *c;
 	struct entry_watch *ew;		/* c->n of them */
-	int host;			/* the c->shosts index being read; -1: none */
+	int cur;			/* the c->shosts index being read; -1: none */
+	int next;			/* the first host not read yet */
 	bool unknown;			/* it has a session in the window with no watched set */
 };
 
@@ -57,16 +59,16 @@ static void add_unwatched(struct check_entry *ce, const char *host, int why)
 	u->why = why;
 }
 
-/* The host read: each entry it did not watch through the window. */
+/* The host read (ww->cur): each entry it did not watch through the window. */
 static void host_done(struct watch_walk *ww)
 {
 	struct check *c = ww->c;
 	const struct check_host *h;
 	int i;
 
-	if (ww->host < 0)
+	if (ww->cur < 0)
 		return;
-	h = &c->shosts[ww->host];
+	h = &c->shosts[ww->cur];
 	for (i = 0; i < c->n; i++) {
 		struct entry_watch *ew = &ww->ew[i];
 		struct check_entry *ce = &c->entries[i];
@@ -84,6 +86,30 @@ static void host_done(struct watch_walk *ww)
 	memset(ww->ew, 0, c->n * sizeof(*ww->ew));
 	for (i = 0; i < c->n; i++)
 		ww->ew[i].covered_until = LLONG_MIN;
+	ww->cur = -1;
+}
+
+/*
+ * Make @host the host being read. Both walks come in the same order (by
+ * host, SQLite's binary order, strcmp()'s): the hosts before it that had
+ * no run of their own are done, as watching nothing. false: not a host of
+ * the sessions (a damaged DB); its runs are skipped.
+ */
+static bool host_start(struct watch_walk *ww, const char *host)
+{
+	const struct check *c = ww->c;
+
+	if (ww->cur >= 0 && !strcmp(c->shosts[ww->cur].host, host))
+		return true;
+	host_done(ww);
+	while (ww->next < c->nshosts && strcmp(c->shosts[ww->next].host, host) < 0) {
+		ww->cur = ww->next++;
+		host_done(ww);
+	}
+	if (ww->next == c->nshosts || strcmp(c->shosts[ww->next].host, host))
+		return false;
+	ww->cur = ww->next++;
+	return true;
 }
 
 static int add_run(const struct usage_watched *w, void *arg)
@@ -93,16 +119,8 @@ static int add_run(const struct usage_watched *w, void *arg)
 	struct check_entry *ce;
 	int i;
 
-	if (ww->host < 0 || strcmp(c->shosts[ww->host].host, w->host)) {
-		host_done(ww);
-		/* Both come ordered by host: the sessions' hosts are walked once. */
-		while (++ww->host < c->nshosts && strcmp(c->shosts[ww->host].host, w->host))
-			host_done(ww);
-		if (ww->host == c->nshosts) {
-			ww->host = -1;
-			return 0;
-		}
-	}
+	if (!host_start(ww, w->host))
+		return 0;
 	if (!w->what) {
 		ww->unknown |= w->last_sync >= c->quiet_since;
 		for (i = 0; i < c->n; i++) {
@@ -126,7 +144,7 @@ static int add_run(const struct usage_watched *w, void *arg)
 
 int check_read_watched(struct store *s, struct check *c)
 {
-	struct watch_walk ww = { c, xcalloc(c->n + 1, sizeof(*ww.ew)), -1, false };
+	struct watch_walk ww = { c, xcalloc(c->n + 1, sizeof(*ww.ew)), -1, 0, false };
 	int i, ret;
 
 	for (i = 0; i < c->n; i++)
@@ -134,9 +152,11 @@ int check_read_watched(struct store *s, struct check *c)
 	ret = store_each_watched(s, add_run, &ww);
 	if (!ret) {
 		host_done(&ww);
-		/* Hosts after the last run (none: sessions make runs too). */
-		while (ww.host >= 0 && ++ww.host < c->nshosts)
+		/* The hosts after the last run: they watched nothing. */
+		while (ww.next < c->nshosts) {
+			ww.cur = ww.next++;
 			host_done(&ww);
+		}
 	}
 	free(ww.ew);
 	return ret;

@@ -676,7 +676,7 @@ int store_rollback(struct store *s)
 	return store_exec(s, "ROLLBACK");
 }
 
-static int bind_text(sqlite3_stmt *st, int i, const char *v)
+int store_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) :
 		   sqlite3_bind_null(st, i);
@@ -730,10 +730,10 @@ static int add_row_counts(struct store *s, const struct usage_row *r, struct usa
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot read a usage row");
-	rc = bind_text(st, 1, r->host) | bind_text(st, 2, r->session) |
-	     bind_text(st, 3, r->path) | bind_text(st, 4, r->op) |
+	rc = store_bind_text(st, 1, r->host) | store_bind_text(st, 2, r->session) |
+	     store_bind_text(st, 3, r->path) | store_bind_text(st, 4, r->op) |
 	     sqlite3_bind_int64(st, 5, r->uid) |
-	     sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id) | bind_text(st, 7, r->exe);
+	     sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id) | store_bind_text(st, 7, r->exe);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -777,7 +777,7 @@ int store_merge_row(struct store *s, const struct usage_row *r)
  * then make the statement ready for the next one. @what says, on failure,
  * what could not be written.
  */
-static int step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what)
+int store_step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what)
 {
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
@@ -799,18 +799,18 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 		store_err(s, "a usage row needs host, session, path, op and exe");
 		return -1;
 	}
-	rc |= bind_text(st, 1, r->host);
-	rc |= bind_text(st, 2, r->session);
-	rc |= bind_text(st, 3, r->path);
-	rc |= bind_text(st, 4, r->op);
+	rc |= store_bind_text(st, 1, r->host);
+	rc |= store_bind_text(st, 2, r->session);
+	rc |= store_bind_text(st, 3, r->path);
+	rc |= store_bind_text(st, 4, r->op);
 	rc |= sqlite3_bind_int64(st, 5, r->uid);
 	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id);
-	rc |= bind_text(st, 7, r->exe);
-	rc |= bind_text(st, 8, r->what);
-	rc |= bind_text(st, 9, r->table);
-	rc |= bind_text(st, 10, r->status);
-	rc |= bind_text(st, 11, r->cgroup);
-	rc |= bind_text(st, 12, r->comm);
+	rc |= store_bind_text(st, 7, r->exe);
+	rc |= store_bind_text(st, 8, r->what);
+	rc |= store_bind_text(st, 9, r->table);
+	rc |= store_bind_text(st, 10, r->status);
+	rc |= store_bind_text(st, 11, r->cgroup);
+	rc |= store_bind_text(st, 12, r->comm);
 	rc |= r->pid < 0 ? sqlite3_bind_null(st, 13) : sqlite3_bind_int(st, 13, r->pid);
 	rc |= r->ppid < 0 ? sqlite3_bind_null(st, 14) : sqlite3_bind_int(st, 14, r->ppid);
 	rc |= sqlite3_bind_int64(st, 15, clamp(r->count));
@@ -818,7 +818,7 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	rc |= sqlite3_bind_int64(st, 17, r->first_seen);
 	rc |= sqlite3_bind_int64(st, 18, r->last_seen);
 	rc |= sqlite3_bind_int64(st, 19, clamp(r->swept));
-	return step_write(s, st, rc, "cannot write a usage row");
+	return store_step_write(s, st, rc, "cannot write a usage row");
 }
 
 /* The 00:00 UTC of the day of @t (unix seconds), before 1970 too. */
@@ -835,15 +835,15 @@ static int bind_day_key(sqlite3_stmt *st, const char *host, const char *session,
 {
 	int rc = SQLITE_OK;
 
-	rc |= bind_text(st, 1, host);
-	rc |= bind_text(st, 2, session);
-	rc |= bind_text(st, 3, path);
-	rc |= bind_text(st, 4, op);
+	rc |= store_bind_text(st, 1, host);
+	rc |= store_bind_text(st, 2, session);
+	rc |= store_bind_text(st, 3, path);
+	rc |= store_bind_text(st, 4, op);
 	rc |= sqlite3_bind_int64(st, 5, uid);
 	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)cgroup_id);
-	rc |= bind_text(st, 7, exe);
+	rc |= store_bind_text(st, 7, exe);
 	rc |= sqlite3_bind_int64(st, 8, day);
-	rc |= bind_text(st, 9, what);
+	rc |= store_bind_text(st, 9, what);
 	return rc;
 }
 
@@ -862,7 +862,7 @@ static int write_day(struct store *s, const struct usage_row *r)
 	rc |= sqlite3_bind_int64(st, 10, clamp(r->count));
 	rc |= sqlite3_bind_int64(st, 11, clamp(r->errors));
 	rc |= sqlite3_bind_int64(st, 12, clamp(r->swept));
-	if (step_write(s, st, rc, "cannot write a usage day"))
+	if (store_step_write(s, st, rc, "cannot write a usage day"))
 		return -1;
 	s->days_written = true;
 	return 0;
@@ -891,7 +891,7 @@ int store_merge_day(struct store *s, const struct usage_day_row *d)
 	rc |= sqlite3_bind_int64(st, 10, clamp(d->count));
 	rc |= sqlite3_bind_int64(st, 11, clamp(d->errors));
 	rc |= sqlite3_bind_int64(st, 12, clamp(d->swept));
-	if (step_write(s, st, rc, "cannot write a usage day"))
+	if (store_step_write(s, st, rc, "cannot write a usage day"))
 		return -1;
 	s->days_written = true;
 	return 0;
@@ -919,9 +919,9 @@ static sqlite3_stmt *session_stmt(struct store *s, sqlite3_stmt **st, const char
 /* ?1 to ?6: key, times and losses. */
 static int bind_session(sqlite3_stmt *st, const struct usage_session *u)
 {
-	int rc = bind_text(st, 1, u->host);
+	int rc = store_bind_text(st, 1, u->host);
 
-	rc |= bind_text(st, 2, u->session);
+	rc |= store_bind_text(st, 2, u->session);
 	rc |= sqlite3_bind_int64(st, 3, u->started);
 	rc |= sqlite3_bind_int64(st, 4, u->last_sync);
 	rc |= sqlite3_bind_int64(st, 5, clamp(u->unrecorded));
@@ -940,11 +940,11 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 	rc = bind_session(st, u);
 	rc |= u->lost_at == STORE_NO_LOSS ? sqlite3_bind_null(st, 7) :
 		sqlite3_bind_int64(st, 7, u->lost_at);
-	rc |= bind_text(st, 8, u->host_id);
-	rc |= bind_text(st, 9, u->stage);
+	rc |= store_bind_text(st, 8, u->host_id);
+	rc |= store_bind_text(st, 9, u->stage);
 	rc |= !u->stage || u->boot_offset < 0 ? sqlite3_bind_null(st, 10) :
 		sqlite3_bind_int64(st, 10, u->boot_offset);
-	return step_write(s, st, rc, "cannot write a session row");
+	return store_step_write(s, st, rc, "cannot write a session row");
 }
 
 int store_session(struct store *s, const char *host, const char *session, long long now,
@@ -958,7 +958,7 @@ int store_session(struct store *s, const char *host, const char *session, long l
 
 	if (!st)
 		return -1;
-	return step_write(s, st, bind_session(st, &u), "cannot write a session row");
+	return store_step_write(s, st, bind_session(st, &u), "cannot write a session row");
 }
 
 int store_set_drained(struct store *s, const char *host, const char *session, long long id)
@@ -969,8 +969,8 @@ int store_set_drained(struct store *s, const char *host, const char *session, lo
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot write a session row");
-	rc = bind_text(st, 1, host) | bind_text(st, 2, session) | sqlite3_bind_int64(st, 3, id);
-	rc = step_write(s, st, rc, "cannot write a session row");
+	rc = store_bind_text(st, 1, host) | store_bind_text(st, 2, session) | sqlite3_bind_int64(st, 3, id);
+	rc = store_step_write(s, st, rc, "cannot write a session row");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -986,7 +986,7 @@ long long store_drained(struct store *s, const char *host, const char *session)
 		store_db_fail(s, "cannot read a session row");
 		return -2;
 	}
-	rc = bind_text(st, 1, host) | bind_text(st, 2, session);
+	rc = store_bind_text(st, 1, host) | store_bind_text(st, 2, session);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
@@ -1077,7 +1077,7 @@ static int walk(struct store *s, const char *sql, const struct store_filter *f,
 		return 0;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
-	bind_text(st, 1, f ? f->entry : NULL);
+	store_bind_text(st, 1, f ? f->entry : NULL);
 	sqlite3_bind_int64(st, 2, f ? f->since : 0);
 	sqlite3_bind_int64(st, 3, f ? f->until : 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -354,14 +354,15 @@ int store_session_watched(struct store *s, const char *host, const char *session
 /* A run of a session's syncs in one state, for a What. */
 struct usage_watched {
 	const char *host, *session;
-	const char *what;	/* NULL: a session that recorded no watched set */
+	const char *what;	/* NULL: a session of before schema 6, no watched set */
 	long long since, last_sync;	/* its first and latest sync */
 	long long files;	/* 0: looked for, no file */
 };
 
 /*
  * Call @fn for every watched run and, as a run with no What over the
- * session's span, every session that recorded none (an older tracer's),
+ * session's span, every session written before schema 6 (no host_id: an
+ * older tracer's, which recorded none),
  * ordered by host, then since. A DB older than schema 6, opened
  * read-only, gives its sessions so. Return as store_each_row().
  */

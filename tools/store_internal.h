@@ -40,5 +40,9 @@ int store_db_fail(struct store *s, const char *what);
 int store_exec(struct store *s, const char *sql);
 long long store_query_int(struct store *s, const char *sql);
 int store_check_schema(struct store *s);
+/* Bind @v, or NULL when it is. */
+int store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Step a write whose bindings gave @rc; reset it: 0, or -1 with @what. */
+int store_step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what);
 
 #endif /* ABIDEP_STORE_INTERNAL_H */

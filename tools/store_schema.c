@@ -89,8 +89,9 @@
  * per What of its tables, the runs of syncs at which the tracer found the
  * same state, files > 0 (that many files watched, at the run's latest
  * sync) or 0 (it looked, and no file matched); since and last_sync are the
- * run's first and latest sync. A session with no watched row did not
- * record what it watched (an older tracer): abidep check says so. stage
+ * run's first and latest sync. A session without host_id (an older
+ * tracer's) recorded no watched set: abidep check says so; one with it and
+ * no run watched nothing. stage
  * (schema 6) is how early in its boot the session began: "initramfs",
  * "early" (before systemd-udevd started), "late"; boot_offset the seconds
  * from boot to then (trace_stage.c); NULL: unknown. Schema 5 lacked them

@@ -13,23 +13,6 @@
 #include "store.h"
 #include "store_internal.h"
 
-static int bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
-}
-
-/* Run @st (its bindings' result @rc): 0, or -1 with the store's error. */
-static int step(struct store *s, sqlite3_stmt *st, int rc, const char *what)
-{
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-	if (rc != SQLITE_OK)
-		store_db_fail(s, what);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_OK ? 0 : -1;
-}
-
 static sqlite3_stmt *prepared(struct store *s, sqlite3_stmt **st, const char *sql)
 {
 	if (!*st && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL))
@@ -54,7 +37,7 @@ static const char new_run_sql[] =
 static int bind_run(sqlite3_stmt *st, const char *host, const char *session,
 		    const char *what, long long now, long long files)
 {
-	return bind_text(st, 1, host) | bind_text(st, 2, session) | bind_text(st, 3, what) |
+	return store_bind_text(st, 1, host) | store_bind_text(st, 2, session) | store_bind_text(st, 3, what) |
 	       sqlite3_bind_int64(st, 4, now) | sqlite3_bind_int64(st, 5, files);
 }
 
@@ -77,8 +60,8 @@ int store_session_watched(struct store *s, const char *host, const char *session
 	}
 	if (sqlite3_prepare_v2(s->db, id_sql, -1, &id, NULL))
 		return store_db_fail(s, "cannot write a session row");
-	rc = step(s, id, bind_text(id, 1, host) | bind_text(id, 2, session) |
-		  bind_text(id, 3, si->host_id) | bind_text(id, 4, si->stage) |
+	rc = store_step_write(s, id, store_bind_text(id, 1, host) | store_bind_text(id, 2, session) |
+		  store_bind_text(id, 3, si->host_id) | store_bind_text(id, 4, si->stage) |
 		  (si->boot_offset < 0 ? sqlite3_bind_null(id, 5) :
 		   sqlite3_bind_int64(id, 5, si->boot_offset)) |
 		  sqlite3_bind_int64(id, 6, si->pinned_at), "cannot write a session row");
@@ -90,11 +73,11 @@ int store_session_watched(struct store *s, const char *host, const char *session
 	for (i = 0; i < n; i++) {
 		const char *what = w[i].what;
 
-		if (step(s, run, bind_run(run, host, session, what, now, w[i].files),
+		if (store_step_write(s, run, bind_run(run, host, session, what, now, w[i].files),
 			 "cannot write what the tracer watched"))
 			return -1;
 		if (!sqlite3_changes(s->db) &&
-		    step(s, add, bind_run(add, host, session, what, now, w[i].files),
+		    store_step_write(s, add, bind_run(add, host, session, what, now, w[i].files),
 			 "cannot write what the tracer watched"))
 			return -1;
 	}
@@ -118,24 +101,25 @@ int store_merge_watched(struct store *s, const struct usage_watched *w)
 	}
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot write what the tracer watched");
-	rc = bind_text(st, 1, w->host) | bind_text(st, 2, w->session) |
-	     bind_text(st, 3, w->what) | sqlite3_bind_int64(st, 4, w->since) |
+	rc = store_bind_text(st, 1, w->host) | store_bind_text(st, 2, w->session) |
+	     store_bind_text(st, 3, w->what) | sqlite3_bind_int64(st, 4, w->since) |
 	     sqlite3_bind_int64(st, 5, w->last_sync) | sqlite3_bind_int64(st, 6, w->files);
-	rc = step(s, st, rc, "cannot write what the tracer watched");
+	rc = store_step_write(s, st, rc, "cannot write what the tracer watched");
 	sqlite3_finalize(st);
 	return rc;
 }
 
 /*
- * The runs, and (what NULL, files 0) the sessions that recorded none; one
- * order for both, the hosts' as store_each_session()'s.
+ * The runs, and (what NULL, files 0) the sessions written before schema 6
+ * (no host_id: every tracer since sets it, in the sync that records its
+ * runs), which recorded none; one order for both, the hosts' as
+ * store_each_session()'s. A session of today with no run watched nothing.
  */
 static const char *const watched_sql[] = {
 	"SELECT host, session, what, since, last_sync, files FROM watched"
 	" UNION ALL"
-	" SELECT host, session, NULL, started, last_sync, 0 FROM sessions AS s"
-	" WHERE NOT EXISTS (SELECT 1 FROM watched AS w"
-	" WHERE w.host = s.host AND w.session = s.session)"
+	" SELECT host, session, NULL, started, last_sync, 0 FROM sessions"
+	" WHERE host_id IS NULL"
 	" ORDER BY 1, 4, 3",
 	"SELECT host, session, NULL, started, last_sync, 0 FROM sessions ORDER BY 1, 4",
 };
@@ -219,7 +203,7 @@ int store_adopt_host(struct store *s, const char *name, const char *key)
 			store_db_fail(s, "cannot rekey the host's rows");
 			goto rollback;
 		}
-		rc = step(s, st, bind_text(st, 1, name) | bind_text(st, 2, key),
+		rc = store_step_write(s, st, store_bind_text(st, 1, name) | store_bind_text(st, 2, key),
 			  "cannot rekey the host's rows");
 		sqlite3_finalize(st);
 		if (rc)

@@ -719,7 +719,7 @@ import json, sys
 d = json.load(sys.stdin)
 db = d[\"db\"]
 assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
-assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": None, \"last_sync\": \"2024-06-05T00:00:00Z\",
+assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-06-05T00:00:00Z\",
   \"covered_until\": \"2024-06-05T00:00:00Z\", \"ran\": False, \"unrecorded\": 0, \"skipped\": 0,
   \"lost_at\": None}], db
 e = d[\"entries\"][0]
@@ -761,7 +761,7 @@ check "... h2's losses before the window do not count" sh -c "! grep -q '^  host
 check "... -j: h1 ran, lost, when" sh -c "'$A' check -j --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": None, \"last_sync\": \"2024-07-14T23:00:00Z\",
+assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-07-14T23:00:00Z\",
   \"covered_until\": \"2024-07-14T23:00:00Z\", \"ran\": True, \"unrecorded\": 418, \"skipped\": 0,
   \"lost_at\": \"2024-07-01T00:00:00Z\"}], d[\"db\"]
 assert d[\"entries\"][0][\"verdict\"] == \"no-data\", d
@@ -892,6 +892,9 @@ check "... a window that ends before the unloading: ready" \
 printf 'W|%s|b1:1|%s|%s|%s|%s\n' "$H" "$GOV" "$t0" "$((now - 3600))" 1 | watched_db w-untabled.db
 check "tables without the entry: no-data, saying the tracer's tables lacked it" \
 	test "$(verdict --db "$T/w-untabled.db" --now 2024-07-15 --entry rcN)" = "no-data|not watched through the quiet window (since 2024-06-15T00:00:00Z): the tracer's tables lacked the entry (it watched other files) on 1 of 1 host: $H"
+: | watched_db w-none.db
+check "a session of today that watched nothing (an --early pin stopped before any sync): no-data, never ready" \
+	test "$(verdict --db "$T/w-none.db" --now 2024-07-15 --entry rcN | cut -d'|' -f1)" = no-data
 echo "S|$H|b1:1|$t0|$((now - 3600))" | "$T/fill" "$T/w-unknown.db"
 check "a session that recorded no watched set: judged as before, ready, and marked" \
 	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN)" = "ready|no use since 2024-06-15T00:00:00Z; watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"

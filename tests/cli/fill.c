@@ -8,8 +8,9 @@
  * session row instead (store_merge_session()), and
  * W|host|session|what|since|last_sync|files a watched run (store_merge_watched()).
  * With WHATS (a file, one What a line), each session line also gets a run
- * per What over its span, 1 file watched, and the stage "early": a tracer
- * of today, pinned before udev, that watched them all.
+ * per What over its span, 1 file watched, host_id "machine-id" and the
+ * stage "early": a tracer of today, pinned before udev, that watched them
+ * all.
  *	fill DB [WHATS] <rows
  *	fill DB <rows
  */
@@ -114,10 +115,12 @@ int main(int argc, char **argv)
 				u.skipped = strtoull(v[6], NULL, 10);
 				u.lost_at = strcmp(v[7], "-") ? strtoll(v[7], NULL, 10) : STORE_NO_LOSS;
 			}
+			if (nwhats) {
+				u.stage = "early";
+				u.host_id = "machine-id";
+			}
 			if (n >= 9)
 				u.host_id = v[8];
-			if (nwhats)
-				u.stage = "early";
 			if (n == 10)
 				u.stage = v[9];
 			if (store_merge_session(s, &u) || watched_all(s, &u))
