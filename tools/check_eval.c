@@ -51,7 +51,9 @@
 #include "util.h"
 
 const char *const check_op_names[NOPS] = { "open", "read", "write", "other" };
-const char *const check_stage_names[4] = { "initramfs", "early", "late", "unknown" };
+const char *const check_stage_names[4] = {
+	STORE_STAGE_INITRAMFS, STORE_STAGE_EARLY, STORE_STAGE_LATE, "unknown",
+};
 
 /*
  * A session that may vouch for the window (its last sync at most the grace

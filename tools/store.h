@@ -133,6 +133,11 @@ struct usage_session {
 	long long boot_offset;
 };
 
+/* The stages a session records (trace_stage.c decides them). */
+#define STORE_STAGE_INITRAMFS	"initramfs"
+#define STORE_STAGE_EARLY	"early"
+#define STORE_STAGE_LATE	"late"
+
 #define STORE_NO_LOSS	LLONG_MIN
 
 /*

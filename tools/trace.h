@@ -145,6 +145,8 @@ struct pin_tables {
 	char **paths;		/* absolute; none: the default tables */
 	int n;
 };
+/* @text into @path (in RUN_DIR) atomically; -1 with a message naming @what. */
+int run_file_save(const char *path, const char *text, const char *what);
 int pin_tables_save(char *const *paths, int n);
 int pin_tables_load(struct pin_tables *pt);	/* 0; 1 none recorded; -1 */
 bool pin_tables_same(const struct pin_tables *pt, char *const *paths, int n);
@@ -153,9 +155,9 @@ void pin_tables_forget(void);
 void files_from_map(struct tracer *tr);
 
 /* trace_stage.c: how early in its boot the session began. */
-#define STAGE_INITRAMFS	"initramfs"
-#define STAGE_EARLY	"early"
-#define STAGE_LATE	"late"
+#define STAGE_INITRAMFS	STORE_STAGE_INITRAMFS
+#define STAGE_EARLY	STORE_STAGE_EARLY
+#define STAGE_LATE	STORE_STAGE_LATE
 void stage_now(struct tracer *tr);
 int pin_stage_save(const struct tracer *tr);
 void pin_stage_load(struct tracer *tr);

@@ -16,11 +16,9 @@
  * records the session from the pin's time. A sync finding no record (a pin
  * of an older abidep, or of another session) leaves the stage unknown.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,28 +44,11 @@ void stage_now(struct tracer *tr)
 
 int pin_stage_save(const struct tracer *tr)
 {
-	char tmp[] = PIN_STAGE ".XXXXXX";
-	FILE *f = NULL;
-	int fd;
+	char line[192];
 
-	if (mkdir(RUN_DIR, 0755) && errno != EEXIST)
-		goto fail;
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		goto fail;
-	fprintf(f, "%s %s %lld %lld\n", tr->session, tr->stage, tr->pinned_at, tr->boot_offset);
-	if (fclose(f) || rename(tmp, PIN_STAGE)) {
-		f = NULL;
-		goto fail;
-	}
-	return 0;
-fail:
-	fprintf(stderr, "abidep: cannot record the pin's boot stage in %s: %s\n", PIN_STAGE,
-		strerror(errno));
-	if (f)
-		fclose(f);
-	unlink(tmp);
-	return -1;
+	snprintf(line, sizeof(line), "%s %s %lld %lld\n", tr->session, tr->stage,
+		 tr->pinned_at, tr->boot_offset);
+	return run_file_save(PIN_STAGE, line, "the pin's boot stage");
 }
 
 void pin_stage_load(struct tracer *tr)

@@ -21,39 +21,59 @@
 #include "trace.h"
 #include "util.h"
 
-#define PIN_TABLES_DIR	RUN_DIR
-#define PIN_TABLES	PIN_TABLES_DIR "/pinned-tables"
+#define PIN_TABLES	RUN_DIR "/pinned-tables"
 /* More would be a file not written by --pin. */
 #define PIN_TABLES_MAX	256
 
-int pin_tables_save(char *const *paths, int n)
+int run_file_save(const char *path, const char *text, const char *what)
 {
-	char real[PATH_MAX], tmp[] = PIN_TABLES ".XXXXXX";
+	char tmp[PATH_MAX];
 	FILE *f = NULL;
-	int fd, i;
+	int fd = -1;
 
-	if (mkdir(PIN_TABLES_DIR, 0755) && errno != EEXIST)
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if (mkdir(RUN_DIR, 0755) && errno != EEXIST)
 		goto fail;
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		goto fail;
-	for (i = 0; i < n; i++) {
-		if (!realpath(paths[i], real))
-			goto fail;
-		fprintf(f, "%s\n", real);
-	}
-	if (fclose(f) || rename(tmp, PIN_TABLES)) {
+	fputs(text, f);
+	if (fclose(f) || rename(tmp, path)) {
 		f = NULL;
+		fd = -1;
 		goto fail;
 	}
 	return 0;
 fail:
-	fprintf(stderr, "abidep: cannot record the pinned tables in %s: %s\n", PIN_TABLES,
-		strerror(errno));
+	fprintf(stderr, "abidep: cannot record %s in %s: %s\n", what, path, strerror(errno));
 	if (f)
 		fclose(f);
-	unlink(tmp);
+	else if (fd >= 0)
+		close(fd);
+	if (fd >= 0 || f)
+		unlink(tmp);
 	return -1;
+}
+
+int pin_tables_save(char *const *paths, int n)
+{
+	char real[PATH_MAX], *text = xstrdup(""), *more;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		if (!realpath(paths[i], real)) {
+			fprintf(stderr, "abidep: cannot record the pinned tables: %s: %s\n",
+				paths[i], strerror(errno));
+			free(text);
+			return -1;
+		}
+		more = xasprintf("%s%s\n", text, real);
+		free(text);
+		text = more;
+	}
+	ret = run_file_save(PIN_TABLES, text, "the pinned tables");
+	free(text);
+	return ret;
 }
 
 int pin_tables_load(struct pin_tables *pt)
