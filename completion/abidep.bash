@@ -105,7 +105,7 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root --count-sweeps --format -o --output -w --wide --by-host
+			--scan --root --count-sweeps --allow-late-boot --format -o --output -w --wide --by-host
 			-j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then

@@ -38,7 +38,8 @@ static void check_usage(FILE *f)
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR] [--count-sweeps] [--by-host]\n"
+		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
+		"                    [--allow-late-boot] [--by-host]\n"
 		"                    [--format text|json|csv|markdown|html] [-o FILE] [-w]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
@@ -53,7 +54,8 @@ static void check_usage(FILE *f)
 		"           on some host the tracer did not run through it (its sessions,\n"
 		"           a day's gap allowed), or did not watch the entry's files\n"
 		"           through it (no such file there: abidep.ko not loaded, no\n"
-		"           device); a DB without sessions (older abidep): no use of\n"
+		"           device), or a boot of it in the window was observed only late\n"
+		"           (below); a DB without sessions (older abidep): no use of\n"
 		"           anything from before the window\n"
 		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
 		"           version: already removed from that kernel (uses still listed);\n"
@@ -66,6 +68,17 @@ static void check_usage(FILE *f)
 		"the directory its process group or its parent's listed); one use by\n"
 		"name blocks. They are\n"
 		"listed as \"enumerated by\".\n"
+		"\n"
+		"Programs that read a file at boot only (udev rules at coldplug, early\n"
+		"units) are seen only by a tracer loaded before them. A host's sessions\n"
+		"are grouped by boot (the boot id in the session id); a boot overlaps the\n"
+		"window when any of its sessions' [started, last sync] does; it was\n"
+		"observed from early boot when its earliest session's stage is initramfs\n"
+		"or early (before systemd-udevd started), only late when that stage is\n"
+		"late or unknown (an older tracer's). A host with a boot overlapping the\n"
+		"window observed only late does not cover the window: entries ready on\n"
+		"its evidence are no-data, the reason naming the host and the boot\n"
+		"(--allow-late-boot lets such boots cover it).\n"
 		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
@@ -83,6 +96,9 @@ static void check_usage(FILE *f)
 		"                     (default /)\n"
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
+		"  --allow-late-boot  let a boot observed only late (stage late or unknown)\n"
+		"                     cover the window, as before abidep recorded stages:\n"
+		"                     its readers at boot go unseen\n"
 		"  --by-host          a line per (executable, uid, host) and every host named;\n"
 		"                     without it, uses are summed per executable across\n"
 		"                     hosts and uids, and lists of hosts show %d and how\n"
@@ -238,6 +254,103 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 	json_obj_end(j);
 }
 
+/*
+ * Each host's boots that overlap the quiet window, and how early the
+ * tracer saw each: the rule of check_eval.c's add_boot().
+ */
+static void json_host_boots(struct json *j, const struct check *c)
+{
+	int i, k;
+
+	json_key(j, "host_boots");
+	json_arr_start(j);
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		json_obj_start(j);
+		json_kstr(j, "host", h->host);
+		json_key(j, "boots");
+		json_arr_start(j);
+		for (k = 0; k < h->nboots; k++) {
+			const struct check_boot *b = &h->boots[k];
+			char *name;
+
+			if (!b->overlaps)
+				continue;
+			name = check_boot_name(b);
+			json_obj_start(j);
+			json_kstr(j, "boot", name);
+			/* null: unknown (an older tracer's, or a pin of another session). */
+			json_kstr(j, "stage", b->stage < 3 ? check_stage_names[b->stage] : NULL);
+			json_kbool(j, "observed_early", b->early);
+			json_obj_end(j);
+			free(name);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The hosts that do not cover the window, and why. */
+static void json_uncovered(struct json *j, const struct check *c)
+{
+	int i;
+
+	json_key(j, "uncovered_hosts");
+	json_arr_start(j);
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		if (h->covers)
+			continue;
+		json_obj_start(j);
+		json_kstr(j, "host", h->host);
+		/* Where its key's id came from: machine-id, boot-id; null: a name alone. */
+		json_kstr(j, "host_id", h->host_id);
+		json_when_str(j, "last_sync", h->last_sync);
+		json_when_str(j, "covered_until", h->covered_until);
+		/* ran: its sessions chain through the window; lost: in it. */
+		json_kbool(j, "ran", h->ran);
+		json_kint(j, "unrecorded", h->unrecorded);
+		json_kint(j, "skipped", h->skipped);
+		json_when_str(j, "lost_at", h->lost_at);
+		/* A boot in the window observed only late, not allowed. */
+		json_kbool(j, "late_boot", h->late && !c->allow_late_boot);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_db(struct json *j, const struct check *c, const char *db)
+{
+	int i;
+
+	json_key(j, "db");
+	json_obj_start(j);
+	json_kstr(j, "path", db);
+	json_kint(j, "rows", c->rows);
+	json_kint(j, "unmatched_rows", c->unmatched_rows);
+	json_kstrs(j, "hosts", c->hosts, c->nhosts);
+	json_when_str(j, "first_use", c->first_use);
+	json_when_str(j, "last_use", c->last_use);
+	json_kint(j, "sessions", c->nsessions);
+	/* Which rule judged the window: see check_eval.c. */
+	json_kstr(j, "coverage", c->nsessions ? "sessions" : "first-use");
+	json_kint(j, "watched_set_unknown_hosts", c->nwatch_unknown);
+	/* The sessions in the window by how early in their boot they began. */
+	json_key(j, "sessions_by_stage");
+	json_obj_start(j);
+	for (i = 0; i < 4; i++)
+		json_kint(j, check_stage_names[i], c->nstage[i]);
+	json_obj_end(j);
+	/* Hosts with a boot in the window observed only late, allowed or not. */
+	json_kint(j, "late_boot_hosts", c->nlate);
+	json_host_boots(j, c);
+	json_uncovered(j, c);
+	json_obj_end(j);
+}
+
 static void print_json(const struct check *c, const char *db, const char *scan_root, FILE *out)
 {
 	struct json j;
@@ -251,46 +364,8 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	json_kstr(&j, "quiet_since", iso_time(c->quiet_since, t, sizeof(t)));
 	json_kstr(&j, "kernel", c->kernel);
 	json_kbool(&j, "count_sweeps", c->count_sweeps);
-	json_key(&j, "db");
-	json_obj_start(&j);
-	json_kstr(&j, "path", db);
-	json_kint(&j, "rows", c->rows);
-	json_kint(&j, "unmatched_rows", c->unmatched_rows);
-	json_kstrs(&j, "hosts", c->hosts, c->nhosts);
-	json_when_str(&j, "first_use", c->first_use);
-	json_when_str(&j, "last_use", c->last_use);
-	json_kint(&j, "sessions", c->nsessions);
-	/* Which rule judged the window: see check_eval.c. */
-	json_kstr(&j, "coverage", c->nsessions ? "sessions" : "first-use");
-	json_kint(&j, "watched_set_unknown_hosts", c->nwatch_unknown);
-	/* The sessions in the window by how early in their boot they began. */
-	json_key(&j, "sessions_by_stage");
-	json_obj_start(&j);
-	for (i = 0; i < 4; i++)
-		json_kint(&j, check_stage_names[i], c->nstage[i]);
-	json_obj_end(&j);
-	json_key(&j, "uncovered_hosts");
-	json_arr_start(&j);
-	for (i = 0; i < c->nshosts; i++) {
-		const struct check_host *h = &c->shosts[i];
-
-		if (h->covers)
-			continue;
-		json_obj_start(&j);
-		json_kstr(&j, "host", h->host);
-		/* Where its key's id came from: machine-id, boot-id; null: a name alone. */
-		json_kstr(&j, "host_id", h->host_id);
-		json_when_str(&j, "last_sync", h->last_sync);
-		json_when_str(&j, "covered_until", h->covered_until);
-		/* ran: its sessions chain through the window; lost: in it. */
-		json_kbool(&j, "ran", h->ran);
-		json_kint(&j, "unrecorded", h->unrecorded);
-		json_kint(&j, "skipped", h->skipped);
-		json_when_str(&j, "lost_at", h->lost_at);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
+	json_kbool(&j, "allow_late_boot", c->allow_late_boot);
+	json_db(&j, c, db);
 	json_key(&j, "scan");
 	if (c->scanned) {
 		json_obj_start(&j);
@@ -376,6 +451,7 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 	case 's': a->scan_root = optarg; return EX_OK;
 	case 'r': a->root = optarg; return EX_OK;
 	case 'S': c->count_sweeps = true; return EX_OK;
+	case 'B': c->allow_late_boot = true; return EX_OK;
 	case 'f':
 		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
 				    FMTB(FMT_MARKDOWN) | FMTB(FMT_HTML), &a->format);
@@ -401,6 +477,7 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "scan", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "count-sweeps", no_argument, NULL, 'S' },
+		{ "allow-late-boot", no_argument, NULL, 'B' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "wide", no_argument, NULL, 'w' },

@@ -33,6 +33,18 @@
  * may have been a use. A DB without session rows (written before there
  * were any) keeps the old, weaker rule: covered when some use of anything
  * was recorded before the window began. check.rst says all this for users.
+ *
+ * Nor does a host with a boot observed only late (add_boot()): a tracer
+ * loaded after systemd-udevd started never saw udev's coldplug, nor the
+ * units before it, and the programs that read a file there run at boot
+ * only: their uses are not in the DB, however long the tracer ran after.
+ * A host's sessions are grouped by boot (the boot id of the session id);
+ * a boot overlaps the window when a session of it does ([started,
+ * last_sync] meets [quiet_since, now]); it was observed from early boot
+ * when its earliest session's stage is initramfs or early, and only late
+ * when that stage is late or unknown (an older tracer's, or a pin of
+ * another session). Any boot overlapping the window observed only late
+ * leaves the host uncovered, unless --allow-late-boot (allow_late_boot).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -55,19 +67,24 @@ const char *const check_stage_names[4] = {
 	STORE_STAGE_INITRAMFS, STORE_STAGE_EARLY, STORE_STAGE_LATE, "unknown",
 };
 
+/* The check_stage_names index of a session's @stage; 3: unknown (NULL, or another). */
+static int stage_index(const char *stage)
+{
+	int i;
+
+	for (i = 0; i < 3 && (!stage || strcmp(stage, check_stage_names[i])); i++)
+		;
+	return i;
+}
+
 /*
  * A session that may vouch for the window (its last sync at most the grace
  * before it: add_session()), counted by how early in its boot it began.
  */
 static void count_stage(struct check *c, const struct usage_session *u)
 {
-	int i;
-
-	if (u->last_sync < c->quiet_since - CHECK_GRACE)
-		return;
-	for (i = 0; i < 3 && (!u->stage || strcmp(u->stage, check_stage_names[i])); i++)
-		;
-	c->nstage[i]++;
+	if (u->last_sync >= c->quiet_since - CHECK_GRACE)
+		c->nstage[stage_index(u->stage)]++;
 }
 
 const char *verdict_name(enum verdict v)
@@ -326,6 +343,87 @@ static int cmp_use(const void *a, const void *b)
 }
 
 /*
+ * The length of the boot id that begins session id @session ("<boot
+ * id>:<map id>", trace_sync.c's open_db()); 0 when the boot is unknown (no
+ * ':', or "unknown": the tracer could not read it). Such a session is a
+ * boot of its own, grouped with no other, so that it vouches for its boot
+ * by its own stage alone.
+ */
+static size_t boot_len(const char *session)
+{
+	const char *colon = strrchr(session, ':');
+	size_t n = colon ? (size_t)(colon - session) : 0;
+
+	return n == 7 && !strncmp(session, "unknown", 7) ? 0 : n;
+}
+
+/*
+ * Group @h's sessions by boot. They come in order of start, and a boot
+ * ends before the next begins, so a boot's sessions come one after the
+ * other, its first the earliest: its stage says how early the tracer saw
+ * that boot (a restart later in the boot does not change it). A boot id
+ * seen again after another's (a clock set back) starts a new group, whose
+ * first session may be a late one: judged late, never wrongly early.
+ * Only boots that overlap the window are kept (the last, until the next
+ * comes).
+ */
+static void add_boot(const struct check *c, struct check_host *h,
+		     const struct usage_session *u)
+{
+	struct check_boot *b = h->nboots ? &h->boots[h->nboots - 1] : NULL;
+	size_t n = boot_len(u->session);
+
+	if (!b || !n || b->alone || strlen(b->id) != n || strncmp(b->id, u->session, n)) {
+		if (b && !b->overlaps) {
+			free(b->id);
+			h->nboots--;
+		}
+		b = GROW(h->boots, h->nboots, h->bcap);
+		b->id = n ? xstrndup(u->session, n) : xstrdup(u->session);
+		b->alone = !n;
+		b->stage = stage_index(u->stage);
+		b->early = b->stage <= 1;
+		b->overlaps = false;
+	}
+	b->overlaps |= u->last_sync >= c->quiet_since && u->started <= c->now;
+}
+
+char *check_boot_name(const struct check_boot *b)
+{
+	return b->alone ? xstrdup(b->id) : xstrndup(b->id, CHECK_BOOT_SHOWN);
+}
+
+char *check_late_boots(const struct check_host *h)
+{
+	char *r = xstrdup(""), *name, *next;
+	int k;
+
+	for (k = 0; k < h->nboots; k++) {
+		const struct check_boot *b = &h->boots[k];
+
+		if (!b->overlaps || b->early)
+			continue;
+		name = check_boot_name(b);
+		next = xasprintf("%s%sboot %s: %s", r, *r ? ", " : "", name,
+				 check_stage_names[b->stage]);
+		free(name);
+		free(r);
+		r = next;
+	}
+	return r;
+}
+
+/* A host with boots observed only late, for the reason: "h1 (boot 3f2a9c0e: late)". */
+static char *late_name(const struct check_host *h)
+{
+	char *boots = check_late_boots(h), *r;
+
+	r = xasprintf("%s (%s)", h->host, boots);
+	free(boots);
+	return r;
+}
+
+/*
  * Walk a host's sessions in order of start (store_each_session() gives
  * them so), from the window's start: a session that starts at most
  * CHECK_GRACE after the point covered so far carries it on to its last
@@ -359,6 +457,7 @@ static int add_session(const struct usage_session *u, void *arg)
 		h->lost_at = STORE_NO_LOSS;
 	}
 	h->nsessions++;
+	add_boot(c, h, u);
 	/*
 	 * Its losses were after the sync before lost_at: in the window if
 	 * lost_at is (a loss just before the window, seen at the first sync
@@ -394,66 +493,98 @@ static char *lost_name(const struct check_host *h)
 			 h->unrecorded, h->skipped);
 }
 
-/*
- * Why the window is not covered, naming the hosts of @stopped (the tracer
- * did not run through it) and @lossy (it lost accesses in it), @cap of each
- * (0: all).
- */
-static char *uncovered_reason(const struct check *c, char **stopped, int nstopped,
-			      char **lossy, int nlossy, int cap)
+/* The hosts that do not cover the window, by why: judge_hosts(). */
+enum { U_STOPPED, U_LOSSY, U_LATE, U_KINDS };
+
+/* Why the hosts of kind @k do not cover a window that began at @since. */
+static char *kind_reason(int k, const char *since)
 {
-	char t[64], *a = NULL, *b = NULL, *r, *names;
-	const char *s = c->nshosts == 1 ? "" : "s";
+	switch (k) {
+	case U_STOPPED:
+		return xasprintf("the tracer did not run through the quiet window (since %s)", since);
+	case U_LOSSY:
+		return xasprintf("the tracer lost accesses in the quiet window (since %s), any of which may have been a use,",
+				 since);
+	default:
+		return xasprintf("a boot in the quiet window (since %s) was not traced from before udev's coldplug (its first session's stage late, or unknown): readers at boot unseen (--allow-late-boot accepts it),",
+				 since);
+	}
+}
+
+/*
+ * Why the window is not covered, naming the hosts of each kind (@names[k],
+ * @n[k] of them), @cap of each (0: all).
+ */
+static char *uncovered_reason(const struct check *c, char **names[U_KINDS],
+			      const int n[U_KINDS], int cap)
+{
+	char t[64], *r = NULL, *why, *list, *part;
+	int k;
 
 	iso_time(c->quiet_since, t, sizeof(t));
-	if (nstopped) {
-		names = names_list(stopped, nstopped, cap);
-		a = xasprintf("the tracer did not run through the quiet window (since %s) on %d of %d host%s: %s",
-			      t, nstopped, c->nshosts, s, names);
-		free(names);
+	for (k = 0; k < U_KINDS; k++) {
+		if (!n[k])
+			continue;
+		why = kind_reason(k, t);
+		list = names_list(names[k], n[k], cap);
+		part = xasprintf("%s%s%s on %d of %d host%s: %s", r ? r : "", r ? "; " : "",
+				 why, n[k], c->nshosts, c->nshosts == 1 ? "" : "s", list);
+		free(why);
+		free(list);
+		free(r);
+		r = part;
 	}
-	if (nlossy) {
-		names = names_list(lossy, nlossy, cap);
-		b = xasprintf("the tracer lost accesses in the quiet window (since %s), any of which may have been a use, on %d of %d host%s: %s",
-			      t, nlossy, c->nshosts, s, names);
-		free(names);
-	}
-	r = a && b ? xasprintf("%s; %s", a, b) : xstrdup(a ? a : b);
-	free(a);
-	free(b);
 	return r;
+}
+
+/* Does a boot of @h that overlaps the window rest on a late (or unknown) stage? */
+static bool has_late_boot(const struct check_host *h)
+{
+	int k;
+
+	for (k = 0; k < h->nboots; k++)
+		if (h->boots[k].overlaps && !h->boots[k].early)
+			return true;
+	return false;
 }
 
 /* Which hosts cover the window, and why the others do not, for the reasons. */
 static void judge_hosts(struct check *c)
 {
-	char **stopped = xcalloc(c->nshosts + 1, sizeof(char *));
-	char **lossy = xcalloc(c->nshosts + 1, sizeof(char *));
-	int i, nstopped = 0, nlossy = 0;
+	char **names[U_KINDS];
+	int i, k, n[U_KINDS] = { 0 };
 
+	for (k = 0; k < U_KINDS; k++)
+		names[k] = xcalloc(c->nshosts + 1, sizeof(char *));
 	for (i = 0; i < c->nshosts; i++) {
 		struct check_host *h = &c->shosts[i];
 
 		h->ran = h->covered_until != LLONG_MIN &&
 			 h->covered_until >= c->now - CHECK_GRACE;
-		h->covers = h->ran && h->lost_at == STORE_NO_LOSS;
+		h->late = has_late_boot(h);
+		h->covers = h->ran && h->lost_at == STORE_NO_LOSS &&
+			    (!h->late || c->allow_late_boot);
 		if (!h->ran)
-			stopped[nstopped++] = h->host;
+			names[U_STOPPED][n[U_STOPPED]++] = xstrdup(h->host);
 		if (h->lost_at != STORE_NO_LOSS)
-			lossy[nlossy++] = lost_name(h);
+			names[U_LOSSY][n[U_LOSSY]++] = lost_name(h);
+		if (h->late && !c->allow_late_boot)
+			names[U_LATE][n[U_LATE]++] = late_name(h);
+		c->nlate += h->late;
 		c->nuncovered += !h->covers;
 	}
 	if (c->nuncovered) {
 		/* JSON names them all; text, the first few (its lines must fit). */
-		c->uncovered = uncovered_reason(c, stopped, nstopped, lossy, nlossy, 0);
-		if (nstopped > NAMES_SHOWN || nlossy > NAMES_SHOWN)
-			c->uncovered_brief = uncovered_reason(c, stopped, nstopped, lossy,
-							      nlossy, NAMES_SHOWN);
+		c->uncovered = uncovered_reason(c, names, n, 0);
+		if (n[U_STOPPED] > NAMES_SHOWN || n[U_LOSSY] > NAMES_SHOWN ||
+		    n[U_LATE] > NAMES_SHOWN)
+			c->uncovered_brief = uncovered_reason(c, names, n, NAMES_SHOWN);
 	}
-	for (i = 0; i < nlossy; i++)
-		free(lossy[i]);
-	free(lossy);
-	free(stopped);
+	for (k = 0; k < U_KINDS; k++) {
+		for (i = 0; i < n[k]; i++)
+			free(names[k][i]);
+		free(names[k]);
+	}
 }
 
 int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
@@ -830,8 +961,13 @@ void check_free(struct check *c)
 		free(c->hosts[i]);
 	free(c->hosts);
 	for (i = 0; i < c->nshosts; i++) {
-		free(c->shosts[i].host);
-		free(c->shosts[i].host_id);
+		struct check_host *h = &c->shosts[i];
+
+		for (k = 0; k < h->nboots; k++)
+			free(h->boots[k].id);
+		free(h->boots);
+		free(h->host);
+		free(h->host_id);
 	}
 	free(c->shosts);
 	free(c->uncovered);

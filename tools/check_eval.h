@@ -53,6 +53,21 @@ struct check_ref {
 };
 
 /*
+ * A boot of a host, as its sessions tell it (check_eval.c's add_boot()):
+ * those whose sessions overlap the quiet window are kept, and the last.
+ */
+struct check_boot {
+	char *id;			/* the boot id; a session's own id when unknown */
+	int stage;			/* of its earliest session: check_stage_names[] */
+	bool early;			/* that stage is initramfs or early */
+	bool overlaps;			/* a session of it overlaps the window */
+	bool alone;			/* boot unknown: a boot of this session alone */
+};
+
+/* How much of a boot id the output shows. */
+#define CHECK_BOOT_SHOWN	8
+
+/*
  * A host of the sessions table: whether its tracer ran through the quiet
  * window (check_read_db(); the rule is in check_eval.c).
  */
@@ -68,8 +83,11 @@ struct check_host {
 	 */
 	unsigned long long unrecorded, skipped;
 	long long lost_at;
+	struct check_boot *boots;	/* in order of start */
+	int nboots, bcap;
+	bool late;			/* a boot overlapping the window observed only late */
 	bool ran;			/* its sessions chain through the window */
-	bool covers;			/* ran, and lost nothing in it */
+	bool covers;			/* ran, lost nothing in it, no late boot (unless allowed) */
 };
 
 /*
@@ -126,6 +144,7 @@ struct check {
 	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
 	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
+	bool allow_late_boot;		/* a boot observed only late covers too */
 	/*
 	 * More to read from the DB, in check_read_db()'s snapshot (check
 	 * --format html: the daily history, the sessions); NULL: none. A
@@ -150,6 +169,7 @@ struct check {
 	int nshosts, shcap;
 	int nuncovered;			/* shosts that do not cover the window */
 	int nwatch_unknown;		/* shosts with a session in it that recorded no watched set */
+	int nlate;			/* shosts with a boot in it observed only late */
 	/*
 	 * The sessions in the window (or within CHECK_GRACE before it) by how
 	 * early in their boot they began (check_stage_names; the last:
@@ -173,6 +193,15 @@ const char *verdict_name(enum verdict v);
 
 /* The boot stages a session records (trace_stage.c), then "unknown". */
 extern const char *const check_stage_names[4];
+
+/* @b's boot, as the output shows it: "<boot>" (CHECK_BOOT_SHOWN) or "<boot>:<map>". */
+char *check_boot_name(const struct check_boot *b);
+
+/*
+ * @h's boots overlapping the window that were observed only late, and
+ * their stage: "boot 3f2a9c0e: late, boot 77e1d2c4: unknown".
+ */
+char *check_late_boots(const struct check_host *h);
 
 /*
  * Select the migration entries of @set that @pattern (NULL: all) names:

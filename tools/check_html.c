@@ -113,6 +113,8 @@ static void summary(FILE *f, const struct check *c, const char *db, const char *
 	}
 	if (c->count_sweeps)
 		fputs("; enumerators and sweeps counted as uses (--count-sweeps)", f);
+	if (c->allow_late_boot)
+		fputs("; boots observed only late cover the window (--allow-late-boot)", f);
 	fputs(".<br>Usage DB <span class=\"path\">", f);
 	html_esc(f, db);
 	fprintf(f, "</span>: %lld row%s, %d host%s, %lld session%s", c->rows, c->rows == 1 ? "" : "s",
@@ -388,6 +390,19 @@ static void entries(FILE *f, const struct check *c, struct check_html *h)
 
 /* ---- the hosts ---- */
 
+/* A host's boots in the window observed only late, as check's text says them. */
+static void late_boots(FILE *f, const struct check *c, const struct check_host *sh)
+{
+	char *boots = check_late_boots(sh);
+
+	fputs(" <span class=\"late-boots\">", f);
+	html_esc(f, boots);
+	fputs(c->allow_late_boot ? ": observed only late, accepted (--allow-late-boot)" :
+	      ": not traced from before udev's coldplug, readers at boot unseen", f);
+	fputs("</span>", f);
+	free(boots);
+}
+
 static void host_row(FILE *f, const struct check *c, const struct check_html *h, int i)
 {
 	const struct check_host *sh = &c->shosts[i];
@@ -396,14 +411,18 @@ static void host_row(FILE *f, const struct check *c, const struct check_html *h,
 
 	fputs("<tr class=\"host\" data-host=\"", f);
 	html_esc(f, sh->host);
-	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\" data-unrecorded=\"%llu\" data-skipped=\"%llu\"><td class=\"path\">",
-		sh->covers ? "true" : "false", sh->nsessions, sh->unrecorded, sh->skipped);
+	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\" data-unrecorded=\"%llu\" data-skipped=\"%llu\" data-late-boot=\"%s\"><td class=\"path\">",
+		sh->covers ? "true" : "false", sh->nsessions, sh->unrecorded, sh->skipped,
+		sh->late ? "true" : "false");
 	html_esc(f, sh->host);
 	fputs("</td><td>", f);
-	/* Ran through the window but lost accesses in it: why it is not covered. */
-	html_badge(f, sh->covers ? "covered" : sh->ran ? "lost-accesses" : "not-covered");
+	/* Ran through the window, yet lost accesses or saw a boot late: why not covered. */
+	html_badge(f, sh->covers ? "covered" : !sh->ran ? "not-covered" :
+		   sh->lost_at != STORE_NO_LOSS ? "lost-accesses" : "late-boot");
 	if (sh->lost_at != STORE_NO_LOSS)
 		fprintf(f, " %llu not recorded, %llu runs skipped", sh->unrecorded, sh->skipped);
+	if (sh->late)
+		late_boots(f, c, sh);
 	fputs("</td><td class=\"t\">", f);
 	html_time(f, sh->last_sync);
 	fputs("</td><td class=\"t\">", f);
@@ -426,9 +445,10 @@ static void hosts(FILE *f, const struct check *c, const struct check_html *h)
 		      "kept running.</p>\n</section>\n", f);
 		return;
 	}
-	fprintf(f, "<p>%lld session%s on %d host%s; the tracer did not run through the quiet "
-		"window on %d (a gap of more than a day, or a last sync more than a day before "
-		"the judging time, shaded).</p>\n", c->nsessions, c->nsessions == 1 ? "" : "s",
+	fprintf(f, "<p>%lld session%s on %d host%s; the quiet window is not covered on %d: "
+		"the tracer did not run through it (a gap of more than a day, or a last sync "
+		"more than a day before the judging time, shaded), lost accesses in it, or saw "
+		"a boot in it only late.</p>\n", c->nsessions, c->nsessions == 1 ? "" : "s",
 		c->nshosts, c->nshosts == 1 ? "" : "s", c->nuncovered);
 	fputs("<table id=\"hosts\">\n<tr><th>host</th><th>coverage</th><th>last sync</th>"
 	      "<th>covered until</th><th>sessions</th><th>", f);

@@ -280,6 +280,15 @@ static void add_watch_unknown(struct table *t, const struct check *c)
 			   c->nwatch_unknown, c->nshosts, c->nshosts == 1 ? "" : "s");
 }
 
+/* "host h1: boot 3f2a9c0e: late, ...: @what" */
+static void late_line(struct table *t, const struct check_host *h, const char *what)
+{
+	char *boots = check_late_boots(h);
+
+	table_line(t, 2, "host %s: %s: %s", h->host, boots, what);
+	free(boots);
+}
+
 /* When the tracer ran, and the hosts on which it did not cover the window. */
 static void add_sessions(struct table *t, const struct check *c, bool by_host)
 {
@@ -321,6 +330,29 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 			table_line(t, 2, "host %s: %llu accesses not recorded (usage map full, or a uid over its quota) and %llu runs skipped by the kernel (up to as many accesses) in the window, the latest seen at the sync of %s",
 				   h->host, h->unrecorded, h->skipped,
 				   iso_time(h->lost_at, tm, sizeof(tm)));
+		if (h->late && !c->allow_late_boot)
+			late_line(t, h, "not traced from before udev's coldplug: readers at boot unseen (--allow-late-boot accepts it)");
+	}
+}
+
+/* With --allow-late-boot: the hosts whose late boots were let cover the window. */
+static void add_late_allowed(struct table *t, const struct check *c, bool by_host)
+{
+	int i, shown = 0;
+
+	if (!c->allow_late_boot || !c->nlate)
+		return;
+	table_line(t, 0, "boots in the window observed only late, taken as covering it (--allow-late-boot: readers at boot unseen), on %d of %d host%s:",
+		   c->nlate, c->nshosts, c->nshosts == 1 ? "" : "s");
+	for (i = 0; i < c->nshosts; i++) {
+		if (!c->shosts[i].late)
+			continue;
+		if (!by_host && shown++ == NAMES_SHOWN) {
+			table_line(t, 2, "and %d more (--by-host or -j lists them all)",
+				   c->nlate - NAMES_SHOWN);
+			break;
+		}
+		late_line(t, &c->shosts[i], "observed only late");
 	}
 }
 
@@ -352,6 +384,7 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 		   rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
 	add_stages(t, c);
+	add_late_allowed(t, c, by_host);
 	add_watch_unknown(t, c);
 	if (c->scanned)
 		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",

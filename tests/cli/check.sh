@@ -228,12 +228,12 @@ check "-j: the whole of one entry, and the DB" sh -c "'$A' check -j --tables '$T
 import json, sys
 d = json.load(sys.stdin)
 want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
- \"kernel\": None, \"count_sweeps\": False,
+ \"kernel\": None, \"count_sweeps\": False, \"allow_late_boot\": False,
  \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
-        \"uncovered_hosts\": []},
+        \"late_boot_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
  \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
@@ -721,7 +721,7 @@ db = d[\"db\"]
 assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
 assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-06-05T00:00:00Z\",
   \"covered_until\": \"2024-06-05T00:00:00Z\", \"ran\": False, \"unrecorded\": 0, \"skipped\": 0,
-  \"lost_at\": None}], db
+  \"lost_at\": None, \"late_boot\": False}], db
 e = d[\"entries\"][0]
 assert e[\"verdict\"] == \"no-data\" and \"on 1 of 1 host: h1\" in e[\"reason\"], e
 '"
@@ -744,7 +744,7 @@ d = json.load(sys.stdin)[\"db\"]
 assert [h[\"host\"] for h in d[\"uncovered_hosts\"]] == [\"h2\", \"h3\"], d
 assert d[\"uncovered_hosts\"][1][\"covered_until\"] is None, d
 '"
-check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:1|$t0|$((now - 3600))' | '$T/fill' '$T/s-quiet.db' &&
+check "a quiet fleet: sessions but no use at all is ready" sh -c "echo 'S|h1|b1:1|$t0|$((now - 3600))' | '$T/fill' '$T/s-quiet.db' '$T/whats' &&
 	'$A' check --tables '$T/tables' --db '$T/s-quiet.db' --now 2024-07-15 --entry cpuidle >/dev/null"
 
 section "check: sessions that lost accesses"
@@ -763,13 +763,13 @@ import json, sys
 d = json.load(sys.stdin)
 assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-07-14T23:00:00Z\",
   \"covered_until\": \"2024-07-14T23:00:00Z\", \"ran\": True, \"unrecorded\": 418, \"skipped\": 0,
-  \"lost_at\": \"2024-07-01T00:00:00Z\"}], d[\"db\"]
+  \"lost_at\": \"2024-07-01T00:00:00Z\", \"late_boot\": False}], d[\"db\"]
 assert d[\"entries\"][0][\"verdict\"] == \"no-data\", d
 '"
 check "... a window that starts after the loss: ready" \
 	test "$(status ck --db "$T/s-lost.db" --now 2024-07-15 --quiet-days 10 --entry cpuidle)" = 0
 check "... --format html: the host's badge and counts" sh -c "'$A' check --format html --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle |
-	grep -q 'data-host=\"h1\" data-covers=\"false\" data-sessions=\"1\" data-unrecorded=\"418\" data-skipped=\"0\"><td class=\"path\">h1</td><td><span class=\"badge v-lost-accesses\">lost-accesses</span> 418 not recorded, 0 runs skipped'"
+	grep -q 'data-host=\"h1\" data-covers=\"false\" data-sessions=\"1\" data-unrecorded=\"418\" data-skipped=\"0\" data-late-boot=\"false\"><td class=\"path\">h1</td><td><span class=\"badge v-lost-accesses\">lost-accesses</span> 418 not recorded, 0 runs skipped'"
 { cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))|0|2|$(at 2024-07-10)"; echo "S|h2|b2:1|$t0|$(at 2024-06-01)"; } |
 	fill "$T/s-both.db"
 check "one host skipped runs, another stopped: no-data, exit 12" \
@@ -861,12 +861,101 @@ assert d[\"sessions_by_stage\"] == {\"initramfs\": 1, \"early\": 1, \"late\": 1,
 check "... merge keeps them" sh -c "'$A' merge '$T/stages.db' -o '$T/stages2.db' >/dev/null &&
 	test \"\$(sqlite3 '$T/stages2.db' 'SELECT group_concat(coalesce(stage, \"-\"), \" \") FROM (SELECT stage FROM sessions ORDER BY session)')\" = 'early late initramfs -'"
 
+section "check: a boot observed only late does not cover the window"
+# One host, sessions of today (each watched every What): how early the
+# tracer saw each boot that overlaps the window decides. Boot ids are the
+# session id's first part; the output shows their first 8 characters.
+LH=debian/ab12cd34ef567890
+B1=3f2a9c0e-4b7d-4a65-9e1f-0123456789ab
+B2=77e1d2c4-0a1b-4c2d-8e3f-abcdefabcdef
+mid=$(at 2024-07-01)
+boots_db() {	# DB, then lines "boot:map|started|last_sync|stage"
+	db=$1
+	shift
+	for l in "$@"; do
+		echo "$l" | awk -F'|' -v h="$LH" '{ printf "S|%s|%s|%s|%s|0|0|-|machine-id|%s\n", h, $1, $2, $3, $4 }'
+	done | fill "$T/$db"
+}
+late_reason() {	# BOOTS: the no-data reason naming them
+	echo "no-data|a boot in the quiet window (since 2024-06-15T00:00:00Z) was not traced from before udev's coldplug (its first session's stage late, or unknown): readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $LH ($1)"
+}
+boots_db b-early.db "$B1:7|$t0|$((now - 3600))|early"
+boots_db b-late.db "$B1:7|$t0|$((now - 3600))|late"
+boots_db b-two.db "$B1:7|$t0|$mid|early" "$B2:3|$((mid + 600))|$((now - 3600))|late"
+boots_db b-before.db "$B1:7|$t0|$(at 2024-06-10)|late" "$B2:3|$(at 2024-06-10T00:05)|$((now - 3600))|early"
+boots_db b-restart.db "$B1:7|$t0|$mid|early" "$B1:9|$((mid + 600))|$((now - 3600))|late"
+boots_db b-unknown.db "$B1:7|$t0|$((now - 3600))|-"
+boots_db b-noid.db "unknown:7|$t0|$mid|early" "unknown:9|$((mid + 600))|$((now - 3600))|late"
+check "a boot traced early through the window: ready, exit 0" \
+	test "$(status ck --db "$T/b-early.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "the same boot traced late: no-data, exit 12" \
+	test "$(status ck --db "$T/b-late.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "... the reason names the host and the boot" \
+	same "$(verdict --db "$T/b-late.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot 3f2a9c0e: late")"
+check "... a line under the summary says so" grep -qx "  host $LH: boot 3f2a9c0e: late: not traced from before udev's coldplug: readers at boot unseen (--allow-late-boot accepts it)" "$T/out"
+check "... -j: the host's boot, its stage, not observed early; the host uncovered for it" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-late.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+db = d[\"db\"]
+assert d[\"allow_late_boot\"] is False and db[\"late_boot_hosts\"] == 1, d
+assert db[\"host_boots\"] == [{\"host\": \"$LH\", \"boots\": [{\"boot\": \"3f2a9c0e\", \"stage\": \"late\", \"observed_early\": False}]}], db
+u = db[\"uncovered_hosts\"]
+assert [(h[\"host\"], h[\"ran\"], h[\"late_boot\"]) for h in u] == [(\"$LH\", True, True)], u'"
+check "... --format html: the host's badge, and why" sh -c "'$A' check --format html -t '$T/tables' -d '$T/b-late.db' --now 2024-07-15 --entry cpuidle |
+	grep -q 'data-late-boot=\"true\"><td class=\"path\">$LH</td><td><span class=\"badge v-late-boot\">late-boot</span> <span class=\"late-boots\">boot 3f2a9c0e: late: not traced'"
+check "--allow-late-boot: ready, exit 0" \
+	test "$(status ck --db "$T/b-late.db" --now 2024-07-15 --entry cpuidle --allow-late-boot)" = 0
+check "... in any position" \
+	test "$(status "$A" check --allow-late-boot -t "$T/tables" --db "$T/b-late.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "... the text says the late boot was taken as covering" sh -c "grep -qx 'boots in the window observed only late, taken as covering it (--allow-late-boot: readers at boot unseen), on 1 of 1 host:' '$T/out' &&
+	grep -qx '  host $LH: boot 3f2a9c0e: late: observed only late' '$T/out'"
+check "... -j: allowed, the host still counted, none uncovered" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-late.db' --now 2024-07-15 --entry cpuidle --allow-late-boot | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"allow_late_boot\"] is True and d[\"db\"][\"late_boot_hosts\"] == 1 and d[\"db\"][\"uncovered_hosts\"] == [], d
+assert d[\"entries\"][0][\"verdict\"] == \"ready\", d'"
+check "two boots in the window, the first early, the second late: no-data, exit 12" \
+	test "$(status ck --db "$T/b-two.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "... naming the late one only" \
+	same "$(verdict --db "$T/b-two.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot 77e1d2c4: late")"
+check "... -j: both boots, in order" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-two.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": \"early\", \"observed_early\": True},
+             {\"boot\": \"77e1d2c4\", \"stage\": \"late\", \"observed_early\": False}], b'"
+check "... a window that ends before the late boot: ready" \
+	test "$(status ck --db "$T/b-two.db" --now 2024-06-30 --entry cpuidle)" = 0
+check "a late boot that ended before the window, an early one through it: ready, exit 0" \
+	test "$(status ck --db "$T/b-before.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "... -j lists the early boot alone (the other does not overlap)" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-before.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert [b[\"boot\"] for b in d[\"host_boots\"][0][\"boots\"]] == [\"77e1d2c4\"] and d[\"late_boot_hosts\"] == 0, d'"
+check "one boot, traced early, the tracer restarted late in it: ready, exit 0" \
+	test "$(status ck --db "$T/b-restart.db" --now 2024-07-15 --entry cpuidle)" = 0
+check "a boot whose stage is unknown (NULL): no-data, exit 12" \
+	test "$(status ck --db "$T/b-unknown.db" --now 2024-07-15 --entry cpuidle)" = 12
+check "... naming the boot and its unknown stage" \
+	same "$(verdict --db "$T/b-unknown.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot 3f2a9c0e: unknown")"
+check "... -j: stage null" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-unknown.db' --now 2024-07-15 --entry cpuidle | python3 -c '
+import json, sys
+b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": None, \"observed_early\": False}], b'"
+check "sessions whose boot id was unreadable ('unknown'): each its own boot, the late one named" \
+	same "$(verdict --db "$T/b-noid.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot unknown:9: late")"
+{ echo "S|$LH|$B1:7|$t0|$((now - 3600))|0|0|-|machine-id|late"
+  echo "$LH|$B1:7|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|-|/usr/bin/cat|cat|1|1|1|0|$((now - 86400))|$((now - 86400))"
+} | fill "$T/b-used.db"
+check "a use on a late boot still blocks: blocked, exit 1" \
+	test "$(status ck --db "$T/b-used.db" --now 2024-07-15 --entry rcN)" = 1
+
 section "check: an entry is judged where its files were watched"
 # One host through the window; its tracer's runs: cpuidle's file watched
 # throughout, rc's alias looked for and never found (abidep.ko not loaded).
+# Its boot traced from early on, as the tracer of today records it.
 H=web/0123456789abcdef
 watched_db() {
-	{ echo "S|$H|b1:1|$t0|$((now - 3600))|0|0|-|machine-id"; cat; } | "$T/fill" "$T/$1"
+	{ echo "S|$H|b1:1|$t0|$((now - 3600))|0|0|-|machine-id|early"; cat; } | "$T/fill" "$T/$1"
 }
 printf 'W|%s|b1:1|%s|%s|%s|%s\n' "$H" "$GOV" "$t0" "$((now - 3600))" 1 \
 	"$H" "$RC" "$t0" "$((now - 3600))" 0 | watched_db w-nofile.db
@@ -895,11 +984,15 @@ check "tables without the entry: no-data, saying the tracer's tables lacked it" 
 : | watched_db w-none.db
 check "a session of today that watched nothing (an --early pin stopped before any sync): no-data, never ready" \
 	test "$(verdict --db "$T/w-none.db" --now 2024-07-15 --entry rcN | cut -d'|' -f1)" = no-data
+# An older tracer's session: no watched set, and no stage either, so its
+# boot counts as observed only late; --allow-late-boot judges it as before.
 echo "S|$H|b1:1|$t0|$((now - 3600))" | "$T/fill" "$T/w-unknown.db"
-check "a session that recorded no watched set: judged as before, ready, and marked" \
-	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN)" = "ready|no use since 2024-06-15T00:00:00Z; watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"
-check "... -j counts the hosts" sh -c "'$A' check -j -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN | grep -q '\"watched_set_unknown\": *1'"
-check "... the text too" sh -c "'$A' check -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN | grep -q 'watched set unknown on 1 of 1 host'"
+check "a session that recorded no watched set (nor its stage), --allow-late-boot: judged as before, ready, and marked" \
+	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN --allow-late-boot)" = "ready|no use since 2024-06-15T00:00:00Z; watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"
+check "... -j counts the hosts" sh -c "'$A' check -j -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN --allow-late-boot | grep -q '\"watched_set_unknown\": *1'"
+check "... the text too" sh -c "'$A' check -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN --allow-late-boot | grep -q 'watched set unknown on 1 of 1 host'"
+check "... without --allow-late-boot: no-data, for its boot's unknown stage, and marked" \
+	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN)" = "no-data|a boot in the quiet window (since 2024-06-15T00:00:00Z) was not traced from before udev's coldplug (its first session's stage late, or unknown): readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $H (boot b1: unknown); watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"
 
 section "merge: sessions"
 # Two copies of h1's DB taken at different times, and a quiet host h2.

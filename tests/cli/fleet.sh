@@ -302,7 +302,8 @@ section "hostile names"
 # made to break out: a newline, an escape sequence and a BEL (a forged
 # line, a terminal title), a byte that is not UTF-8 and a right-to-left
 # override; CSV's quote and comma; Markdown's pipe, backticks, a tag, a
-# link, emphasis; a spreadsheet's formulas (= + - @).
+# link, emphasis; a spreadsheet's formulas (= + - @). Their sessions are
+# a tracer's of today (fill's WHATS): each host covers the window.
 H1='/tmp/a%7Cb%60c,d%22e%0Af%1B]0;pwn%07g'
 H2='/tmp/%60%60x%60 %3Cimg src=x onerror=alert(1)%3E *b* [l](http://e.test) %FF %E2%80%AEfdp.exe'
 {
@@ -311,7 +312,7 @@ H2='/tmp/%60%60x%60 %3Cimg src=x onerror=alert(1)%3E *b* [l](http://e.test) %FF 
 		echo "$h|b:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|0|5|/a%0Ab|$H1|x|9|1|2|0|$((now - 86400))|$((now - 86400))"
 		echo "$h|b:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|open|0|5|-|$H2|x|9|1|1|0|$((now - 86400))|$((now - 86400))"
 	done
-} | "$T/fill" "$T/h.db"
+} | "$T/fill" "$T/h.db" "$T/whats"
 hk() {
 	"$A" check -t "$T/tables" -d "$T/h.db" --root "$T/root" --now 2024-07-15 --entry rcN "$@"
 }

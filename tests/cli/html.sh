@@ -100,14 +100,17 @@ row() {
 	echo "S|h1|b1:2|$((t0 + 35 * D + 600))|$((now - 3600))"
 	echo "S|h2|b2:1|$((t0 - 10 * D))|$((now - 7200))"
 } >"$T/rows"
+# Sessions as a tracer of today writes them (fill's WHATS): each watched
+# every What of the tables throughout, its boot traced from early on.
+grep -h '^What:' "$T/tables" | sed 's/^What:[[:space:]]*//' | sort -u >"$T/whats"
 fill() {
-	"$T/fill" "$@"
+	"$T/fill" "$@" "$T/whats"
 }
 fill "$T/covered.db" <"$T/rows" 2>"$T/err"
 check "the covered DB is written through store_upsert" test "$(sqlite3 "$T/covered.db" 'SELECT count(*) FROM usage')" = 7
 cp "$T/covered.db" "$T/fleet.db"
 # h3's tracer stopped on day 40: that host does not cover the window.
-echo "S|h3|b3:1|$((t0 + 20 * D))|$((t0 + 40 * D))" | "$T/fill" "$T/fleet.db"
+echo "S|h3|b3:1|$((t0 + 20 * D))|$((t0 + 40 * D))" | fill "$T/fleet.db"
 check "the fleet DB has h3's session too" test "$(sqlite3 "$T/fleet.db" 'SELECT count(*) FROM sessions')" = 4
 
 # The DOM's figures against the JSON's: dom.py DOM JSON WHAT (below).
@@ -328,7 +331,10 @@ check "DOM: every entry's verdict is -j's" dom "$T/html-check-covered.dom" "$T/c
 check "DOM: no uncovered host, as -j" dom "$T/html-check-covered.dom" "$T/covered.json" uncovered
 
 section "a DB without daily history (older abidep)"
-cp "$T/covered.db" "$T/old.db"
+# The covered DB's rows and sessions as an older tracer wrote them (no
+# watched set, no boot stage), and that DB without its daily history.
+"$T/fill" "$T/legacy.db" <"$T/rows"
+cp "$T/legacy.db" "$T/old.db"
 sqlite3 "$T/old.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
 check "check --format html on it: exit 1, as before" \
 	test "$(status ck --db "$T/old.db" --format html -o "$T/old.html")" = 1
@@ -336,8 +342,8 @@ check "... each entry with uses says there is no daily history, and plots nothin
 	test "$(grep -c 'No daily history in this DB (older abidep)' "$T/old.html"):$(grep -c '<svg class="plot"' "$T/old.html")" = 2:0
 # The same verdicts and figures; only the daily counts are unknown (null).
 check "... and check -j is as with it, uses_in_window null" \
-	same "$(ck --db "$T/old.db" -j | sed 's|/old.db|/covered.db|')" \
-	     "$(sed 's/"uses_in_window":[0-9]*/"uses_in_window":null/g' "$T/covered.json")"
+	same "$(ck --db "$T/old.db" -j | sed 's|/old.db|/legacy.db|')" \
+	     "$(ck --db "$T/legacy.db" -j | sed 's/"uses_in_window":[0-9]*/"uses_in_window":null/g')"
 check "report --format html on it says so too" \
 	sh -c "'$A' report -t '$T/tables' --db '$T/old.db' --format html | grep -c 'No daily history in this DB (older abidep)' | grep -qx 2"
 
@@ -367,7 +373,7 @@ section "a fleet: the coverage table is bounded"
 		echo "S|f$(printf %03d $i)|b:1|$((t0 - D))|$end"
 		i=$((i + 1))
 	done
-} | "$T/fill" "$T/many.db"
+} | fill "$T/many.db"
 check "150 hosts, 120 uncovered: check --format html" \
 	test "$(status ck --db "$T/many.db" --format html -o "$T/many.html")" = 12
 check "... 100 host rows (CHECK_HTML_HOSTS), the uncovered first" \
