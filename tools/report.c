@@ -237,7 +237,7 @@ static void report_free(struct report *r)
 	abi_set_free(&r->set);
 }
 
-/* Both queries in one read transaction: one snapshot of a DB in use. */
+/* Every query in one read transaction: one snapshot of a DB in use. */
 static int collect(struct store *s, const struct store_filter *f, struct report *r)
 {
 	int ret;
@@ -250,16 +250,18 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 		ret = store_sums(s, f, add_sum, r);
 	if (!ret)
 		ret = store_each_session(s, add_loss, r);
-	if (ret) {
-		store_rollback(s);
-		return -1;
-	}
 	/* Entries unknown to the tracer (What NULL) come first: put them last. */
-	if (r->n > 1 && !r->entries[0].what) {
+	if (!ret && r->n > 1 && !r->entries[0].what) {
 		struct entry e = r->entries[0];
 
 		memmove(r->entries, r->entries + 1, (r->n - 1) * sizeof(e));
 		r->entries[r->n - 1] = e;
+	}
+	if (!ret && r->read_more)
+		ret = r->read_more(s, r, r->read_more_arg);
+	if (ret) {
+		store_rollback(s);
+		return -1;
 	}
 	return store_commit(s);
 }
@@ -529,23 +531,21 @@ static void print_none(const struct report_args *a, long long rows, FILE *out)
 	table_free(t);
 }
 
-/* The report of the open store @s in --format's form, to -o FILE or standard output. */
-static int report_store(struct store *s, const struct report_args *a, struct report *r)
+/* @r in --format's form, to -o FILE or standard output; an exit status. */
+static int report_output(const struct report *r, struct report_html *h,
+			 const struct report_args *a, long long rows)
 {
-	long long rows = store_rows(s);
 	struct output o;
 	char err[1024];
 
-	if (rows < 0 || (rows && collect(s, &a->f, r))) {
-		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
-		return EX_DB;
-	}
 	if (output_open(&o, a->out, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EX_USAGE;
 	}
 	if (a->format == FMT_JSON)
 		print_json(r, o.f);
+	else if (a->format == FMT_HTML)
+		report_html_print(h, r, a->db, rows, o.f);
 	else if (!r->n && a->format != FMT_CSV)
 		print_none(a, rows, o.f);
 	else
@@ -555,6 +555,27 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 		return EX_USAGE;
 	}
 	return EX_OK;
+}
+
+/* The report of the open store @s in --format's form. */
+static int report_store(struct store *s, const struct report_args *a, struct report *r)
+{
+	long long rows = store_rows(s);
+	struct report_html *h = NULL;
+	int ret;
+
+	r->filter = &a->f;
+	/* The page shows the sessions of a DB without rows too. */
+	if (a->format == FMT_HTML)
+		h = report_html_new(r);
+	if (rows < 0 || ((rows || h) && collect(s, &a->f, r))) {
+		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
+		ret = EX_DB;
+	} else {
+		ret = report_output(r, h, a, rows);
+	}
+	report_html_free(h, r);
+	return ret;
 }
 
 /*
@@ -610,8 +631,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (a.format == FMT_PROMETHEUS)
 		ret = report_prometheus(s, &a.f, r.owner, a.db, a.out);
-	else if (a.format == FMT_HTML)
-		ret = report_html(s, &a.f, r.owner, &r.set, a.db, a.out);
 	else
 		ret = report_store(s, &a, &r);
 	store_close(s);

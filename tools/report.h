@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * abidep report's data, as report.c collects it from the usage DB, for
- * its printers: JSON and Prometheus (report.c), text, Markdown and CSV
- * (report_text.c).
+ * its printers: JSON (report.c), text, Markdown and CSV (report_text.c),
+ * HTML (report_html.c). Prometheus reads its sums per file apart.
  */
 #ifndef ABIDEP_REPORT_H
 #define ABIDEP_REPORT_H
@@ -69,6 +69,13 @@ struct report {
 	const struct store_filter *filter;	/* what was collected */
 	struct owner *owner;
 	struct abi_set set;		/* the tables: their known enumerators */
+	/*
+	 * More to read in the snapshot the model is read in (--format html:
+	 * the daily history, the sessions), after it; NULL: none. Non-zero:
+	 * an error of the store.
+	 */
+	int (*read_more)(struct store *s, struct report *r, void *arg);
+	void *read_more_arg;
 };
 
 /* A sweep, or a user by name: see usage_all_swept(). */

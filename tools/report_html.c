@@ -1,42 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abidep report --format html: check's page (check_html.c) without the
- * verdicts. Per entry (What) its users summed per executable over uids,
- * cgroups, ops and hosts, and its daily use by executable; per host its
- * tracer sessions on one timeline. Read in one snapshot of the DB, as the
- * text report is; the figures are in the DOM (data-*) as on check's page.
+ * verdicts. Per entry (What) report's users (report.c's model, as every
+ * format prints it) summed per executable over uids, cgroups, ops and
+ * hosts, and its daily use by executable; per host its tracer sessions on
+ * one timeline. Those two are read in report's snapshot of the DB
+ * (read_more()); the figures are in the DOM (data-*) as on check's page.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "abidep.h"
-#include "check_time.h"
-#include "output.h"
-#include "owner.h"
 #include "html.h"
 #include "report_html.h"
 #include "util.h"
 
-/* An executable's use of an entry, summed. */
+/* An executable's use of an entry: report's users of it, summed. */
 struct rexe {
-	char *exe;
+	const char *exe;		/* the users' */
 	const char *package;		/* the package database's; NULL: none */
 	const struct abi_ignore *ignored;	/* a known enumerator */
 	struct usage_counts sum;
 	char ops[64];			/* "read,open" */
-	char **hosts;
+	const char **hosts;		/* distinct, in order of first use */
 	int nhosts, hcap;
 	unsigned int *uids;
 	int nuids, ucap;
-};
-
-struct rentry {
-	char *what;			/* NULL: unknown to the tracer */
-	const struct abi_entry *abi;
-	struct rexe *exes;
-	int n, cap;
-	struct html_plot plot;
 };
 
 struct rhost {
@@ -45,99 +34,50 @@ struct rhost {
 	int n, cap;
 };
 
-struct rpage {
-	const struct abi_set *set;
-	struct owner *owner;
-	const struct store_filter *f;
-	const char *db;
-	long long rows;
-	struct rentry *e;
-	int n, cap;
+/* What the page shows besides report's model: read in its snapshot. */
+struct report_html {
+	struct html_plot *plots;	/* per report.entries[i] */
 	struct rhost *hosts;
 	int nhosts, hcap;
 	long long nsessions, first, last;	/* the sessions' span */
 	bool has_days;
 };
 
-/* ---- reading ---- */
+/* ---- reading, in collect()'s snapshot ---- */
+
+struct read_ctx {
+	const struct report *r;
+	struct report_html *h;
+	int last;		/* the entry of the last day */
+};
 
 static bool same(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* The entry of @what: sums and days come in What order, so mostly the last. */
-static struct rentry *entry_of(struct rpage *p, const char *what, bool add)
+/* The entry of @what: days come in What order, so mostly the one of the last day. */
+static int entry_index(const struct report *r, const char *what, int last)
 {
-	struct rentry *e;
 	int i;
 
-	for (i = p->n - 1; i >= 0; i--)
-		if (same(p->e[i].what, what))
-			return &p->e[i];
-	if (!add)
-		return NULL;
-	e = GROW(p->e, p->n, p->cap);
-	memset(e, 0, sizeof(*e));
-	e->what = what ? xstrdup(what) : NULL;
-	e->abi = abi_entry_of_what(p->set, what);
-	return e;
-}
-
-static struct rexe *exe_of(struct rpage *p, struct rentry *e, const char *exe)
-{
-	struct rexe *x = e->n ? &e->exes[e->n - 1] : NULL;
-
-	if (x && !strcmp(x->exe, exe))
-		return x;
-	x = GROW(e->exes, e->n, e->cap);
-	memset(x, 0, sizeof(*x));
-	x->exe = xstrdup(exe);
-	x->package = owner_of(p->owner, exe, NULL);
-	x->ignored = p->set ? abi_ignored(p->set, e->abi, exe) : NULL;
-	x->sum.first_seen = LLONG_MAX;
-	x->sum.last_seen = LLONG_MIN;
-	return x;
-}
-
-/* @op into the list @ops ("open,read"), once; a list too long stops growing. */
-static void add_op(char *ops, size_t size, const char *op)
-{
-	size_t n = strlen(op), len = strlen(ops);
-	const char *p;
-
-	for (p = ops; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")])
-		if (strcspn(p, ",") == n && !strncmp(p, op, n))
-			return;
-	if (len + n + 2 < size)
-		snprintf(ops + len, size - len, "%s%s", len ? "," : "", op);
-}
-
-static int add_sum(const struct usage_sum *u, void *arg)
-{
-	struct rpage *p = arg;
-	struct rexe *x = exe_of(p, entry_of(p, u->what, true), u->exe);
-	int k;
-
-	usage_add(&x->sum, &u->counts);
-	for (k = 0; k < x->nhosts && strcmp(x->hosts[k], u->host); k++)
-		;
-	if (k == x->nhosts)
-		*GROW(x->hosts, x->nhosts, x->hcap) = xstrdup(u->host);
-	for (k = 0; k < x->nuids && x->uids[k] != u->uid; k++)
-		;
-	if (k == x->nuids)
-		*GROW(x->uids, x->nuids, x->ucap) = u->uid;
-	add_op(x->ops, sizeof(x->ops), u->op);
-	return 0;
+	if (last >= 0 && last < r->n && same(r->entries[last].what, what))
+		return last;
+	for (i = 0; i < r->n; i++)
+		if (same(r->entries[i].what, what))
+			return i;
+	return -1;
 }
 
 static int add_day(const struct usage_day *d, void *arg)
 {
-	struct rentry *e = entry_of(arg, d->what, false);
+	struct read_ctx *c = arg;
+	int i = entry_index(c->r, d->what, c->last);
 
-	if (e)
-		html_plot_add(&e->plot, d->exe, d->day, d->count);
+	/* Days of an entry with no use in the window (--since) are not plotted. */
+	if (i >= 0)
+		html_plot_add(&c->h->plots[i], d->exe, d->day, d->count);
+	c->last = i;
 	return 0;
 }
 
@@ -146,12 +86,13 @@ static int add_session(const struct usage_session *u, void *arg)
 {
 	const char *host = u->host;
 	long long started = u->started, last_sync = u->last_sync;
-	struct rpage *p = arg;
+	struct read_ctx *c = arg;
+	struct report_html *p = c->h;
 	struct rhost *h = p->nhosts ? &p->hosts[p->nhosts - 1] : NULL;
 	struct html_span *sp;
 
 	/* --since: the sessions that ran since. */
-	if (p->f->since && last_sync < p->f->since)
+	if (c->r->filter->since && last_sync < c->r->filter->since)
 		return 0;
 	if (!h || strcmp(h->host, host)) {
 		h = GROW(p->hosts, p->nhosts, p->hcap);
@@ -169,24 +110,69 @@ static int add_session(const struct usage_session *u, void *arg)
 	return 0;
 }
 
-static int read_page(struct store *s, struct rpage *p)
+static int read_more(struct store *s, struct report *r, void *arg)
 {
-	int ret;
+	struct read_ctx c = { r, arg, -1 };
+	int ret = 0;
 
-	if (store_begin(s))
-		return -1;
-	p->rows = store_rows(s);
-	p->has_days = store_has_days(s);
-	ret = p->rows < 0 ? -1 : store_sums(s, p->f, add_sum, p);
-	if (!ret && p->has_days)
-		ret = store_each_day(s, p->f, add_day, p);
+	c.h->plots = xcalloc(r->n + 1, sizeof(*c.h->plots));
+	c.h->has_days = store_has_days(s);
+	if (c.h->has_days)
+		ret = store_each_day(s, r->filter, add_day, &c);
 	if (!ret)
-		ret = store_each_session(s, add_session, p);
-	if (ret) {
-		store_rollback(s);
-		return -1;
+		ret = store_each_session(s, add_session, &c);
+	return ret;
+}
+
+struct report_html *report_html_new(struct report *r)
+{
+	struct report_html *h = xcalloc(1, sizeof(*h));
+
+	h->first = LLONG_MAX;
+	h->last = LLONG_MIN;
+	r->read_more = read_more;
+	r->read_more_arg = h;
+	return h;
+}
+
+/* @op into the list @ops ("open,read"), once; a list too long stops growing. */
+static void add_op(char *ops, size_t size, const char *op)
+{
+	size_t n = strlen(op), len = strlen(ops);
+	const char *p;
+
+	for (p = ops; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")])
+		if (strcspn(p, ",") == n && !strncmp(p, op, n))
+			return;
+	if (len + n + 2 < size)
+		snprintf(ops + len, size - len, "%s%s", len ? "," : "", op);
+}
+
+/* report's users @u[0..n) of one executable (in its order), summed. */
+static void exe_sum(struct rexe *x, const struct user *u, int n)
+{
+	int i, h, k;
+
+	memset(x, 0, sizeof(*x));
+	x->exe = u->exe;
+	x->package = u->package;
+	x->ignored = u->ignored;
+	x->sum.first_seen = LLONG_MAX;
+	x->sum.last_seen = LLONG_MIN;
+	for (i = 0; i < n; i++) {
+		usage_add(&x->sum, &u[i].counts);
+		for (h = 0; h < u[i].nhosts; h++) {
+			for (k = 0; k < x->nhosts && strcmp(x->hosts[k], u[i].hosts[h].host); k++)
+				;
+			if (k == x->nhosts)
+				*GROW(x->hosts, x->nhosts, x->hcap) = u[i].hosts[h].host;
+		}
+		for (k = 0; k < x->nuids && x->uids[k] != u[i].uid; k++)
+			;
+		if (k == x->nuids)
+			*GROW(x->uids, x->nuids, x->ucap) = u[i].uid;
+		add_op(x->ops, sizeof(x->ops), u[i].op);
 	}
-	return store_commit(s);
 }
 
 /* ---- the page ---- */
@@ -234,10 +220,27 @@ static void exe_row(FILE *f, const struct rexe *x)
 	fputs("</td></tr>\n", f);
 }
 
-static void entry_section(FILE *f, struct rpage *p, struct rentry *e)
+/* An entry's users, a row per executable (users come sorted by it). */
+static void exe_rows(FILE *f, const struct entry *e)
 {
+	struct rexe x;
+	int k, n;
+
+	for (k = 0; k < e->nusers; k = n) {
+		for (n = k + 1; n < e->nusers && !strcmp(e->users[n].exe, e->users[k].exe); n++)
+			;
+		exe_sum(&x, &e->users[k], n - k);
+		exe_row(f, &x);
+		free(x.hosts);
+		free(x.uids);
+	}
+}
+
+static void entry_section(FILE *f, const struct report *r, struct report_html *h, int i)
+{
+	const struct entry *e = &r->entries[i];
+	struct html_plot *plot = &h->plots[i];
 	long long first, last;
-	int k;
 
 	fputs("<section class=\"entry\" data-what=\"", f);
 	html_esc(f, e->what);
@@ -246,18 +249,17 @@ static void entry_section(FILE *f, struct rpage *p, struct rentry *e)
 	fputs("</h3>\n<table class=\"users\">\n<tr><th>executable</th><th>package</th><th>how</th>"
 	      "<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
 	      "<th>swept</th><th>failed</th><th>first use</th><th>last use</th></tr>\n", f);
-	for (k = 0; k < e->n; k++)
-		exe_row(f, &e->exes[k]);
+	exe_rows(f, e);
 	fputs("</table>\n", f);
-	if (!p->has_days)
+	if (!h->has_days)
 		fputs("<p class=\"note plot-none\">No daily history in this DB (older abidep): "
 		      "the table above totals the uses.</p>\n", f);
-	else if (!html_plot_days(&e->plot, &first, &last))
+	else if (!html_plot_days(plot, &first, &last))
 		fputs("<p class=\"note plot-none\">No use in the daily history.</p>\n", f);
 	else {
 		fputs("<p>Uses per day (UTC), by executable, every uid, op and host:</p>\n", f);
-		html_plot_svg(f, &e->plot, p->f->since && p->f->since < first ? p->f->since : first,
-			      last, LLONG_MIN, NULL);
+		html_plot_svg(f, plot, r->filter->since && r->filter->since < first ?
+			      r->filter->since : first, last, LLONG_MIN, NULL);
 	}
 	fputs("</section>\n", f);
 }
@@ -265,7 +267,7 @@ static void entry_section(FILE *f, struct rpage *p, struct rentry *e)
 /* Hosts on the timeline; the rest counted. */
 #define REPORT_HTML_HOSTS 100
 
-static void hosts(FILE *f, const struct rpage *p)
+static void hosts(FILE *f, const struct report_html *p)
 {
 	int i;
 
@@ -305,86 +307,51 @@ static void hosts(FILE *f, const struct rpage *p)
 	fputs("</table>\n</section>\n", f);
 }
 
-static void page(FILE *f, struct rpage *p)
+void report_html_print(struct report_html *h, const struct report *r, const char *db,
+		       long long rows, FILE *f)
 {
-	int i, pass;
+	const struct store_filter *sf = r->filter;
+	int i;
 
 	html_begin(f, "abidep report");
 	fputs("<h1>abidep report</h1>\n<p>Usage DB <span class=\"path\">", f);
-	html_esc(f, p->db);
-	fprintf(f, "</span>: %lld row%s", p->rows, p->rows == 1 ? "" : "s");
-	if (p->f->entry) {
+	html_esc(f, db);
+	fprintf(f, "</span>: %lld row%s", rows, rows == 1 ? "" : "s");
+	if (sf->entry) {
 		fputs("; --entry ", f);
-		html_esc(f, p->f->entry);
+		html_esc(f, sf->entry);
 	}
-	if (p->f->since) {
+	if (sf->since) {
 		fputs("; uses since ", f);
-		html_time(f, p->f->since);
+		html_time(f, sf->since);
 	}
-	if (p->f->until) {
+	if (sf->until) {
 		fputs("; uses until ", f);
-		html_time(f, p->f->until);
+		html_time(f, sf->until);
 	}
 	fprintf(f, ".</p>\n<h2>Entries</h2>\n");
-	if (!p->n)
+	if (!r->n)
 		fputs("<p class=\"note\">No use recorded matches.</p>\n", f);
-	/* Entries unknown to the tracer (What NULL) last, as in the text. */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < p->n; i++)
-			if (!p->e[i].what == (bool)pass)
-				entry_section(f, p, &p->e[i]);
-	hosts(f, p);
+	/* Entries unknown to the tracer (What NULL) last: collect() puts them so. */
+	for (i = 0; i < r->n; i++)
+		entry_section(f, r, h, i);
+	hosts(f, h);
 	html_end(f);
 }
 
-static void page_free(struct rpage *p)
+void report_html_free(struct report_html *h, const struct report *r)
 {
-	int i, k, h;
+	int i;
 
-	for (i = 0; i < p->n; i++) {
-		for (k = 0; k < p->e[i].n; k++) {
-			struct rexe *x = &p->e[i].exes[k];
-
-			for (h = 0; h < x->nhosts; h++)
-				free(x->hosts[h]);
-			free(x->hosts);
-			free(x->uids);
-			free(x->exe);
-		}
-		free(p->e[i].exes);
-		free(p->e[i].what);
-		html_plot_free(&p->e[i].plot);
+	if (!h)
+		return;
+	for (i = 0; h->plots && i < r->n; i++)
+		html_plot_free(&h->plots[i]);
+	free(h->plots);
+	for (i = 0; i < h->nhosts; i++) {
+		free(h->hosts[i].host);
+		free(h->hosts[i].s);
 	}
-	free(p->e);
-	for (i = 0; i < p->nhosts; i++) {
-		free(p->hosts[i].host);
-		free(p->hosts[i].s);
-	}
-	free(p->hosts);
-}
-
-int report_html(struct store *s, const struct store_filter *f, struct owner *owner,
-		const struct abi_set *set, const char *db, const char *out)
-{
-	struct rpage p = { .set = set, .owner = owner, .f = f, .db = db,
-			   .first = LLONG_MAX, .last = LLONG_MIN };
-	struct output o;
-	char err[1024];
-	int ret = EX_OK;
-
-	if (read_page(s, &p)) {
-		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
-		ret = EX_DB;
-	} else if (output_open(&o, out, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_USAGE;
-	} else {
-		page(o.f, &p);
-		if (output_close(&o, err, sizeof(err))) {
-			fprintf(stderr, "abidep: %s\n", err);
-			ret = EX_USAGE;
-		}
-	}
-	page_free(&p);
-	return ret;
+	free(h->hosts);
+	free(h);
 }

@@ -3,17 +3,22 @@
 #ifndef ABIDEP_REPORT_HTML_H
 #define ABIDEP_REPORT_HTML_H
 
-#include "abi.h"
-#include "store.h"
+#include <stdio.h>
 
-struct owner;
+#include "report.h"
+
+struct report_html;
 
 /*
- * The page of the open store @s (rows as @f selects them), executables'
- * packages from @owner, known enumerators from @set, to @out atomically
- * (NULL: standard output). An exit status; the message printed.
+ * The page's own state: report_html_new() sets @r's read_more, which
+ * reads the daily history and the sessions in report's snapshot.
  */
-int report_html(struct store *s, const struct store_filter *f, struct owner *owner,
-		const struct abi_set *set, const char *db, const char *out);
+struct report_html *report_html_new(struct report *r);
+
+/* The page of @r (the DB @db, of @rows rows), to @f. */
+void report_html_print(struct report_html *h, const struct report *r, const char *db,
+		       long long rows, FILE *f);
+
+void report_html_free(struct report_html *h, const struct report *r);
 
 #endif
