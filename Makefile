@@ -146,7 +146,8 @@ DKMSDIR ?= /usr/src/abidep-$(VERSION)
 RST2MAN ?= rst2man
 
 MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
-UNITS := abidep-trace.service abidep-sync.service abidep-sync.timer
+UNITS := abidep-trace-early.service abidep-trace.service abidep-sync.service \
+	 abidep-sync.timer
 # The documents' source tree, as laid out in Documentation/ (make htmldocs
 # renders it; install does not need Sphinx).
 DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/*/*.inc \

@@ -44,13 +44,14 @@ struct trace_args {
 	int ntpaths;
 	struct pin_tables pinned;	/* --sync, --stop: the pin's tables */
 	bool help;		/* -h: usage printed, nothing else to do */
+	bool adopt;		/* --pin --adopt: a tracer pinned already is kept */
 };
 
 static void trace_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep trace [-d PATH] [-t PATH]... [-i S] [--duration S] [-q]\n"
-		"       abidep trace --pin [--early] [-d PATH] [-t PATH]... [--uid-quota N]\n"
+		"       abidep trace --pin [--early] [--adopt] [-d PATH] [-t PATH]... [--uid-quota N]\n"
 		"       abidep trace --sync | --stop [-d PATH] [-t PATH]...\n"
 		"       abidep trace --status [-j|-p]\n"
 		"\n"
@@ -68,6 +69,9 @@ static void trace_usage(FILE *f)
 		"\n"
 		"      --early          with --pin: write no DB (early boot, before /var is\n"
 		"                       mounted); the first --sync records the session\n"
+		"      --adopt          with --pin: if a tracer is pinned already (earlier in\n"
+		"                       the boot, or in the initramfs), keep it: sync it\n"
+		"                       (with --early: check it, no DB) instead of failing\n"
 		"  -d, --db PATH        the usage DB (default %s)\n"
 		"  -t, --tables PATH    the tables to use (default: %s)\n"
 		"  -i, --interval S     foreground: write the DB every S seconds (default 5)\n"
@@ -209,6 +213,7 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 	case 'q': tr->print = false; return EX_OK;
 	case 'K': tr->kprobe = true; return EX_OK;
 	case 'E': tr->early = true; return EX_OK;
+	case 'A': a->adopt = true; return EX_OK;
 	case 'j': cfg.json = true; return EX_OK;
 	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
 	case 'h': trace_usage(stdout); a->help = true; return EX_OK;
@@ -231,6 +236,7 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 		{ "uid-quota", required_argument, NULL, 'Q' },
 		{ "kprobe", no_argument, NULL, 'K' },
 		{ "early", no_argument, NULL, 'E' },
+		{ "adopt", no_argument, NULL, 'A' },
 		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
@@ -251,8 +257,9 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 			argv[optind]);
 		return EX_USAGE;
 	}
-	if (tr->early && a->mode != 'P') {
-		fprintf(stderr, "abidep: --early goes with --pin only (see abidep trace --help)\n");
+	if ((tr->early || a->adopt) && a->mode != 'P') {
+		fprintf(stderr, "abidep: --%s goes with --pin only (see abidep trace --help)\n",
+			tr->early ? "early" : "adopt");
 		return EX_USAGE;
 	}
 	return EX_OK;
@@ -271,6 +278,15 @@ static int trace_pin(struct tracer *tr, const struct trace_args *a)
 	if (ret)
 		unpin_all();
 	return ret;
+}
+
+/* --pin --early --adopt, pinned already: say whose pin it is, no DB. */
+static int trace_adopted(struct tracer *tr)
+{
+	pin_stage_load(tr);
+	fprintf(stderr, "abidep: kept the tracer pinned already under %s (session %s, pinned %s)\n",
+		PIN_DIR, tr->session, tr->stage ? tr->stage : "at an unknown stage");
+	return EX_OK;
 }
 
 /* --sync, or --stop: the counts to the DB; --stop then unpins (detaches). */
@@ -318,9 +334,18 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 	int ret;
 
 	if (a->mode == 'P' && !access(PIN_DIR "/usage", F_OK)) {
-		fprintf(stderr, "abidep: a tracer is pinned already under %s ('abidep trace --stop' first)\n",
-			PIN_DIR);
-		return EX_PINNED;
+		if (!a->adopt) {
+			fprintf(stderr, "abidep: a tracer is pinned already under %s ('abidep trace --stop' first)\n",
+				PIN_DIR);
+			return EX_PINNED;
+		}
+		/*
+		 * Pinned earlier in this boot (bpffs does not outlive it): by
+		 * the initramfs, or by the early unit. Pinning again would
+		 * lose its counts and its stage; the late unit syncs it.
+		 */
+		a->mode = tr->early ? 'a' : 'Y';
+		pinned = true;
 	}
 	if (pinned)
 		pinned_tables(a);
@@ -338,6 +363,8 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 	else
 		specials_publish(tr);
 	ret = usage_open(tr);
+	if (a->mode == 'a')
+		return ret ? ret : trace_adopted(tr);
 	tr->say_host = a->mode != 'Y';
 	/* A pin, or a live tracer: how early in the boot; a sync reads the pin's. */
 	if (!pinned)

@@ -5,8 +5,12 @@
  * at coldplug, early units), and a tracer pinned after them never sees
  * those readers. The stage is taken when the tracer is loaded:
  *
- *	initramfs  /etc/initrd-release exists (systemd's marker of an initrd)
- *	early      systemd-udevd has not started: no /run/udev/control
+ *	initramfs  the root is the kernel's rootfs (an initramfs not yet left
+ *		   by switch_root: initramfs-tools', which has no marker
+ *		   file), or /etc/initrd-release exists (systemd's and
+ *		   dracut's marker of an initrd)
+ *	early      udev has not started: no /run/udev/control (the socket
+ *		   systemd-udevd-control.socket makes before udevd starts)
  *	late       after it: udev's coldplug may have run unseen
  *
  * with the time of the load and how long after boot (CLOCK_BOOTTIME). A
@@ -16,6 +20,7 @@
  * records the session from the pin's time. A sync finding no record (a pin
  * of an older abidep, or of another session) leaves the stage unknown.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +33,32 @@
 
 static const char *const stages[] = { STAGE_INITRAMFS, STAGE_EARLY, STAGE_LATE };
 
+/* Whether this process's root is the kernel's rootfs (mountinfo's "/"). */
+static bool root_is_rootfs(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], mnt[8], fstype[16];
+	bool yes = false;
+
+	if (!f)
+		return false;
+	/* id parent major:minor root mount-point options... - fstype source */
+	while (!yes && fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+
+		yes = sep && sscanf(line, "%*s %*s %*s %*s %7s", mnt) == 1 &&
+		      !strcmp(mnt, "/") && sscanf(sep, " - %15s", fstype) == 1 &&
+		      !strcmp(fstype, "rootfs");
+	}
+	fclose(f);
+	return yes;
+}
+
 void stage_now(struct tracer *tr)
 {
 	struct timespec ts;
 
-	if (!access("/etc/initrd-release", F_OK))
+	if (root_is_rootfs() || !access("/etc/initrd-release", F_OK))
 		tr->stage = STAGE_INITRAMFS;
 	else if (access("/run/udev/control", F_OK))
 		tr->stage = STAGE_EARLY;

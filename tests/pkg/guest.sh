@@ -14,6 +14,7 @@ kver=$(uname -r)
 version=$(dpkg-deb -f "$deb" Version)
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 unit=/lib/systemd/system/abidep-trace.service
+earlyunit=/lib/systemd/system/abidep-trace-early.service
 syncunit=/lib/systemd/system/abidep-sync.service
 log=$ABIDEP_OUT
 mkdir -p "$log"
@@ -57,10 +58,12 @@ check "... and completes objects" \
 
 section "systemd units"
 check "units verify (systemd-analyze verify)" \
-	sh -c "systemd-analyze verify $unit $syncunit /lib/systemd/system/abidep-sync.timer >'$log/verify.log' 2>&1 && ! grep -q . '$log/verify.log'"
+	sh -c "systemd-analyze verify $earlyunit $unit $syncunit /lib/systemd/system/abidep-sync.timer >'$log/verify.log' 2>&1 && ! grep -q . '$log/verify.log'"
 sed 's/^/# verify: /' "$log/verify.log"
 check "abidep-trace.service is enabled at boot (multi-user.target)" \
 	test "$(readlink /etc/systemd/system/multi-user.target.wants/abidep-trace.service)" = "$unit"
+check "abidep-trace-early.service is enabled at boot (sysinit.target)" \
+	test "$(readlink /etc/systemd/system/sysinit.target.wants/abidep-trace-early.service)" = "$earlyunit"
 check "abidep-sync.timer is enabled (timers.target)" \
 	test "$(readlink /etc/systemd/system/timers.target.wants/abidep-sync.timer)" = /lib/systemd/system/abidep-sync.timer
 
@@ -94,7 +97,9 @@ mkdir -p /run/abidep	# RuntimeDirectory=abidep (the record of the pinned tables)
 start=$(val ExecStart $unit)
 stop=$(val ExecStop $unit)
 syncc=$(val ExecStart $syncunit)
-check "ExecStart is '/usr/sbin/abidep trace --pin'" test "$start" = "/usr/sbin/abidep trace --pin"
+check "ExecStart is '/usr/sbin/abidep trace --pin --adopt'" test "$start" = "/usr/sbin/abidep trace --pin --adopt"
+check "the early unit's ExecStart is '/usr/sbin/abidep trace --pin --early --adopt'" \
+	test "$(val ExecStart $earlyunit)" = "/usr/sbin/abidep trace --pin --early --adopt"
 check "ExecStop is '/usr/sbin/abidep trace --stop'" test "$stop" = "/usr/sbin/abidep trace --stop"
 check "sync's ExecStart is '/usr/sbin/abidep trace --sync'" test "$syncc" = "/usr/sbin/abidep trace --sync"
 # shellcheck disable=SC2086
