@@ -15,7 +15,9 @@
  *
  * Each user is shown as a sweep (every access of it made within a sweep
  * of the file's directory: an enumerator, which abidep check does not
- * count) or by-name.
+ * count) or by-name, and whether it was during boot (store_boot_uses():
+ * a reader at boot, which a tracer loaded late misses), the earliest
+ * after boot of its rows.
  *
  * The Prometheus form is node_exporter textfile-collector metrics, per
  * (entry, file, exe, package, uid, host, op): a fleet's Prometheus then shows
@@ -61,6 +63,10 @@ static void report_usage(FILE *f)
 		"otherwise; SWEPT counts the swept uses. abidep check does not count\n"
 		"sweeps, nor the uses of known enumerators (the tables' Ignore: fields\n"
 		"and %s files), which are marked, unless told to (abidep-check(8)).\n"
+		"BOOT says a use was during boot: first seen before its session's first\n"
+		"sync, in a session begun in the initramfs or before systemd-udevd\n"
+		"(\"early, +3 s\": the stage, and how long after boot when known; \"-\":\n"
+		"not during boot), as a tracer loaded late would not have seen it.\n"
 		"\n"
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
@@ -121,15 +127,24 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The entry of @what: the last one, as the store walks in What order. */
-static struct entry *entry_of(struct report *r, const char *what)
+/* The entry of @what, if there is one: mostly the last, as the store walks in What order. */
+static struct entry *entry_find(struct report *r, const char *what)
 {
-	struct entry *e;
 	int i;
 
 	for (i = r->n - 1; i >= 0; i--)
 		if (same(r->entries[i].what, what))
 			return &r->entries[i];
+	return NULL;
+}
+
+/* The entry of @what, added when there is none. */
+static struct entry *entry_of(struct report *r, const char *what)
+{
+	struct entry *e = entry_find(r, what);
+
+	if (e)
+		return e;
 	e = GROW(r->entries, r->n, r->cap);
 	memset(e, 0, sizeof(*e));
 	e->what = dup_or_null(what);
@@ -177,9 +192,74 @@ static int add_sum(const struct usage_sum *s, void *arg)
 		usage_add(&u->counts, &s->counts);
 	}
 	h = GROW(u->hosts, u->nhosts, u->hcap);
+	memset(h, 0, sizeof(*h));
 	h->host = xstrdup(s->host);
 	h->counts = s->counts;
 	return 0;
+}
+
+/* SQLite's order of a text column (BINARY): NULL first, then by bytes. */
+static int cmp_text(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !!a - !!b;
+	return strcmp(a, b);
+}
+
+/* A use during boot against a user: the store's order of both (add_sum()). */
+static int cmp_user(const void *key, const void *elem)
+{
+	const struct usage_boot *b = key;
+	const struct user *u = elem;
+	int r = cmp_text(b->exe, u->exe);
+
+	if (!r)
+		r = b->uid < u->uid ? -1 : b->uid > u->uid;
+	if (!r)
+		r = cmp_text(b->cgroup, u->cgroup);
+	return r ? r : cmp_text(b->op, u->op);
+}
+
+static int cmp_host(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct user_host *)elem)->host);
+}
+
+/*
+ * A use during boot, onto its user's host and the user: the earliest
+ * after boot of each. A row of no user of the report (another window's)
+ * is left out.
+ */
+static int add_boot(const struct usage_boot *b, void *arg)
+{
+	struct report_boot boot = {
+		.stage = !strcmp(b->stage, STORE_STAGE_INITRAMFS) ? STORE_STAGE_INITRAMFS :
+			 STORE_STAGE_EARLY,
+		.after_boot = b->after_boot,
+	};
+	struct entry *e = entry_find(arg, b->what);
+	struct user *u = e && e->nusers ? bsearch(b, e->users, e->nusers, sizeof(*u), cmp_user) : NULL;
+	struct user_host *h = u ? bsearch(b->host, u->hosts, u->nhosts, sizeof(*h), cmp_host) : NULL;
+
+	if (!h)
+		return 0;
+	if (report_boot_earlier(&boot, &h->boot))
+		h->boot = boot;
+	if (report_boot_earlier(&boot, &u->boot))
+		u->boot = boot;
+	return 0;
+}
+
+/* How many users there are, and how many of them during boot. */
+static void count_boots(struct report *r)
+{
+	int i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->entries[i].nusers; k++) {
+			r->nusers++;
+			r->nboot += r->entries[i].users[k].boot.stage != NULL;
+		}
 }
 
 /* A session's losses, per host (sessions come in host order). */
@@ -249,6 +329,8 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 	if (!ret)
 		ret = store_sums(s, f, add_sum, r);
 	if (!ret)
+		ret = store_boot_uses(s, f, add_boot, r);
+	if (!ret)
 		ret = store_each_session(s, add_loss, r);
 	/* Entries unknown to the tracer (What NULL) come first: put them last. */
 	if (!ret && r->n > 1 && !r->entries[0].what) {
@@ -263,10 +345,29 @@ static int collect(struct store *s, const struct store_filter *f, struct report 
 		store_rollback(s);
 		return -1;
 	}
+	count_boots(r);
 	return store_commit(s);
 }
 
 /* ---- printing ---- */
+
+/* "boot": {"stage", "after_boot_s"} when the use was during boot, else null. */
+static void json_boot(struct json *j, const struct report_boot *b)
+{
+	json_key(j, "boot");
+	if (!b->stage) {
+		json_null(j);
+		return;
+	}
+	json_obj_start(j);
+	json_kstr(j, "stage", b->stage);
+	json_key(j, "after_boot_s");
+	if (b->after_boot < 0)
+		json_null(j);
+	else
+		json_int(j, b->after_boot);
+	json_obj_end(j);
+}
 
 static void print_json(const struct report *r, FILE *out)
 {
@@ -307,6 +408,7 @@ static void print_json(const struct report *r, FILE *out)
 			for (h = 0; h < u->nhosts; h++)
 				json_str(&j, u->hosts[h].host);
 			json_arr_end(&j);
+			json_boot(&j, &u->boot);
 			/* A known enumerator: why, and where it is listed. */
 			json_key(&j, "enumerated");
 			if (u->ignored) {

@@ -16,10 +16,24 @@
 
 struct owner;
 
+/*
+ * Whether a use happened during boot (store_boot_uses()): first seen in a
+ * session begun in the initramfs or before systemd-udevd, before that
+ * session's first sync. Of several such rows, the earliest after boot.
+ */
+struct report_boot {
+	const char *stage;	/* STORE_STAGE_INITRAMFS or _EARLY; NULL: not during boot */
+	long long after_boot;	/* seconds from boot to the use; -1: unknown */
+};
+
+/* "early, +3 s", "initramfs" (how long after boot unknown), or "-": as every format says it. */
+char *report_boot_text(const struct report_boot *b);
+
 /* A user's counts on one host. */
 struct user_host {
 	char *host;
 	struct usage_counts counts;
+	struct report_boot boot;	/* on that host */
 };
 
 /* Who used an entry: per (exe, uid, cgroup, op), summed over hosts. */
@@ -37,6 +51,7 @@ struct user {
 	struct user_host *hosts;	/* in host order */
 	int nhosts, hcap;
 	const struct abi_ignore *ignored;	/* a known enumerator: check does not count it */
+	struct report_boot boot;	/* the earliest after boot of its hosts' */
 };
 
 struct entry {
@@ -69,6 +84,8 @@ struct report {
 	const struct store_filter *filter;	/* what was collected */
 	struct owner *owner;
 	struct abi_set set;		/* the tables: their known enumerators */
+	int nusers;			/* of all entries */
+	int nboot;			/* of them, the users during boot */
 	/*
 	 * More to read in the snapshot the model is read in (--format html:
 	 * the daily history, the sessions), after it; NULL: none. Non-zero:
@@ -77,6 +94,12 @@ struct report {
 	int (*read_more)(struct store *s, struct report *r, void *arg);
 	void *read_more_arg;
 };
+
+/*
+ * Of two boots of a use, is @a earlier after boot than @b: during boot at
+ * all, then known how long after, then sooner.
+ */
+bool report_boot_earlier(const struct report_boot *a, const struct report_boot *b);
 
 /* A sweep, or a user by name: see usage_all_swept(). */
 const char *report_how(const struct usage_counts *c);

@@ -26,6 +26,7 @@ struct rexe {
 	int nhosts, hcap;
 	unsigned int *uids;
 	int nuids, ucap;
+	struct report_boot boot;	/* the earliest after boot of its users' */
 };
 
 struct rhost {
@@ -161,6 +162,8 @@ static void exe_sum(struct rexe *x, const struct user *u, int n)
 	x->sum.last_seen = LLONG_MIN;
 	for (i = 0; i < n; i++) {
 		usage_add(&x->sum, &u[i].counts);
+		if (report_boot_earlier(&u[i].boot, &x->boot))
+			x->boot = u[i].boot;
 		for (h = 0; h < u[i].nhosts; h++) {
 			for (k = 0; k < x->nhosts && strcmp(x->hosts[k], u[i].hosts[h].host); k++)
 				;
@@ -182,12 +185,18 @@ static void exe_sum(struct rexe *x, const struct user *u, int n)
 
 static void exe_row(FILE *f, const struct rexe *x)
 {
+	char *boot;
 	int k;
 
 	fputs("<tr class=\"exe\" data-exe=\"", f);
 	html_esc(f, x->exe);
-	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\"><td class=\"path\">", x->sum.count,
-		x->nhosts);
+	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\"", x->sum.count, x->nhosts);
+	/* During boot: how early; the seconds after boot when known. */
+	if (x->boot.stage)
+		fprintf(f, " data-boot-stage=\"%s\"", x->boot.stage);
+	if (x->boot.stage && x->boot.after_boot >= 0)
+		fprintf(f, " data-after-boot=\"%lld\"", x->boot.after_boot);
+	fputs("><td class=\"path\">", f);
 	html_esc(f, x->exe);
 	fputs("</td><td>", f);
 	html_esc(f, x->package ? x->package : "-");
@@ -217,7 +226,11 @@ static void exe_row(FILE *f, const struct rexe *x)
 	html_time(f, x->sum.first_seen);
 	fputs("</td><td class=\"t\">", f);
 	html_time(f, x->sum.last_seen);
+	boot = report_boot_text(&x->boot);
+	fputs("</td><td class=\"boot\">", f);
+	html_esc(f, boot);
 	fputs("</td></tr>\n", f);
+	free(boot);
 }
 
 /* An entry's users, a row per executable (users come sorted by it). */
@@ -248,7 +261,8 @@ static void entry_section(FILE *f, const struct report *r, struct report_html *h
 	html_esc(f, e->what ? e->what : "(unknown entry)");
 	fputs("</h3>\n<table class=\"users\">\n<tr><th>executable</th><th>package</th><th>how</th>"
 	      "<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
-	      "<th>swept</th><th>failed</th><th>first use</th><th>last use</th></tr>\n", f);
+	      "<th>swept</th><th>failed</th><th>first use</th><th>last use</th>"
+	      "<th>during boot</th></tr>\n", f);
 	exe_rows(f, e);
 	fputs("</table>\n", f);
 	if (!h->has_days)
@@ -329,6 +343,11 @@ void report_html_print(struct report_html *h, const struct report *r, const char
 		fputs("; uses until ", f);
 		html_time(f, sf->until);
 	}
+	/* Those a tracer loaded late would have missed. */
+	if (r->nboot)
+		fprintf(f, "; <span id=\"boot-uses\" data-count=\"%d\">%d of %d uses during boot</span> "
+			"(first seen before their session's first sync, in a boot traced from the "
+			"initramfs or before udev)", r->nboot, r->nboot, r->nusers);
 	fprintf(f, ".</p>\n<h2>Entries</h2>\n");
 	if (!r->n)
 		fputs("<p class=\"note\">No use recorded matches.</p>\n", f);

@@ -22,6 +22,24 @@ const char *report_how(const struct usage_counts *c)
 	return usage_all_swept(c) ? "sweep" : "by-name";
 }
 
+bool report_boot_earlier(const struct report_boot *a, const struct report_boot *b)
+{
+	if (!a->stage || !b->stage)
+		return a->stage && !b->stage;
+	if (a->after_boot < 0 || b->after_boot < 0)
+		return a->after_boot >= 0 && b->after_boot < 0;
+	return a->after_boot < b->after_boot;
+}
+
+char *report_boot_text(const struct report_boot *b)
+{
+	if (!b->stage)
+		return xstrdup("-");
+	if (b->after_boot < 0)
+		return xstrdup(b->stage);
+	return xasprintf("%s, +%lld s", b->stage, b->after_boot);
+}
+
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
@@ -29,14 +47,15 @@ static const char *or_dash(const char *s)
 
 /* ---- summed per executable ---- */
 
-enum { S_EXE, S_PKG, S_UIDS, S_CGROUPS, S_OPS, S_HOW, S_COUNT, S_ERRORS, S_LAST, S_HOSTS,
-       S_NCOLS };
+enum { S_EXE, S_PKG, S_UIDS, S_CGROUPS, S_OPS, S_HOW, S_BOOT, S_COUNT, S_ERRORS, S_LAST,
+       S_HOSTS, S_NCOLS };
 
+/* BOOT: whether a use was during boot (report_boot_text()). */
 static const struct table_col sum_cols[S_NCOLS] = {
 	{ "EXE", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
 	{ "UIDS", TC_SHRINK }, { "CGROUPS", TC_SHRINK | TC_LITERAL }, { "OPS", 0 },
-	{ "HOW", 0 }, { "COUNT", TC_RIGHT }, { "ERRORS", TC_RIGHT }, { "LAST-SEEN", 0 },
-	{ "HOSTS", TC_SHRINK | TC_LITERAL },
+	{ "HOW", 0 }, { "BOOT", 0 }, { "COUNT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
+	{ "LAST-SEEN", 0 }, { "HOSTS", TC_SHRINK | TC_LITERAL },
 };
 
 /* The distinct @ops as "open,read", as check shows them. */
@@ -55,6 +74,7 @@ static char *ops_text(char **ops, int n)
 static void add_sum(struct table *t, int layout, const struct user *u, int n, int cap)
 {
 	struct usage_counts sum = u->counts;
+	struct report_boot boot = u->boot;
 	unsigned int *uids = xmalloc(n * sizeof(*uids));
 	char **cgroups = xmalloc(n * sizeof(char *)), **ops = xmalloc(n * sizeof(char *));
 	char **hosts, **col = table_row(t, layout), tm[64];
@@ -63,6 +83,8 @@ static void add_sum(struct table *t, int layout, const struct user *u, int n, in
 	for (i = 0; i < n; i++) {
 		if (i)
 			usage_add(&sum, &u[i].counts);
+		if (report_boot_earlier(&u[i].boot, &boot))
+			boot = u[i].boot;
 		uids[i] = u[i].uid;
 		cgroups[i] = (char *)or_dash(u[i].cgroup);
 		ops[i] = u[i].op;
@@ -78,6 +100,7 @@ static void add_sum(struct table *t, int layout, const struct user *u, int n, in
 	col[S_CGROUPS] = distinct_list(cgroups, n, cap);
 	col[S_OPS] = ops_text(ops, n);
 	col[S_HOW] = xstrdup(report_how(&sum));
+	col[S_BOOT] = report_boot_text(&boot);
 	col[S_COUNT] = xasprintf("%llu", sum.count);
 	col[S_ERRORS] = xasprintf("%llu", sum.errors);
 	col[S_LAST] = xstrdup(iso_time(sum.last_seen, tm, sizeof(tm)));
@@ -90,13 +113,13 @@ static void add_sum(struct table *t, int layout, const struct user *u, int n, in
 
 /* ---- a row per host ---- */
 
-enum { H_EXE, H_PKG, H_UID, H_CGROUP, H_OP, H_HOW, H_COUNT, H_SWEPT, H_ERRORS, H_FIRST,
-       H_LAST, H_HOST, H_NCOLS };
+enum { H_EXE, H_PKG, H_UID, H_CGROUP, H_OP, H_HOW, H_BOOT, H_COUNT, H_SWEPT, H_ERRORS,
+       H_FIRST, H_LAST, H_HOST, H_NCOLS };
 
 static const struct table_col host_cols[H_NCOLS] = {
 	{ "EXE", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
 	{ "UID", TC_RIGHT }, { "CGROUP", TC_SHRINK | TC_LITERAL }, { "OP", 0 }, { "HOW", 0 },
-	{ "COUNT", TC_RIGHT }, { "SWEPT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
+	{ "BOOT", 0 }, { "COUNT", TC_RIGHT }, { "SWEPT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
 	{ "FIRST-SEEN", 0 }, { "LAST-SEEN", 0 }, { "HOST", TC_SHRINK | TC_LITERAL },
 };
 
@@ -115,6 +138,7 @@ static void add_host_rows(struct table *t, int layout, const struct user *u)
 		col[H_CGROUP] = xstrdup(or_dash(u->cgroup));
 		col[H_OP] = xstrdup(u->op);
 		col[H_HOW] = xstrdup(report_how(c));
+		col[H_BOOT] = report_boot_text(&u->hosts[h].boot);
 		col[H_COUNT] = xasprintf("%llu", c->count);
 		col[H_SWEPT] = xasprintf("%llu", c->swept);
 		col[H_ERRORS] = xasprintf("%llu", c->errors);
@@ -149,6 +173,16 @@ static void add_enumerators(struct table *t, const struct entry *e)
  *   EXE           PACKAGE    UIDS  CGROUPS  OPS   HOW      COUNT  ERRORS  LAST-SEEN  HOSTS
  *   /usr/bin/cat  coreutils  0     -        read  by-name      3       0  ...        h1, h2
  */
+/* How many of the uses were during boot: those a tracer loaded late would miss. */
+static void add_boots(struct table *t, const struct report *r)
+{
+	if (!r->nboot)
+		return;
+	table_blank(t);
+	table_line(t, 0, "uses during boot: %d of %d (first seen before their session's first sync, in a boot traced from the initramfs or before udev: BOOT)",
+		   r->nboot, r->nusers);
+}
+
 /* What the tracer lost: the counts above are lower bounds. */
 static void add_losses(struct table *t, const struct report *r)
 {
@@ -197,19 +231,23 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 		}
 		add_enumerators(t, e);
 	}
+	add_boots(t, r);
 	add_losses(t, r);
 }
 
 /* ---- CSV: a row per user ---- */
 
 enum { C_ENTRY, C_TABLE, C_STATUS, C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_HOW, C_COUNT,
-       C_SWEPT, C_ERRORS, C_FIRST, C_LAST, C_NHOSTS, C_HOSTS, C_ENUM, C_NCOLS };
+       C_SWEPT, C_ERRORS, C_FIRST, C_LAST, C_NHOSTS, C_HOSTS, C_ENUM, C_BOOT, C_AFTER,
+       C_NCOLS };
 
+/* boot_stage and boot_after_s: empty when not during boot, or not known. */
 static const struct table_col csv_cols[C_NCOLS] = {
 	{ "entry", 0 }, { "table", 0 }, { "status", 0 }, { "exe", 0 }, { "package", 0 },
 	{ "uid", 0 }, { "cgroup", 0 }, { "op", 0 }, { "how", 0 }, { "count", 0 },
 	{ "swept", 0 }, { "errors", 0 }, { "first_seen", 0 }, { "last_seen", 0 },
-	{ "hosts", 0 }, { "host_names", 0 }, { "enumerated", 0 },
+	{ "hosts", 0 }, { "host_names", 0 }, { "enumerated", 0 }, { "boot_stage", 0 },
+	{ "boot_after_s", 0 },
 };
 
 static void csv_user(struct table *t, int layout, const struct entry *e, const struct user *u)
@@ -240,6 +278,9 @@ static void csv_user(struct table *t, int layout, const struct entry *e, const s
 	for (h = 0; h < u->nhosts; h++)
 		p += sprintf(p, "%s%s", h ? " " : "", u->hosts[h].host);
 	col[C_ENUM] = xstrdup(u->ignored ? u->ignored->reason : "");
+	col[C_BOOT] = xstrdup(u->boot.stage ? u->boot.stage : "");
+	col[C_AFTER] = u->boot.stage && u->boot.after_boot >= 0 ?
+		       xasprintf("%lld", u->boot.after_boot) : xstrdup("");
 }
 
 static void build_csv(struct table *t, const struct report *r)

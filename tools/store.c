@@ -245,6 +245,31 @@ static const char *const sums_sql[] = {
 };
 
 /*
+ * store_boot_uses(): the rows first seen before their session's first sync
+ * in a session begun in the initramfs or early. A session with no watched
+ * run has no known first sync (min() is NULL, and so the comparison): its
+ * rows are not taken as during boot. Its last sync would bound the first
+ * one from above only, and take any use of the session for one at boot.
+ * The window: the day of first_seen among the days that overlap [?2, ?3].
+ * after: from boot (the start, the pin, less boot_offset) to first_seen,
+ * NULL when boot_offset is; never below 0 (a wall clock set back since).
+ */
+#define DAY_OF_SQL(T)	"(" T " - " T " % 86400)"
+
+static const char boot_uses_sql[] =
+	"SELECT u.what, u.exe, u.uid, u.cgroup, u.op, u.host, s.stage, u.first_seen,"
+	" max(u.first_seen - (s.started - s.boot_offset), 0) AS after"
+	" FROM usage u JOIN sessions s ON s.host = u.host AND s.session = u.session"
+	" WHERE s.stage IN ('" STORE_STAGE_INITRAMFS "', '" STORE_STAGE_EARLY "')"
+	" AND u.first_seen < (SELECT min(w.since) FROM watched w"
+	" WHERE w.host = u.host AND w.session = u.session)"
+	" AND" ENTRY_SQL
+	" AND (?2 = 0 OR " DAY_OF_SQL("u.first_seen") " > ?2 - 86400)"
+	" AND (?3 = 0 OR " DAY_OF_SQL("u.first_seen") " <= ?3)"
+	" ORDER BY u.what, u.exe, u.uid, u.cgroup, u.op, u.host, after IS NULL, after,"
+	" u.first_seen";
+
+/*
  * As upsert_sql, for rows of another DB: see store_merge_row(). Of two
  * copies of a session's row the larger counts are the later ones.
  */
@@ -1327,6 +1352,48 @@ int store_each_session(struct store *s,
 			break;
 		}
 		ret = fn(&u, arg);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_boot_uses(struct store *s, const struct store_filter *f,
+		    int (*fn)(const struct usage_boot *b, void *arg), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	/* Before schema 6, no session recorded its stage. */
+	if (s->empty || s->no_sessions || s->no_watched)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, boot_uses_sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot read");
+	store_bind_text(st, 1, f ? f->entry : NULL);
+	sqlite3_bind_int64(st, 2, f ? f->since : 0);
+	sqlite3_bind_int64(st, 3, f ? f->until : 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct usage_boot b = {
+			.what = col_text(st, 0), .exe = col_text(st, 1),
+			.uid = (unsigned int)sqlite3_column_int64(st, 2),
+			.cgroup = col_text(st, 3), .op = col_text(st, 4),
+			.host = col_text(st, 5), .stage = col_text(st, 6),
+			.first_seen = sqlite3_column_int64(st, 7),
+			.after_boot = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 :
+				      sqlite3_column_int64(st, 8),
+		};
+
+		if (!b.exe || !b.op || !b.host) {
+			s->rc = SQLITE_CORRUPT;
+			store_err(s, "cannot read: a row lacks its key (damaged DB)");
+			ret = -1;
+			break;
+		}
+		ret = fn(&b, arg);
 		if (ret)
 			break;
 	}

@@ -213,6 +213,35 @@ int store_files(struct store *s, const struct store_filter *f,
 int store_sums(struct store *s, const struct store_filter *f,
 	       int (*fn)(const struct usage_sum *, void *), void *arg);
 
+/*
+ * A use during boot: a usage row first seen in a session that began in the
+ * initramfs or before systemd-udevd started (its stage), before that
+ * session's first sync (its earliest watched run: the first sync writes
+ * one per What). Keyed as struct usage_sum, of one host.
+ */
+struct usage_boot {
+	const char *what;	/* NULL if unknown */
+	const char *exe;
+	unsigned int uid;
+	const char *cgroup;	/* NULL if unknown */
+	const char *op;
+	const char *host;
+	const char *stage;	/* STORE_STAGE_INITRAMFS or STORE_STAGE_EARLY */
+	long long first_seen;	/* unix seconds */
+	long long after_boot;	/* seconds from boot to first_seen; -1: unknown */
+};
+
+/*
+ * Call @fn for each use during boot of the rows @f selects (f->entry; of
+ * f->since and f->until, the days of the window as store_each_day()'s:
+ * a row first seen on one of them), ordered by what, exe, uid, cgroup, op,
+ * host (as store_sums()), then the earliest after boot first (unknown
+ * last). A DB older than schema 6, opened read-only, has none. Returns as
+ * store_sums().
+ */
+int store_boot_uses(struct store *s, const struct store_filter *f,
+		    int (*fn)(const struct usage_boot *b, void *arg), void *arg);
+
 /* Daily use summed over sessions, cgroups and files, per (what, exe, uid, op, host, day). */
 struct usage_day {
 	const char *what;	/* NULL if unknown */

@@ -255,11 +255,11 @@ for e in d:
         w = want.setdefault(u['exe'], [0, 0, set()])
         w[0] += u['count']; w[1] += u['errors']; w[2] |= set(u['hosts'])
     i = [k for k, l in enumerate(lines) if l.startswith(e['what'] + ' (')][0]
-    assert lines[i + 1].split() == ['EXE', 'PACKAGE', 'UIDS', 'CGROUPS', 'OPS', 'HOW', 'COUNT', 'ERRORS', 'LAST-SEEN', 'HOSTS'], lines[i + 1]
+    assert lines[i + 1].split() == ['EXE', 'PACKAGE', 'UIDS', 'CGROUPS', 'OPS', 'HOW', 'BOOT', 'COUNT', 'ERRORS', 'LAST-SEEN', 'HOSTS'], lines[i + 1]
     got = {}
     for l in lines[i + 2:i + 2 + len(want)]:
         c = re.split(r'  +', l.strip())
-        got[c[0]] = [int(c[6]), int(c[7]), c[9]]
+        got[c[0]] = [int(c[7]), int(c[8]), c[10]]
     assert got == {x: [w[0], w[1], 'h0000, h0001, h0002 and 997 more'] for x, w in want.items()}, (got, want)
     assert all(len(w[2]) == 1000 for w in want.values())
 "

@@ -59,26 +59,26 @@ check "... swept replaced as count is, 0 when not given" \
 section "text"
 cat >"$T/want" <<X
 /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
-  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      COUNT  ERRORS  LAST-SEEN             HOSTS
-  /usr/local/bin/legacy-irctl  -          1000  -                          open,write  by-name      5       4  2024-05-02T10:00:05Z  h1
+  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      BOOT  COUNT  ERRORS  LAST-SEEN             HOSTS
+  /usr/local/bin/legacy-irctl  -          1000  -                          open,write  by-name  -         5       4  2024-05-02T10:00:05Z  h1
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
-  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      COUNT  ERRORS  LAST-SEEN             HOSTS
-  /usr/bin/cat                 coreutils  0     /system.slice/mon.service  read        by-name      8       0  2024-05-02T10:00:10Z  h1, h2
-  /usr/bin/udevadm             -          0     -                          read        sweep        6       0  2024-05-01T10:05:00Z  h1, h2
+  EXE                          PACKAGE    UIDS  CGROUPS                    OPS         HOW      BOOT  COUNT  ERRORS  LAST-SEEN             HOSTS
+  /usr/bin/cat                 coreutils  0     /system.slice/mon.service  read        by-name  -         8       0  2024-05-02T10:00:10Z  h1, h2
+  /usr/bin/udevadm             -          0     -                          read        sweep    -         6       0  2024-05-01T10:05:00Z  h1, h2
 X
 cat >"$T/want-host" <<X
 /sys/class/rc/rcN/current_protocol (deprecated, sysfs-class-rc): /sys/class/rc/rc0/current_protocol, /sys/class/rc/rc3/current_protocol
-  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
-  /usr/local/bin/legacy-irctl  -          1000  -                          open   by-name      1      0       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
-  /usr/local/bin/legacy-irctl  -          1000  -                          write  by-name      4      0       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      BOOT  COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
+  /usr/local/bin/legacy-irctl  -          1000  -                          open   by-name  -         1      0       0  2024-05-02T10:00:05Z  2024-05-02T10:00:05Z  h1
+  /usr/local/bin/legacy-irctl  -          1000  -                          write  by-name  -         4      0       4  2024-05-01T10:00:05Z  2024-05-01T10:00:09Z  h1
 
 /sys/devices/system/cpu/cpuidle/current_governor_ro (deprecated, sysfs-cpuidle): /sys/devices/system/cpu/cpuidle/current_governor_ro
-  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
-  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   by-name      7      4       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1
-  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   sweep        1      1       0  2024-05-01T10:00:30Z  2024-05-01T10:00:30Z  h2
-  /usr/bin/udevadm             -             0  -                          read   sweep        4      4       0  2024-05-01T10:03:20Z  2024-05-01T10:03:20Z  h1
-  /usr/bin/udevadm             -             0  -                          read   sweep        2      2       0  2024-05-01T10:05:00Z  2024-05-01T10:05:00Z  h2
+  EXE                          PACKAGE     UID  CGROUP                     OP     HOW      BOOT  COUNT  SWEPT  ERRORS  FIRST-SEEN            LAST-SEEN             HOST
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   by-name  -         7      4       0  2024-05-01T10:00:00Z  2024-05-02T10:00:10Z  h1
+  /usr/bin/cat                 coreutils     0  /system.slice/mon.service  read   sweep    -         1      1       0  2024-05-01T10:00:30Z  2024-05-01T10:00:30Z  h2
+  /usr/bin/udevadm             -             0  -                          read   sweep    -         4      4       0  2024-05-01T10:03:20Z  2024-05-01T10:03:20Z  h1
+  /usr/bin/udevadm             -             0  -                          read   sweep    -         2      2       0  2024-05-01T10:05:00Z  2024-05-01T10:05:00Z  h2
 X
 check "report, exit 0" test "$(status "$A" report --db "$T/u.db" --root "$T/root")" = 0
 check "... per entry, per executable summed over sessions, hosts and operations, with packages" diff -u "$T/want" "$T/out"
@@ -101,21 +101,21 @@ want = [
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
     'op': 'open', 'how': 'by-name', 'count': 1, 'swept': 0, 'errors': 0,
     'first_seen': '2024-05-02T10:00:05Z', 'last_seen': '2024-05-02T10:00:05Z',
-    'hosts': ['h1'], 'enumerated': None},
+    'hosts': ['h1'], 'boot': None, 'enumerated': None},
    {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
     'op': 'write', 'how': 'by-name', 'count': 4, 'swept': 0, 'errors': 4,
     'first_seen': '2024-05-01T10:00:05Z', 'last_seen': '2024-05-01T10:00:09Z',
-    'hosts': ['h1'], 'enumerated': None}]},
+    'hosts': ['h1'], 'boot': None, 'enumerated': None}]},
  {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
   'users': [
    {'exe': '/usr/bin/cat', 'package': 'coreutils', 'package_version': '9.1-1', 'uid': 0,
     'cgroup': '/system.slice/mon.service', 'op': 'read', 'how': 'by-name', 'count': 8,
     'swept': 5, 'errors': 0, 'first_seen': '2024-05-01T10:00:00Z',
-    'last_seen': '2024-05-02T10:00:10Z', 'hosts': ['h1', 'h2'], 'enumerated': None},
+    'last_seen': '2024-05-02T10:00:10Z', 'hosts': ['h1', 'h2'], 'boot': None, 'enumerated': None},
    {'exe': '/usr/bin/udevadm', 'package': None, 'package_version': None, 'uid': 0, 'cgroup': None, 'op': 'read',
     'how': 'sweep', 'count': 6, 'swept': 6, 'errors': 0,
     'first_seen': '2024-05-01T10:03:20Z', 'last_seen': '2024-05-01T10:05:00Z',
-    'hosts': ['h1', 'h2'], 'enumerated': None}]}]
+    'hosts': ['h1', 'h2'], 'boot': None, 'enumerated': None}]}]
 if d != want:
     print(json.dumps(d, indent=1)); sys.exit(1)
 "
@@ -238,6 +238,78 @@ import json, sys
 d = json.load(sys.stdin)
 assert d and all(u[\"enumerated\"] is None for e in d for u in e[\"users\"]), d'"
 check "... saying so" grep -q 'known enumerators are not marked' "$T/err"
+
+section "uses during boot"
+# Host hb's boot e1, traced from early on: pinned at t0, 5 s after boot;
+# its first sync (its watched run's start) at t0 + 40. rc-setup read rc0
+# at t0 + 3 (during boot: 8 s after it), cat at t0 + 100 (after). A later
+# boot l1, traced late: lsirc's read before that session's first sync is
+# still no use seen at boot. Host hb2's boot e2, early too, its tracer
+# pinned 20 s after boot: rc-setup there 21 s after it; dracut-rc in the
+# initramfs of boot i1, how long after boot unknown. Boot n1, early, has
+# no watched run (no first sync known): its use is not taken as at boot.
+B=/sys/class/rc/rc0/current_protocol
+brow() {	# host session exe first_seen
+	echo "$1|$2|$B|$RC|sysfs-class-rc|deprecated|read|0|5|-|$3|x|9|1|1|0|$4|$4"
+}
+{
+	echo "S|hb|e1:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|5"
+	echo "W|hb|e1:1|$RC|$((t0 + 40))|$((t0 + 3600))|1"
+	brow hb e1:1 /usr/lib/udev/rc-setup $((t0 + 3))
+	brow hb e1:1 /usr/bin/cat $((t0 + 100))
+	echo "S|hb|l1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|late|300"
+	echo "W|hb|l1:1|$RC|$((t1 + 40))|$((t1 + 3600))|1"
+	brow hb l1:1 /usr/bin/lsirc $((t1 + 1))
+	echo "S|hb2|e2:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|20"
+	echo "W|hb2|e2:1|$RC|$((t0 + 40))|$((t0 + 3600))|1"
+	brow hb2 e2:1 /usr/lib/udev/rc-setup $((t0 + 1))
+	echo "S|hb2|i1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|initramfs|-"
+	echo "W|hb2|i1:1|$RC|$((t1 + 40))|$((t1 + 3600))|1"
+	brow hb2 i1:1 /usr/lib/dracut/dracut-rc $((t1 + 2))
+	echo "S|hb2|n1:1|$((t1 + 86400))|$((t1 + 86400 + 3600))|0|0|-|machine-id|early|5"
+	brow hb2 n1:1 /usr/bin/irw $((t1 + 86400 + 1))
+} | fill "$T/boot.db"
+cat >"$T/want-boot" <<X
+$RC (deprecated, sysfs-class-rc): $B
+  EXE                        PACKAGE    UIDS  CGROUPS  OPS   HOW      BOOT         COUNT  ERRORS  LAST-SEEN             HOSTS
+  /usr/bin/cat               coreutils  0     -        read  by-name  -                1       0  2024-05-01T10:01:40Z  hb
+  /usr/bin/irw               -          0     -        read  by-name  -                1       0  2024-05-03T10:00:01Z  hb2
+  /usr/bin/lsirc             -          0     -        read  by-name  -                1       0  2024-05-02T10:00:01Z  hb
+  /usr/lib/dracut/dracut-rc  -          0     -        read  by-name  initramfs        1       0  2024-05-02T10:00:02Z  hb2
+  /usr/lib/udev/rc-setup     -          0     -        read  by-name  early, +8 s      2       0  2024-05-01T10:00:03Z  hb, hb2
+
+uses during boot: 2 of 5 (first seen before their session's first sync, in a boot traced from the initramfs or before udev: BOOT)
+X
+check "report: exit 0" test "$(status "$A" report --db "$T/boot.db" --root "$T/root")" = 0
+check "... BOOT: the stage and seconds after boot of a use during boot (the earliest of its hosts'), '-' for the others; how many" \
+	diff -u "$T/want-boot" "$T/out"
+check "... --by-host: each host's own" sh -c "'$A' report --db '$T/boot.db' --by-host | grep '/rc-setup ' | awk '{ print \$NF, \$7, \$8, \$9 }' | tr '\n' ';' |
+	grep -qx 'hb early, +8 s;hb2 early, +21 s;'"
+boots() {	# report -j on stdin: "exe stage after_boot_s" per user, or "exe -"
+	python3 -c '
+import json, sys
+for e in json.load(sys.stdin):
+    for u in e["users"]:
+        b = u["boot"]
+        print(u["exe"], "-" if b is None else "%s %s" % (b["stage"], b["after_boot_s"]))'
+}
+check "-j: boot per user, its stage and seconds after boot, or null" \
+	same "$("$A" report -j --db "$T/boot.db" | boots | tr '\n' ';')" \
+	"/usr/bin/cat -;/usr/bin/irw -;/usr/bin/lsirc -;/usr/lib/dracut/dracut-rc initramfs None;/usr/lib/udev/rc-setup early 8;"
+check "--format csv: boot_stage and boot_after_s" sh -c "'$A' report --db '$T/boot.db' --format csv | python3 -c '
+import csv, sys
+r = {x[\"exe\"]: (x[\"boot_stage\"], x[\"boot_after_s\"]) for x in csv.DictReader(sys.stdin)}
+assert r == {\"/usr/bin/cat\": (\"\", \"\"), \"/usr/bin/irw\": (\"\", \"\"), \"/usr/bin/lsirc\": (\"\", \"\"),
+  \"/usr/lib/dracut/dracut-rc\": (\"initramfs\", \"\"), \"/usr/lib/udev/rc-setup\": (\"early\", \"8\")}, r'"
+check "--format html: the same, and the count" sh -c "'$A' report --db '$T/boot.db' --format html >'$T/boot.html' &&
+	grep -q 'data-exe=\"/usr/lib/udev/rc-setup\" data-uses=\"2\" data-hosts=\"2\" data-boot-stage=\"early\" data-after-boot=\"8\"' '$T/boot.html' &&
+	grep -q '<td class=\"boot\">early, +8 s</td>' '$T/boot.html' &&
+	grep -q 'data-exe=\"/usr/bin/cat\" data-uses=\"1\" data-hosts=\"1\"><td' '$T/boot.html' &&
+	grep -q '<span id=\"boot-uses\" data-count=\"2\">2 of 5 uses during boot</span>' '$T/boot.html'"
+check "--since the day after: the boot use of the first day is not in it" \
+	same "$("$A" report -j --db "$T/boot.db" --since 2024-05-02 | boots | tr '\n' ';')" \
+	"/usr/bin/irw -;/usr/bin/lsirc -;/usr/lib/dracut/dracut-rc initramfs None;"
+check "a report without use during boot prints no count" sh -c "! '$A' report --db '$T/u.db' | grep -q 'during boot'"
 
 section "what the tracer lost"
 # h1's second session could not record 418 accesses (seen at t1 + 60) and

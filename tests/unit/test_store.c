@@ -1971,6 +1971,71 @@ out:
 	free(db);
 }
 
+/* store_boot_uses()'s uses as "exe|host|stage|after_boot" lines. */
+static int boot_line(const struct usage_boot *b, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf),
+		 "%s|%s|%s|%lld\n", b->exe, b->host, b->stage, b->after_boot);
+	return 0;
+}
+
+static bool boot_uses_are(struct store *s, const struct store_filter *f, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_boot_uses(s, f, boot_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# boot uses (ret %d) %s:\n%s# want:\n%s", ret, store_errmsg(s), l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+/*
+ * Uses during boot: before the first sync (100) of a session begun early,
+ * pinned at 50, 3 s after boot (sync_watched()'s); none of a late one.
+ */
+static void test_boot_uses(void)
+{
+	char *db = xstrdup(tpath("boot.db"));
+	struct store_filter f = { .entry = "/sys/other" };
+	struct store *s = open_rw(db);
+	struct usage_row r;
+
+	current = "boot uses";
+	if (!s)
+		goto out;
+	CHECK(!sync_watched(s, 100, 1) && !sync_watched(s, 200, 1));
+	r = row("s1", 1, 60, 60);
+	r.host = "h/1";
+	CHECK(!upsert1(s, &r));
+	r.exe = "/usr/bin/at-first-sync";
+	r.first_seen = 100;
+	CHECK(!upsert1(s, &r));
+	r.exe = "/usr/bin/a-second-before";
+	r.first_seen = 99;
+	CHECK(!upsert1(s, &r));
+	/* By exe, then the earliest after boot: 60 - (50 - 3), 99 - 47. */
+	CHECK(boot_uses_are(s, NULL, "/usr/bin/a-second-before|h/1|early|52\n"
+			    "/usr/bin/cat|h/1|early|13\n"));
+	CHECK(boot_uses_are(s, &f, ""));
+	/* A later session of the host, begun late: its first use is no use at boot. */
+	CHECK(!store_begin(s) && !store_session(s, "h/1", "s2", 300, 0, 0) &&
+	      !store_session_watched(s, "h/1", "s2", &(struct store_session_info){
+			"machine-id", "late", 290, 90 }, 300,
+			&(struct store_watch){ "/sys/a", 1 }, 1) && !store_commit(s));
+	r.session = "s2";
+	r.exe = "/usr/bin/late";
+	r.first_seen = 295;
+	CHECK(!upsert1(s, &r));
+	CHECK(boot_uses_are(s, NULL, "/usr/bin/a-second-before|h/1|early|52\n"
+			    "/usr/bin/cat|h/1|early|13\n"));
+	store_close(s);
+out:
+	free(db);
+}
+
 /* A schema 5 DB: read without host ids or runs; upgraded, its host adopted once. */
 static void test_schema5(void)
 {
@@ -1985,6 +2050,8 @@ static void test_schema5(void)
 	if (s) {
 		CHECK(sessions_are(s, "h1|s1|10|30\n"));
 		CHECK(watched_are(s, "h1|s1|-|10|30|0\n"));
+		/* No session recorded its stage then: no use during boot. */
+		CHECK(boot_uses_are(s, NULL, ""));
 		store_close(s);
 	}
 	CHECK(sql_int(db, "PRAGMA user_version") == 5);
@@ -2059,6 +2126,7 @@ int main(void)
 	test_schema4();
 	test_schema5();
 	test_watched();
+	test_boot_uses();
 	test_host_key();
 	test_days();
 	test_days_window();
