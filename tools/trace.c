@@ -422,6 +422,9 @@ static void tracer_free(struct tracer *tr)
 		free(tr->files[i].path);
 	free(tr->files);
 	free(tr->watch);
+	for (i = 0; i < tr->npin_watch; i++)
+		free((char *)tr->pin_watch[i].what);
+	free(tr->pin_watch);
 	cg_cache_free(&tr->cg);
 	abi_set_free(&tr->tables);
 }

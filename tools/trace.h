@@ -98,6 +98,9 @@ struct tracer {
 	 */
 	const char *stage;
 	long long pinned_at, boot_offset;
+	/* The files of each What the pin watched (its record), for the syncs. */
+	struct store_watch *pin_watch;
+	int npin_watch, pin_wcap;
 	bool early;		/* --pin --early: no DB until the first sync */
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */
 	__u32 uid_quota;	/* --uid-quota: a uid's new keys per sync */

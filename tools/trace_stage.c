@@ -19,15 +19,25 @@
  * writes no DB (at early boot /var may not be mounted), and the first sync
  * records the session from the pin's time. A sync finding no record (a pin
  * of an older abidep, or of another session) leaves the stage unknown.
+ *
+ * The record also keeps how many files of each What the pin watched: a
+ * pinned tracer watches the files there are (a device's appear when it is
+ * added), and the set is refreshed at each sync only. The syncs write
+ * those counts as the session's watched runs from the pin's time on, so
+ * that a What whose files appeared between the pin and the first sync
+ * (unwatched then: at boot, udev's coldplug adds most devices) shows as
+ * not watched from the pin, never as watched all along (abidep check).
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "trace.h"
+#include "util.h"
 
 #define PIN_STAGE	RUN_DIR "/pinned-stage"
 
@@ -68,13 +78,48 @@ void stage_now(struct tracer *tr)
 	tr->boot_offset = clock_gettime(CLOCK_BOOTTIME, &ts) ? -1 : ts.tv_sec;
 }
 
+/* More lines than any tables have Whats: not a record --pin wrote. */
+#define PIN_WATCH_MAX	65536
+
 int pin_stage_save(const struct tracer *tr)
 {
-	char line[192];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	int i, ret;
 
-	snprintf(line, sizeof(line), "%s %s %lld %lld\n", tr->session, tr->stage,
-		 tr->pinned_at, tr->boot_offset);
-	return run_file_save(PIN_STAGE, line, "the pin's boot stage");
+	if (!f)
+		return run_file_save(PIN_STAGE, "", "the pin's boot stage");
+	fprintf(f, "%s %s %lld %lld\n", tr->session, tr->stage, tr->pinned_at,
+		tr->boot_offset);
+	/* A What is a path from the tables: no tab, no newline (abi_parse.c). */
+	for (i = 0; tr->watch_known && i < tr->nwatch; i++)
+		fprintf(f, "%lld\t%s\n", tr->watch[i].files, tr->watch[i].what);
+	ret = fclose(f) ? -1 : run_file_save(PIN_STAGE, text, "the pin's boot stage");
+	free(text);
+	return ret;
+}
+
+/* The files of each What the pin watched: the record's lines after the first. */
+static void pin_watch_load(struct tracer *tr, FILE *f)
+{
+	char line[PATH_MAX + 32], *tab, *end;
+	struct store_watch *w;
+	long long files;
+
+	while (tr->npin_watch < PIN_WATCH_MAX && fgets(line, sizeof(line), f)) {
+		tab = strchr(line, '\t');
+		end = strchr(line, '\n');
+		if (!tab || !end)
+			continue;
+		*tab = *end = '\0';
+		files = strtoll(line, &end, 10);
+		if (*end || files < 0 || tab[1] != '/')
+			continue;
+		w = GROW(tr->pin_watch, tr->npin_watch, tr->pin_wcap);
+		w->what = xstrdup(tab + 1);
+		w->files = files;
+	}
 }
 
 void pin_stage_load(struct tracer *tr)
@@ -87,17 +132,21 @@ void pin_stage_load(struct tracer *tr)
 
 	if (!f)
 		return;
-	n = fscanf(f, "%95s %15s %lld %lld", session, stage, &at, &offset);
-	fclose(f);
+	n = fscanf(f, "%95s %15s %lld %lld%*[^\n]", session, stage, &at, &offset);
 	/* Another session's (a pin since stopped), or not ours: unknown. */
-	if (n != 4 || strcmp(session, tr->session) || at <= 0)
+	if (n != 4 || strcmp(session, tr->session) || at <= 0) {
+		fclose(f);
 		return;
+	}
 	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		if (!strcmp(stage, stages[i])) {
 			tr->stage = stages[i];
 			tr->pinned_at = at;
 			tr->boot_offset = offset < 0 ? -1 : offset;
 		}
+	if (tr->stage && fgetc(f) == '\n')
+		pin_watch_load(tr, f);
+	fclose(f);
 }
 
 void pin_stage_forget(void)

@@ -209,6 +209,10 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	if (store_session(tr->db, tr->host, tr->session, time(NULL),
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
+	    /* What the pin watched, from its time: see trace_stage.c. */
+	    (tr->npin_watch &&
+	     store_session_watched(tr->db, tr->host, tr->session, &info, tr->pinned_at,
+				   tr->pin_watch, tr->npin_watch)) ||
 	    store_session_watched(tr->db, tr->host, tr->session, &info, time(NULL),
 				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
