@@ -84,7 +84,7 @@ _abidep() {
 		fi ;;
 	trace)
 		_abidep_reply -W "--pin --sync --status --stop -d --db -i --interval
-			--duration -t --tables -q --quiet --max-entries --uid-quota --slots --kprobe --early -j --json -p --pretty
+			--duration -t --tables -q --quiet --max-entries --uid-quota --slots --kprobe --early --adopt -j --json -p --pretty
 			-h --help" ;;
 	report)
 		_abidep_reply -W "-d --db -t --tables --root --entry --since --until --format -o --output
