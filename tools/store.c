@@ -43,12 +43,13 @@
 /*
  * A tracer's sync (store_session()): its losses are cumulative within the
  * session, so they replace the row's; lost_at moves to this sync when
- * they grew since the last one.
+ * they grew since the last one. first_sync is the insert's alone: a row
+ * of a DB upgraded from schema 6 keeps its NULL (that sync is not known).
  */
 static const char session_sql[] =
-	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-	" CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END)"
+	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
+	" first_sync) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	" CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END, ?4)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" started = min(started, excluded.started),"
 	" last_sync = max(last_sync, excluded.last_sync),"
@@ -59,31 +60,43 @@ static const char session_sql[] =
 
 /*
  * abidep merge (store_merge_session()): of two copies of a session, the
- * larger losses and the later lost_at (NULL: none), so that merging one
- * again changes nothing.
+ * larger losses and the later lost_at (NULL: none), the earlier known
+ * first_sync (both copies have the same, or one of schema 6 none), so
+ * that merging one again changes nothing.
  */
 static const char merge_session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
-	" host_id, stage, boot_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+	" host_id, stage, boot_offset, first_sync)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" host_id = coalesce(host_id, excluded.host_id),"
 	" stage = coalesce(stage, excluded.stage),"
 	" boot_offset = coalesce(boot_offset, excluded.boot_offset),"
+	" first_sync = coalesce(min(first_sync, excluded.first_sync), first_sync,"
+	" excluded.first_sync),"
 	" started = min(started, excluded.started),"
 	" last_sync = max(last_sync, excluded.last_sync),"
 	" unrecorded = max(unrecorded, excluded.unrecorded),"
 	" skipped = max(skipped, excluded.skipped),"
 	" lost_at = coalesce(max(lost_at, excluded.lost_at), lost_at, excluded.lost_at)";
 
-/* Schema 4 and older, read-only: no losses (schema_sql's comment). */
+/* The reads of older schemas, read-only: what each lacks is NULL or 0. */
+#define SESSIONS_SQL(LOST, WATCHED, FIRST_SYNC)				\
+	"SELECT host, session, started, last_sync, " LOST ", " WATCHED ", "	\
+	FIRST_SYNC " FROM sessions ORDER BY host, started, session"
+
+enum { SESSIONS_7, SESSIONS_6, SESSIONS_5, SESSIONS_4 };
+
 static const char *const sessions_sql[] = {
-	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, host_id,"
-	" stage, boot_offset FROM sessions ORDER BY host, started, session",
-	/* Schema 5, read-only: no host_id, stage or boot_offset. */
-	"SELECT host, session, started, last_sync, unrecorded, skipped, lost_at, NULL,"
-	" NULL, NULL FROM sessions ORDER BY host, started, session",
-	"SELECT host, session, started, last_sync, 0, 0, NULL, NULL, NULL, NULL"
-	" FROM sessions ORDER BY host, started, session",
+	[SESSIONS_7] = SESSIONS_SQL("unrecorded, skipped, lost_at", "host_id, stage, boot_offset",
+				    "first_sync"),
+	/* Schema 6: no first_sync. */
+	[SESSIONS_6] = SESSIONS_SQL("unrecorded, skipped, lost_at", "host_id, stage, boot_offset",
+				    "NULL"),
+	/* Schema 5: no host_id, stage or boot_offset. */
+	[SESSIONS_5] = SESSIONS_SQL("unrecorded, skipped, lost_at", "NULL, NULL, NULL", "NULL"),
+	/* Schema 4 and older: no losses (store_schema.c). */
+	[SESSIONS_4] = SESSIONS_SQL("0, 0, NULL", "NULL, NULL, NULL", "NULL"),
 };
 
 /* The usage upserts: the row, then what to do with its counts on conflict. */
@@ -246,28 +259,44 @@ static const char *const sums_sql[] = {
 
 /*
  * store_boot_uses(): the rows first seen before their session's first sync
- * in a session begun in the initramfs or early. A session with no watched
- * run has no known first sync (min() is NULL, and so the comparison): its
- * rows are not taken as during boot. Its last sync would bound the first
- * one from above only, and take any use of the session for one at boot.
+ * in a session begun in the initramfs or early. The first sync is
+ * sessions.first_sync: the session's start is not it, nor is its earliest
+ * watched run since a pin records its own runs from its time (trace
+ * --pin --early: the pin's runs start with the session, seconds before
+ * udev's coldplug, and the uses at coldplug would all be after them).
+ *
+ * A session written before schema 7 has none: its earliest watched run
+ * stands for it, as the first sync of a tracer of then wrote one per What
+ * (a pinned tracer of b1c99bc, just before schema 7, wrote the pin's own,
+ * from the session's start: none of its uses is taken as during boot,
+ * never one too many). Without
+ * any run either, the comparison is NULL, and the rows are not taken as
+ * during boot: the last sync would bound the first one from above only,
+ * and take any use of the session for one at boot.
+ *
  * The window: the day of first_seen among the days that overlap [?2, ?3].
  * after: from boot (the start, the pin, less boot_offset) to first_seen,
  * NULL when boot_offset is; never below 0 (a wall clock set back since).
  */
 #define DAY_OF_SQL(T)	"(" T " - " T " % 86400)"
 
-static const char boot_uses_sql[] =
-	"SELECT u.what, u.exe, u.uid, u.cgroup, u.op, u.host, s.stage, u.first_seen,"
-	" max(u.first_seen - (s.started - s.boot_offset), 0) AS after"
-	" FROM usage u JOIN sessions s ON s.host = u.host AND s.session = u.session"
-	" WHERE s.stage IN ('" STORE_STAGE_INITRAMFS "', '" STORE_STAGE_EARLY "')"
-	" AND u.first_seen < (SELECT min(w.since) FROM watched w"
-	" WHERE w.host = u.host AND w.session = u.session)"
-	" AND" ENTRY_SQL
-	" AND (?2 = 0 OR " DAY_OF_SQL("u.first_seen") " > ?2 - 86400)"
-	" AND (?3 = 0 OR " DAY_OF_SQL("u.first_seen") " <= ?3)"
-	" ORDER BY u.what, u.exe, u.uid, u.cgroup, u.op, u.host, after IS NULL, after,"
-	" u.first_seen";
+#define BOOT_USES_SQL(FIRST_SYNC)					\
+	"SELECT u.what, u.exe, u.uid, u.cgroup, u.op, u.host, s.stage, u.first_seen,"	\
+	" max(u.first_seen - (s.started - s.boot_offset), 0) AS after"	\
+	" FROM usage u JOIN sessions s ON s.host = u.host AND s.session = u.session"	\
+	" WHERE s.stage IN ('" STORE_STAGE_INITRAMFS "', '" STORE_STAGE_EARLY "')"	\
+	" AND u.first_seen < coalesce(" FIRST_SYNC ", (SELECT min(w.since) FROM watched w"	\
+	" WHERE w.host = u.host AND w.session = u.session))"		\
+	" AND" ENTRY_SQL						\
+	" AND (?2 = 0 OR " DAY_OF_SQL("u.first_seen") " > ?2 - 86400)"	\
+	" AND (?3 = 0 OR " DAY_OF_SQL("u.first_seen") " <= ?3)"		\
+	" ORDER BY u.what, u.exe, u.uid, u.cgroup, u.op, u.host, after IS NULL, after,"	\
+	" u.first_seen"
+
+/* A schema 6 DB, read-only, has no first_sync column: its runs alone. */
+static const char *const boot_uses_sql[] = {
+	BOOT_USES_SQL("s.first_sync"), BOOT_USES_SQL("NULL"),
+};
 
 /*
  * As upsert_sql, for rows of another DB: see store_merge_row(). Of two
@@ -969,6 +998,8 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 	rc |= store_bind_text(st, 9, u->stage);
 	rc |= !u->stage || u->boot_offset < 0 ? sqlite3_bind_null(st, 10) :
 		sqlite3_bind_int64(st, 10, u->boot_offset);
+	rc |= u->first_sync ? sqlite3_bind_int64(st, 11, u->first_sync) :
+		sqlite3_bind_null(st, 11);
 	return store_step_write(s, st, rc, "cannot write a session row");
 }
 
@@ -1318,6 +1349,13 @@ int store_each_day_row(struct store *s,
 	return ret;
 }
 
+/* Which of sessions_sql[] reads @s's schema. */
+static int sessions_variant(const struct store *s)
+{
+	return s->no_lost ? SESSIONS_4 : s->no_watched ? SESSIONS_5 :
+	       s->no_first_sync ? SESSIONS_6 : SESSIONS_7;
+}
+
 int store_each_session(struct store *s,
 		       int (*fn)(const struct usage_session *u, void *arg), void *arg)
 {
@@ -1327,7 +1365,7 @@ int store_each_session(struct store *s,
 	s->err[0] = '\0';
 	if (s->empty || s->no_sessions)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, sessions_sql[s->no_lost ? 2 : s->no_watched], -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, sessions_sql[sessions_variant(s)], -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct usage_session u = {
@@ -1343,6 +1381,7 @@ int store_each_session(struct store *s,
 			.stage = col_text(st, 8),
 			.boot_offset = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
 				       sqlite3_column_int64(st, 9),
+			.first_sync = sqlite3_column_int64(st, 10),	/* NULL: 0 */
 		};
 
 		if (!u.host || !u.session) {
@@ -1371,7 +1410,7 @@ int store_boot_uses(struct store *s, const struct store_filter *f,
 	/* Before schema 6, no session recorded its stage. */
 	if (s->empty || s->no_sessions || s->no_watched)
 		return 0;
-	if (sqlite3_prepare_v2(s->db, boot_uses_sql, -1, &st, NULL))
+	if (sqlite3_prepare_v2(s->db, boot_uses_sql[s->no_first_sync], -1, &st, NULL))
 		return store_db_fail(s, "cannot read");
 	store_bind_text(st, 1, f ? f->entry : NULL);
 	sqlite3_bind_int64(st, 2, f ? f->since : 0);

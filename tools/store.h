@@ -131,6 +131,11 @@ struct usage_session {
 	 */
 	const char *stage;
 	long long boot_offset;
+	/*
+	 * Its first sync (schema 7): started unless a pin came before it
+	 * (store_schema.c). 0: unknown, a session written before schema 7.
+	 */
+	long long first_sync;
 };
 
 /* The stages a session records (trace_stage.c decides them). */
@@ -143,7 +148,8 @@ struct usage_session {
 /*
  * Record that the tracer session (@host, @session) ran at @now (unix
  * seconds), having lost @unrecorded and @skipped so far: a new row gets
- * started = last_sync = @now, an existing one keeps its started (the
+ * started = last_sync = first_sync = @now, an existing one keeps its
+ * started and first_sync (started the
  * smaller) and takes the larger last_sync, and lost_at becomes @now if
  * the losses grew. The tracer calls it on every sync, in the sync's
  * transaction, rows or none: abidep check reads from it when the tracer
@@ -216,8 +222,9 @@ int store_sums(struct store *s, const struct store_filter *f,
 /*
  * A use during boot: a usage row first seen in a session that began in the
  * initramfs or before systemd-udevd started (its stage), before that
- * session's first sync (its earliest watched run: the first sync writes
- * one per What). Keyed as struct usage_sum, of one host.
+ * session's first sync (sessions.first_sync; for a session written before
+ * schema 7, its earliest watched run). Keyed as struct usage_sum, of one
+ * host.
  */
 struct usage_boot {
 	const char *what;	/* NULL if unknown */
@@ -343,16 +350,18 @@ long long store_drained(struct store *s, const char *host, const char *session);
 int store_merge_row(struct store *s, const struct usage_row *r);
 
 /*
- * Merge a session row read from another DB: started becomes the smaller of
- * the two; last_sync, the losses and lost_at the larger; merging it again
- * changes nothing.
+ * Merge a session row read from another DB: started and first_sync (the
+ * known one) become the smaller of the two; last_sync, the losses and
+ * lost_at the larger; merging it again changes nothing.
  */
 int store_merge_session(struct store *s, const struct usage_session *u);
 
 /*
  * Call @fn for every session row, ordered by host, then started. A DB of
  * schema 1, opened read-only, has none: no call; one of schema 2 to 4 has
- * no losses (0, STORE_NO_LOSS). Return as store_each_row().
+ * no losses (0, STORE_NO_LOSS); one older than 6 no host_id nor stage
+ * (NULL, boot_offset -1); one older than 7 no first_sync (0). Return as
+ * store_each_row().
  */
 int store_each_session(struct store *s,
 		       int (*fn)(const struct usage_session *u, void *arg), void *arg);

@@ -29,6 +29,7 @@ struct store {
 	bool no_days;		/* read-only schema 1 to 3: no usage_days */
 	bool no_lost;		/* read-only schema 1 to 4: no sessions.unrecorded... */
 	bool no_watched;	/* read-only schema 1 to 5: no sessions.host_id, no watched */
+	bool no_first_sync;	/* read-only schema 1 to 6: no sessions.first_sync */
 	bool days_written;	/* in this transaction: prune at its commit */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */

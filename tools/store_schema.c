@@ -4,7 +4,7 @@
  * wrote: the one place that knows the versions (store.c reads and writes
  * rows of the current one).
  *
- * Schema (PRAGMA user_version 6):
+ * Schema (PRAGMA user_version 7):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
@@ -19,6 +19,7 @@
  *		drained						its last map written
  *		host_id						its key's id: from where
  *		stage, boot_offset				how early it began
+ *		first_sync					its first sync's time
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
@@ -98,6 +99,19 @@
  * all: a writer adds them (NULL, watched empty); a reader reads them as
  * NULL and no watched row (no_watched).
  *
+ * first_sync (schema 7) is when the session's row was first written: its
+ * first sync (store_session() sets it on insert only). started is not
+ * that: a pin earlier than the first sync becomes the session's start
+ * (store_session_watched()), and so do the pin's watched runs (trace
+ * --pin --early writes no DB: its first sync may come seconds after
+ * udev's coldplug). A use first seen before first_sync, in a session begun
+ * early, was made during boot (store_boot_uses()), and a What whose first
+ * watched run after the pin's begins by first_sync had files the pin did
+ * not watch (abidep check). For a live tracer, or a pin with its DB, it is
+ * started. Schema 6 lacked it: a writer adds it, NULL in every older
+ * session (its first sync unknown: the readers fall back on its earliest
+ * watched run); a reader reads it as NULL (no_first_sync).
+ *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
  * version on), say in store_check_schema() what a read-only opener of the
@@ -112,7 +126,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#define SCHEMA_VERSION	6
+#define SCHEMA_VERSION	7
 
 static const char schema_sql[] =
 	"CREATE TABLE usage (\n"
@@ -197,6 +211,10 @@ static const char watched_schema_sql[] =
 	"	PRIMARY KEY (host, session, what, since)\n"
 	") WITHOUT ROWID;\n";
 
+/* Schema 7's column, also added to an older DB: see upgrade_schema(). */
+static const char first_sync_schema_sql[] =
+	"ALTER TABLE sessions ADD COLUMN first_sync INTEGER;\n";
+
 static int create_schema(struct store *s)
 {
 	char sql[64];
@@ -210,7 +228,8 @@ static int create_schema(struct store *s)
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", SCHEMA_VERSION);
 		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) ||
 		    store_exec(s, days_schema_sql) || store_exec(s, lost_schema_sql) ||
-		    store_exec(s, watched_schema_sql) || store_exec(s, sql))
+		    store_exec(s, watched_schema_sql) || store_exec(s, first_sync_schema_sql) ||
+		    store_exec(s, sql))
 			v = -1;
 	}
 	if (v < 0) {
@@ -231,6 +250,7 @@ static const struct schema_step {
 	{ 3, days_schema_sql, "add the usage_days table" },
 	{ 4, lost_schema_sql, "add the sessions' losses" },
 	{ 5, watched_schema_sql, "add the host ids, boot stages and the watched table" },
+	{ 6, first_sync_schema_sql, "add the sessions' first syncs" },
 };
 
 /*
@@ -301,6 +321,7 @@ int store_check_schema(struct store *s)
 			s->no_days = v < 4;
 			s->no_lost = v < 5;
 			s->no_watched = v < 6;
+			s->no_first_sync = v < 7;
 			return 0;
 		}
 		return upgrade_schema(s);

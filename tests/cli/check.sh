@@ -265,7 +265,7 @@ cp "$T/win.db" "$T/win3.db"
 sql "$T/win3.db" "DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
 	ALTER TABLE sessions DROP COLUMN skipped; ALTER TABLE sessions DROP COLUMN lost_at;
 	ALTER TABLE sessions DROP COLUMN drained; ALTER TABLE sessions DROP COLUMN host_id; ALTER TABLE sessions DROP COLUMN stage;
-	ALTER TABLE sessions DROP COLUMN boot_offset;
+	ALTER TABLE sessions DROP COLUMN boot_offset; ALTER TABLE sessions DROP COLUMN first_sync;
 	DROP TABLE watched; PRAGMA user_version = 3"
 # "verdict count uses_in_window" of the one entry's one blocker.
 in_window() {
@@ -804,11 +804,11 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 6, with the sessions table, swept, usage_days and watched, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "6 0 6 0 0 "
+check "... to schema 7, with the sessions table, swept, usage_days and watched, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "7 0 6 0 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0|||||'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||||||1'"
 
 section "check: hosts by machine id (two machines named debian)"
 # debian/aaaa... traced through the window; debian/bbbb..., another

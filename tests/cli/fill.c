@@ -4,8 +4,10 @@
  * fields separated by '|' (- for NULL, %XX for any byte, so that names may
  * hold newlines and quotes), one upsert each, one transaction, as the
  * tracer writes them; a 19th field is swept (left out: 0). A line
- * S|host|session|started|last_sync[|unrecorded|skipped|lost_at[|host_id[|stage[|boot_offset]]]]
- * is a session row instead (store_merge_session(); - for NULL), and
+ * S|host|session|started|last_sync[|unrecorded|skipped|lost_at[|host_id[|stage[|boot_offset[|first_sync]]]]]
+ * is a session row instead (store_merge_session(); - for NULL; first_sync
+ * left out is started, as a live tracer's or a pin with its DB has it,
+ * and - is a session written before schema 7, its first sync unknown), and
  * W|host|session|what|since|last_sync|files a watched run (store_merge_watched()).
  * With WHATS (a file, one What a line), each session line also gets a run
  * per What over its span, 1 file watched, host_id "machine-id" and the
@@ -102,13 +104,14 @@ int main(int argc, char **argv)
 				goto fail;
 			continue;
 		}
-		if ((n == 5 || (n >= 8 && n <= 11)) && !strcmp(v[0], "S")) {
+		if ((n == 5 || (n >= 8 && n <= 12)) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
 				.host = v[1], .session = v[2],
 				.started = strtoll(v[3], NULL, 10),
 				.last_sync = strtoll(v[4], NULL, 10),
 				.lost_at = STORE_NO_LOSS,
 				.boot_offset = -1,
+				.first_sync = strtoll(v[3], NULL, 10),
 			};
 
 			if (n >= 8) {
@@ -124,8 +127,10 @@ int main(int argc, char **argv)
 				u.host_id = f(v[8]);
 			if (n >= 10)
 				u.stage = f(v[9]);
-			if (n == 11 && strcmp(v[10], "-"))
+			if (n >= 11 && strcmp(v[10], "-"))
 				u.boot_offset = strtoll(v[10], NULL, 10);
+			if (n == 12)
+				u.first_sync = strcmp(v[11], "-") ? strtoll(v[11], NULL, 10) : 0;
 			if (store_merge_session(s, &u) || watched_all(s, &u))
 				goto fail;
 			continue;

@@ -241,32 +241,36 @@ check "... saying so" grep -q 'known enumerators are not marked' "$T/err"
 
 section "uses during boot"
 # Host hb's boot e1, traced from early on: pinned at t0, 5 s after boot;
-# its first sync (its watched run's start) at t0 + 40. rc-setup read rc0
-# at t0 + 3 (during boot: 8 s after it), cat at t0 + 100 (after). A later
-# boot l1, traced late: lsirc's read before that session's first sync is
-# still no use seen at boot. Host hb2's boot e2, early too, its tracer
-# pinned 20 s after boot: rc-setup there 21 s after it; dracut-rc in the
-# initramfs of boot i1, how long after boot unknown. Boot n1, early, has
-# no watched run (no first sync known): its use is not taken as at boot.
+# its first sync at t0 + 40 (sessions.first_sync), its watched run from
+# the pin's time (the pin records what it watched, as a tracer of today
+# does). rc-setup read rc0 at t0 + 3 (during boot: 8 s after it), cat at
+# t0 + 100 (after). A later boot l1, traced late: lsirc's read before
+# that session's first sync is still no use seen at boot. Host hb2's boot
+# e2, early too, written before schema 7 (first_sync NULL: its earliest
+# watched run, at its first sync, stands for it), its tracer pinned 20 s
+# after boot: rc-setup there 21 s after it; dracut-rc in the initramfs of
+# boot i1, how long after boot unknown. Boot n1, early, of before schema
+# 7 too, has no watched run (no first sync known): its use is not taken as
+# at boot.
 B=/sys/class/rc/rc0/current_protocol
 brow() {	# host session exe first_seen
 	echo "$1|$2|$B|$RC|sysfs-class-rc|deprecated|read|0|5|-|$3|x|9|1|1|0|$4|$4"
 }
 {
-	echo "S|hb|e1:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|5"
-	echo "W|hb|e1:1|$RC|$((t0 + 40))|$((t0 + 3600))|1"
+	echo "S|hb|e1:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|5|$((t0 + 40))"
+	echo "W|hb|e1:1|$RC|$t0|$((t0 + 3600))|1"
 	brow hb e1:1 /usr/lib/udev/rc-setup $((t0 + 3))
 	brow hb e1:1 /usr/bin/cat $((t0 + 100))
-	echo "S|hb|l1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|late|300"
-	echo "W|hb|l1:1|$RC|$((t1 + 40))|$((t1 + 3600))|1"
+	echo "S|hb|l1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|late|300|$((t1 + 40))"
+	echo "W|hb|l1:1|$RC|$t1|$((t1 + 3600))|1"
 	brow hb l1:1 /usr/bin/lsirc $((t1 + 1))
-	echo "S|hb2|e2:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|20"
+	echo "S|hb2|e2:1|$t0|$((t0 + 3600))|0|0|-|machine-id|early|20|-"
 	echo "W|hb2|e2:1|$RC|$((t0 + 40))|$((t0 + 3600))|1"
 	brow hb2 e2:1 /usr/lib/udev/rc-setup $((t0 + 1))
-	echo "S|hb2|i1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|initramfs|-"
-	echo "W|hb2|i1:1|$RC|$((t1 + 40))|$((t1 + 3600))|1"
+	echo "S|hb2|i1:1|$t1|$((t1 + 3600))|0|0|-|machine-id|initramfs|-|$((t1 + 40))"
+	echo "W|hb2|i1:1|$RC|$t1|$((t1 + 3600))|1"
 	brow hb2 i1:1 /usr/lib/dracut/dracut-rc $((t1 + 2))
-	echo "S|hb2|n1:1|$((t1 + 86400))|$((t1 + 86400 + 3600))|0|0|-|machine-id|early|5"
+	echo "S|hb2|n1:1|$((t1 + 86400))|$((t1 + 86400 + 3600))|0|0|-|machine-id|early|5|-"
 	brow hb2 n1:1 /usr/bin/irw $((t1 + 86400 + 1))
 } | fill "$T/boot.db"
 cat >"$T/want-boot" <<X
@@ -309,6 +313,17 @@ check "--format html: the same, and the count" sh -c "'$A' report --db '$T/boot.
 check "--since the day after: the boot use of the first day is not in it" \
 	same "$("$A" report -j --db "$T/boot.db" --since 2024-05-02 | boots | tr '\n' ';')" \
 	"/usr/bin/irw -;/usr/bin/lsirc -;/usr/lib/dracut/dracut-rc initramfs None;"
+# The same DB as schema 6 had it: no first_sync, each session's earliest
+# watched run stands for its first sync. e1's and i1's are the pin's, at
+# their start: their uses are no longer taken as at boot (what schema 7
+# mends); e2's, at its first sync, still tells.
+cp "$T/boot.db" "$T/boot6.db"
+sqlite3 "$T/boot6.db" "ALTER TABLE sessions DROP COLUMN first_sync; PRAGMA user_version = 6"
+check "a schema 6 DB: before the earliest watched run (the pin's runs hide the first sync)" \
+	same "$("$A" report -j --db "$T/boot6.db" | boots | tr '\n' ';')" \
+	"/usr/bin/cat -;/usr/bin/irw -;/usr/bin/lsirc -;/usr/lib/dracut/dracut-rc -;/usr/lib/udev/rc-setup early 21;"
+check "... left schema 6 (a reader changes nothing)" \
+	same "$(sqlite3 "$T/boot6.db" 'PRAGMA user_version')" 6
 check "a report without use during boot prints no count" sh -c "! '$A' report --db '$T/u.db' | grep -q 'during boot'"
 
 section "what the tracer lost"

@@ -165,7 +165,7 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
@@ -1033,6 +1033,21 @@ static const char schema5_lost_sql[] =
 	"ALTER TABLE sessions ADD COLUMN lost_at INTEGER;"
 	"ALTER TABLE sessions ADD COLUMN drained INTEGER;";
 
+/*
+ * Schema 6's, as abidep wrote them until schema 7: s1 a session begun
+ * early, 3 s after boot, whose first sync (12, after cat's read at 10)
+ * wrote its watched run, as a tracer before b1c99bc did.
+ */
+static const char schema6_watched_sql[] =
+	"ALTER TABLE sessions ADD COLUMN host_id TEXT;"
+	"ALTER TABLE sessions ADD COLUMN stage TEXT;"
+	"ALTER TABLE sessions ADD COLUMN boot_offset INTEGER;"
+	"CREATE TABLE watched (host TEXT NOT NULL, session TEXT NOT NULL, what TEXT NOT NULL,"
+	" since INTEGER NOT NULL, last_sync INTEGER NOT NULL, files INTEGER NOT NULL,"
+	" PRIMARY KEY (host, session, what, since)) WITHOUT ROWID;"
+	"UPDATE sessions SET host_id = 'machine-id', stage = 'early', boot_offset = 3;"
+	"INSERT INTO watched VALUES ('h1', 's1', '/sys/class/rc/rcN/current_protocol', 12, 30, 1);";
+
 static void make_old_db(const char *db, int version)
 {
 	char *sql = xasprintf("PRAGMA journal_mode = WAL; %s %s %s"
@@ -1042,13 +1057,14 @@ static void make_old_db(const char *db, int version)
 		"INSERT INTO usage VALUES ('h1', 's1', '/sys/class/rc/rc0/current_protocol',"
 		" 'write', 1000, 4242, '/usr/bin/cat', '/sys/class/rc/rcN/current_protocol',"
 		" 'sysfs-class-rc', 'deprecated', '/user.slice', 'cat', 10, 1, 5, 1, 15, 25);"
-		"%s %s %s PRAGMA user_version = %d;",
+		"%s %s %s %s PRAGMA user_version = %d;",
 		schema2_usage_sql, version >= 2 ? schema2_sessions_sql : "",
 		version >= 4 ? schema4_days_sql : "",
 		version >= 2 ? "INSERT INTO sessions VALUES ('h1', 's1', 10, 30);" : "",
 		version >= 3 ? "ALTER TABLE usage ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;"
 			       " UPDATE usage SET swept = 2 WHERE op = 'read';" : "",
 		version >= 5 ? schema5_lost_sql : "",
+		version >= 6 ? schema6_watched_sql : "",
 		version);
 	sqlite3 *h;
 
@@ -1127,7 +1143,7 @@ static void test_schema2(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
 	CHECK(has_swept(db));
 	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
@@ -1142,7 +1158,7 @@ static void test_schema2(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
 out:
 	free(db);
@@ -1272,7 +1288,7 @@ static void test_sessions(void)
 				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 6);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 7);
 	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
@@ -1354,8 +1370,8 @@ static void test_schema4(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 11);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
@@ -1724,7 +1740,7 @@ static void test_schema3(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
 	CHECK(store_has_days(s));
 	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 0);
 	CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n", "h1|read|3|0|2\nh1|write|5|1|0\n"));
@@ -1998,6 +2014,7 @@ static bool boot_uses_are(struct store *s, const struct store_filter *f, const c
  */
 static void test_boot_uses(void)
 {
+	const struct store_session_info pin = { "machine-id", "early", 380, 2 };
 	char *db = xstrdup(tpath("boot.db"));
 	struct store_filter f = { .entry = "/sys/other" };
 	struct store *s = open_rw(db);
@@ -2031,6 +2048,25 @@ static void test_boot_uses(void)
 	CHECK(!upsert1(s, &r));
 	CHECK(boot_uses_are(s, NULL, "/usr/bin/a-second-before|h/1|early|52\n"
 			    "/usr/bin/cat|h/1|early|13\n"));
+	/*
+	 * Host h/2's --pin --early at 380, 2 s after boot, its first sync at
+	 * 400 (trace_sync.c's two calls): the pin's run of no file from 380,
+	 * the file's from 400. A use at 390 was during boot, though a run
+	 * began before it: the first sync says, not the earliest run.
+	 */
+	CHECK(!store_begin(s) && !store_session(s, "h/2", "p1", 400, 0, 0) &&
+	      !store_session_watched(s, "h/2", "p1", &pin, 380, &(struct store_watch){ "/sys/a", 0 }, 1) &&
+	      !store_session_watched(s, "h/2", "p1", &pin, 400, &(struct store_watch){ "/sys/a", 1 }, 1) &&
+	      !store_commit(s));
+	CHECK(sql_is(db, "SELECT started || ' ' || first_sync FROM sessions WHERE session = 'p1'",
+		     "380 400"));
+	r.host = "h/2";
+	r.session = "p1";
+	r.exe = "/usr/bin/udev-rule";
+	r.first_seen = r.last_seen = 390;
+	CHECK(!upsert1(s, &r));
+	CHECK(boot_uses_are(s, NULL, "/usr/bin/a-second-before|h/1|early|52\n"
+			    "/usr/bin/cat|h/1|early|13\n/usr/bin/udev-rule|h/2|early|12\n"));
 	store_close(s);
 out:
 	free(db);
@@ -2059,8 +2095,8 @@ static void test_schema5(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 6);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 11);
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
 	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host_id IS NULL", "1"));
 	/* Another host's name: not ours to take. */
 	CHECK(store_adopt_host(s, "h2", "h2/0123456789abcdef") == 0);
@@ -2078,6 +2114,81 @@ static void test_schema5(void)
 			.started = 1, .last_sync = 2, .lost_at = STORE_NO_LOSS }));
 	CHECK(store_adopt_host(s, "a", "a/0123456789abcdef") == 0);
 	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host = 'a'", "1"));
+	store_close(s);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+out:
+	free(db);
+}
+
+/* store_each_session()'s first_sync of each session, as "session|first_sync" lines. */
+static int first_sync_line(const struct usage_session *u, void *arg)
+{
+	struct lines *l = arg;
+
+	l->n++;
+	snprintf(l->buf + strlen(l->buf), sizeof(l->buf) - strlen(l->buf), "%s|%lld\n",
+		 u->session, u->first_sync);
+	return 0;
+}
+
+static bool first_syncs_are(struct store *s, const char *want)
+{
+	struct lines l = { "", 0 };
+	int ret = store_each_session(s, first_sync_line, &l);
+
+	if (ret || strcmp(l.buf, want))
+		printf("# first syncs (ret %d) %s:\n%s# want:\n%s", ret, store_errmsg(s), l.buf, want);
+	return !ret && !strcmp(l.buf, want);
+}
+
+/*
+ * A schema 6 DB: read without first syncs, its earliest watched run
+ * standing for one; upgraded, its session's stays unknown (NULL), a new
+ * one's is its first sync, and a merge keeps the earlier known.
+ */
+static void test_schema6(void)
+{
+	char *db = xstrdup(tpath("v6.db"));
+	struct usage_session m = { .host = "h1", .session = "s1", .started = 10,
+				   .last_sync = 30, .lost_at = STORE_NO_LOSS };
+	char err[512];
+	struct store *s;
+
+	current = "schema 6";
+	make_old_db(db, 6);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(first_syncs_are(s, "s1|0\n"));
+		/* cat's read at 10, before the run of its first sync (12): 7 s after boot. */
+		CHECK(boot_uses_are(s, NULL, "/usr/bin/cat|h1|early|3\n"));
+		store_close(s);
+	}
+	CHECK(sql_int(db, "PRAGMA user_version") == 6);
+	s = open_rw(db);
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
+	CHECK(sql_is(db, "SELECT coalesce(first_sync, 'NULL') FROM sessions", "NULL"));
+	CHECK(boot_uses_are(s, NULL, "/usr/bin/cat|h1|early|3\n"));
+	/* The old session syncs again: its first sync is still not known. */
+	CHECK(!session1(s, "h1", "s1", 40));
+	CHECK(first_syncs_are(s, "s1|0\n"));
+	/* A new one's is its first: later syncs leave it. */
+	CHECK(!session1(s, "h1", "s2", 50) && !session1(s, "h1", "s2", 60));
+	CHECK(first_syncs_are(s, "s1|0\ns2|50\n"));
+	/* Merged: a copy without changes nothing; the known one wins, the earlier of two. */
+	CHECK(!store_merge_session(s, &m));
+	CHECK(first_syncs_are(s, "s1|0\ns2|50\n"));
+	m.first_sync = 20;
+	CHECK(!store_merge_session(s, &m));
+	m.first_sync = 25;
+	CHECK(!store_merge_session(s, &m));
+	CHECK(first_syncs_are(s, "s1|20\ns2|50\n"));
+	/* Known now: cat's read (10) is still before it, its write (15) too. */
+	CHECK(boot_uses_are(s, NULL, "/usr/bin/cat|h1|early|3\n/usr/bin/cat|h1|early|8\n"));
 	store_close(s);
 	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
 out:
@@ -2125,6 +2236,7 @@ int main(void)
 	test_add();
 	test_schema4();
 	test_schema5();
+	test_schema6();
 	test_watched();
 	test_boot_uses();
 	test_host_key();
