@@ -190,6 +190,12 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 		.host_id = tr->host_from, .stage = tr->stage,
 		.pinned_at = tr->pinned_at, .boot_offset = tr->stage ? tr->boot_offset : -1,
 	};
+	/*
+	 * One time for the session row and the runs: a What's run that
+	 * starts at this sync starts at the session's first_sync, if this is
+	 * its first (check tells files that appeared before it so).
+	 */
+	long long now = time(NULL);
 	__u64 s[ABIDEP_NR_STATS];
 	int i;
 
@@ -206,14 +212,14 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	 * unless it lost accesses, which it keeps as evidence too.
 	 */
 	read_stats(tr, s);
-	if (store_session(tr->db, tr->host, tr->session, time(NULL),
+	if (store_session(tr->db, tr->host, tr->session, now,
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
 	    /* What the pin watched, from its time: see trace_stage.c. */
 	    (tr->npin_watch &&
 	     store_session_watched(tr->db, tr->host, tr->session, &info, tr->pinned_at,
 				   tr->pin_watch, tr->npin_watch)) ||
-	    store_session_watched(tr->db, tr->host, tr->session, &info, time(NULL),
+	    store_session_watched(tr->db, tr->host, tr->session, &info, now,
 				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
 		return -1;
