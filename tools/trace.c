@@ -280,10 +280,20 @@ static int trace_pin(struct tracer *tr, const struct trace_args *a)
 	return ret;
 }
 
-/* --pin --early --adopt, pinned already: say whose pin it is, no DB. */
+/*
+ * --pin --early --adopt, pinned already: no DB; watch the files there are
+ * now (devices added since the pin: the initramfs's modules, say) and add
+ * their counts to the pin's record; say whose pin it is.
+ */
 static int trace_adopted(struct tracer *tr)
 {
-	pin_stage_load(tr);
+	int ret = open_db(tr);
+
+	if (ret)
+		return ret;
+	watch_refresh(tr, false);
+	if (pin_stage_refresh(tr))
+		return EX_FAIL;
 	fprintf(stderr, "abidep: kept the tracer pinned already under %s (session %s, pinned %s)\n",
 		PIN_DIR, tr->session, tr->stage ? tr->stage : "at an unknown stage");
 	return EX_OK;
@@ -425,6 +435,7 @@ static void tracer_free(struct tracer *tr)
 	for (i = 0; i < tr->npin_watch; i++)
 		free((char *)tr->pin_watch[i].what);
 	free(tr->pin_watch);
+	free(tr->pin_watch_at);
 	cg_cache_free(&tr->cg);
 	abi_set_free(&tr->tables);
 }

@@ -98,9 +98,14 @@ struct tracer {
 	 */
 	const char *stage;
 	long long pinned_at, boot_offset;
-	/* The files of each What the pin watched (its record), for the syncs. */
+	/*
+	 * The files of each What the pin watched, and each refresh of the
+	 * set before the first sync (--pin --early --adopt): the record's
+	 * counts, for the syncs; pin_watch_at[i], when pin_watch[i] was seen.
+	 */
 	struct store_watch *pin_watch;
-	int npin_watch, pin_wcap;
+	long long *pin_watch_at;
+	int npin_watch, pin_wcap, pin_at_cap;
 	bool early;		/* --pin --early: no DB until the first sync */
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */
 	__u32 uid_quota;	/* --uid-quota: a uid's new keys per sync */
@@ -163,6 +168,7 @@ void files_from_map(struct tracer *tr);
 #define STAGE_LATE	STORE_STAGE_LATE
 void stage_now(struct tracer *tr);
 int pin_stage_save(const struct tracer *tr);
+int pin_stage_refresh(const struct tracer *tr);
 void pin_stage_load(struct tracer *tr);
 void pin_stage_forget(void);
 

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
 #include <limits.h>
 #include <unistd.h>
 
@@ -100,6 +101,26 @@ int pin_stage_save(const struct tracer *tr)
 	return ret;
 }
 
+/* A refresh of the pin's watched set: its counts, after the record's. */
+int pin_stage_refresh(const struct tracer *tr)
+{
+	FILE *f;
+	int i;
+
+	/* Only to this session's record (pin_stage_load() found it). */
+	if (!tr->npin_watch)
+		return 0;
+	f = fopen(PIN_STAGE, "a");
+	if (!f) {
+		fprintf(stderr, "abidep: cannot add to %s: %s\n", PIN_STAGE, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "@%lld\n", (long long)time(NULL));
+	for (i = 0; tr->watch_known && i < tr->nwatch; i++)
+		fprintf(f, "%lld\t%s\n", tr->watch[i].files, tr->watch[i].what);
+	return fclose(f);
+}
+
 /* The files of each What the pin watched: the record's lines after the first. */
 static void pin_watch_load(struct tracer *tr, FILE *f)
 {
@@ -107,7 +128,16 @@ static void pin_watch_load(struct tracer *tr, FILE *f)
 	struct store_watch *w;
 	long long files;
 
+	long long at = tr->pinned_at;
+
 	while (tr->npin_watch < PIN_WATCH_MAX && fgets(line, sizeof(line), f)) {
+		/* "@TIME": the counts of a refresh at TIME follow. */
+		if (line[0] == '@') {
+			files = strtoll(line + 1, &end, 10);
+			if (*end == '\n' && files >= at)
+				at = files;
+			continue;
+		}
 		tab = strchr(line, '\t');
 		end = strchr(line, '\n');
 		if (!tab || !end)
@@ -116,6 +146,13 @@ static void pin_watch_load(struct tracer *tr, FILE *f)
 		files = strtoll(line, &end, 10);
 		if (*end || files < 0 || tab[1] != '/')
 			continue;
+		/* pin_watch_at[] beside pin_watch[]: GROW() counts for one. */
+		if (tr->npin_watch == tr->pin_at_cap) {
+			tr->pin_at_cap = tr->pin_at_cap ? 2 * tr->pin_at_cap : 16;
+			tr->pin_watch_at = xrealloc(tr->pin_watch_at,
+						    tr->pin_at_cap * sizeof(*tr->pin_watch_at));
+		}
+		tr->pin_watch_at[tr->npin_watch] = at;
 		w = GROW(tr->pin_watch, tr->npin_watch, tr->pin_wcap);
 		w->what = xstrdup(tab + 1);
 		w->files = files;

@@ -179,6 +179,24 @@ static int sync_rows_merge(struct sync_row *rows, int n)
 }
 
 /*
+ * What the pin watched, and each refresh before the first sync, from their
+ * times (trace_stage.c): a group of the record's counts per time.
+ */
+static int pin_watched_write(struct tracer *tr, const struct store_session_info *info)
+{
+	int i, j;
+
+	for (i = 0; i < tr->npin_watch; i = j) {
+		for (j = i; j < tr->npin_watch && tr->pin_watch_at[j] == tr->pin_watch_at[i]; j++)
+			;
+		if (store_session_watched(tr->db, tr->host, tr->session, info,
+					  tr->pin_watch_at[i], tr->pin_watch + i, j - i))
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * The rows and the session's mark, in one transaction: @drained, the id of
  * the map they were drained from (their counts added), or 0 (the session's
  * totals, replacing).
@@ -215,10 +233,7 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	if (store_session(tr->db, tr->host, tr->session, now,
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
-	    /* What the pin watched, from its time: see trace_stage.c. */
-	    (tr->npin_watch &&
-	     store_session_watched(tr->db, tr->host, tr->session, &info, tr->pinned_at,
-				   tr->pin_watch, tr->npin_watch)) ||
+	    pin_watched_write(tr, &info) ||
 	    store_session_watched(tr->db, tr->host, tr->session, &info, now,
 				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
