@@ -141,6 +141,9 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.d)
 # systemd-modules-load reads /lib (or /usr/lib) and /etc, never /usr/local.
 MODULESLOADDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/modules-load.d,/etc/modules-load.d)
+# initramfs-tools reads hooks and scripts from /usr/share and /etc only.
+INITRAMFSDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # dkms looks for sources in /usr/src, whatever the prefix.
 DKMSDIR ?= /usr/src/abidep-$(VERSION)
 RST2MAN ?= rst2man
@@ -195,6 +198,12 @@ install: man
 		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u$$(test -f systemd/$$u.in && echo .in) \
 			>$(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
+	$(Q)install -D -m 0755 initramfs-tools/hooks/abidep $(DESTDIR)$(INITRAMFSDIR)/hooks/abidep
+	$(Q)install -D -m 0755 initramfs-tools/scripts/init-top/abidep \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-top/abidep
+	$(Q)install -D -m 0755 initramfs-tools/scripts/init-premount/abidep \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount/abidep
+	$(Q)install -D -m 0644 initramfs-tools/abidep.default $(DESTDIR)$(SYSCONFDIR)/default/abidep
 	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(Q)install -m 0644 kmod/modules-load/abidep.conf $(DESTDIR)$(MODULESLOADDIR)/
 	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
@@ -204,7 +213,9 @@ uninstall:
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/abidep $(DESTDIR)$(BASHCOMPDIR)/abidep \
 		$(DESTDIR)$(UDEVRULESDIR)/60-abidep.rules $(DESTDIR)$(MODULESLOADDIR)/abidep.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
-		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks/abidep $(DESTDIR)$(INITRAMFSDIR)/scripts/init-top/abidep \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount/abidep $(DESTDIR)$(SYSCONFDIR)/default/abidep
 	$(Q)rm -rf $(DESTDIR)$(DATAROOTDIR)/abidep $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
 
 clean:
