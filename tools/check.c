@@ -54,7 +54,8 @@ static void check_usage(FILE *f)
 		"           on some host the tracer did not run through it (its sessions,\n"
 		"           a day's gap allowed), or did not watch the entry's files\n"
 		"           through it (no such file there: abidep.ko not loaded, no\n"
-		"           device), or a boot of it in the window was observed only late\n"
+		"           device), or a boot of it in the window was observed only late,\n"
+		"           or the entry's files appeared after an early boot's pin\n"
 		"           (below); a DB without sessions (older abidep): no use of\n"
 		"           anything from before the window\n"
 		"  removed  Status: removed, and --kernel is at or past its Removed: kernel\n"
@@ -78,7 +79,15 @@ static void check_usage(FILE *f)
 		"late or unknown (an older tracer's). A host with a boot overlapping the\n"
 		"window observed only late does not cover the window: entries ready on\n"
 		"its evidence are no-data, the reason naming the host and the boot\n"
-		"(--allow-late-boot lets such boots cover it).\n"
+		"(--allow-late-boot lets such boots cover it). A boot observed from\n"
+		"early boot is so for an entry only if its files were watched from the\n"
+		"pin: where a What's run at its earliest session's start had no file,\n"
+		"and its next run, with files, began by that session's first sync (the\n"
+		"files appeared after the pin, at coldplug, unwatched until then), the\n"
+		"entry is no-data on that host, unless --allow-late-boot. Files that\n"
+		"appear after the first sync (a device added later) are not this case;\n"
+		"a session with no run at its start (no pin recorded) is judged by its\n"
+		"stage alone.\n"
 		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
@@ -97,8 +106,10 @@ static void check_usage(FILE *f)
 		"  --count-sweeps     count the known enumerators' and the swept uses as\n"
 		"                     blockers too\n"
 		"  --allow-late-boot  let a boot observed only late (stage late or unknown)\n"
-		"                     cover the window, as before abidep recorded stages:\n"
-		"                     its readers at boot go unseen\n"
+		"                     cover the window, as before abidep recorded stages,\n"
+		"                     and an entry's files that appeared after an early\n"
+		"                     boot's pin count as watched from it: readers at\n"
+		"                     boot go unseen\n"
 		"  --by-host          a line per (executable, uid, host) and every host named;\n"
 		"                     without it, uses are summed per executable across\n"
 		"                     hosts and uids, and lists of hosts show %d and how\n"
@@ -174,6 +185,7 @@ static void json_unwatched(struct json *j, const struct check_entry *ce)
 {
 	static const char *const why[] = {
 		[W_NO_FILE] = "no-file", [W_NOT_TABLED] = "not-in-tables", [W_PART] = "part",
+		[W_AT_BOOT] = "unwatched-at-boot",
 	};
 	int k;
 
@@ -283,6 +295,9 @@ static void json_host_boots(struct json *j, const struct check *c)
 			/* null: unknown (an older tracer's, or a pin of another session). */
 			json_kstr(j, "stage", b->stage < 3 ? check_stage_names[b->stage] : NULL);
 			json_kbool(j, "observed_early", b->early);
+			/* Of an early boot: the Whats whose files came after the pin. */
+			json_kstrs(j, "unwatched_at_boot", (char *const *)b->after_pin,
+				   b->nafter_pin);
 			json_obj_end(j);
 			free(name);
 		}
@@ -346,6 +361,8 @@ static void json_db(struct json *j, const struct check *c, const char *db)
 	json_obj_end(j);
 	/* Hosts with a boot in the window observed only late, allowed or not. */
 	json_kint(j, "late_boot_hosts", c->nlate);
+	/* Hosts with an early boot in it whose files of a What came after the pin. */
+	json_kint(j, "unwatched_at_boot_hosts", c->nafter_pin);
 	json_host_boots(j, c);
 	json_uncovered(j, c);
 	json_obj_end(j);

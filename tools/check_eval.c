@@ -45,6 +45,10 @@
  * when that stage is late or unknown (an older tracer's, or a pin of
  * another session). Any boot overlapping the window observed only late
  * leaves the host uncovered, unless --allow-late-boot (allow_late_boot).
+ * A boot observed from early boot is so for an entry only where the pin
+ * watched its files: check_watch.c's pin_run() decides, per entry, from
+ * the watched runs of the boot's earliest session (its start and first
+ * sync, kept here).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -201,14 +205,21 @@ static void build_index(struct check *c)
 	qsort(c->index, c->nindex, sizeof(*c->index), cmp_index);
 }
 
-struct check_entry *check_entry_of_what(const struct check *c, const char *what)
+int check_what_index(const struct check *c, const char *what)
 {
 	struct check_what key = { .what = what }, *hit;
 
 	if (!what)
-		return NULL;
+		return -1;
 	hit = bsearch(&key, c->index, c->nindex, sizeof(key), cmp_index);
-	return hit ? hit->ce : NULL;
+	return hit ? (int)(hit - c->index) : -1;
+}
+
+struct check_entry *check_entry_of_what(const struct check *c, const char *what)
+{
+	int k = check_what_index(c, what);
+
+	return k < 0 ? NULL : c->index[k].ce;
 }
 
 /*
@@ -376,14 +387,25 @@ static void add_boot(const struct check *c, struct check_host *h,
 	if (!b || !n || b->alone || strlen(b->id) != n || strncmp(b->id, u->session, n)) {
 		if (b && !b->overlaps) {
 			free(b->id);
+			free(b->session);
 			h->nboots--;
 		}
 		b = GROW(h->boots, h->nboots, h->bcap);
+		memset(b, 0, sizeof(*b));
 		b->id = n ? xstrndup(u->session, n) : xstrdup(u->session);
 		b->alone = !n;
 		b->stage = stage_index(u->stage);
 		b->early = b->stage <= 1;
-		b->overlaps = false;
+		b->session = xstrdup(u->session);
+		b->started = u->started;
+		/*
+		 * Written before schema 7, its first sync unknown: its earliest
+		 * watched run stands for it, as for report's uses during boot
+		 * (store.c). check_watch.c looks at a session with a run at its
+		 * start only, for which that is the start: no file is then
+		 * found to have come after the pin, as before first_sync.
+		 */
+		b->first_sync = u->first_sync ? u->first_sync : u->started;
 	}
 	b->overlaps |= u->last_sync >= c->quiet_since && u->started <= c->now;
 }
@@ -950,6 +972,8 @@ void check_free(struct check *c)
 		free(ce->uses);
 		free(ce->enums);
 		free(ce->refs);
+		for (k = 0; k < ce->nunwatched; k++)
+			free(ce->unwatched[k].boots);
 		free(ce->unwatched);
 		free(ce->reason);
 		free(ce->brief);
@@ -963,8 +987,11 @@ void check_free(struct check *c)
 	for (i = 0; i < c->nshosts; i++) {
 		struct check_host *h = &c->shosts[i];
 
-		for (k = 0; k < h->nboots; k++)
+		for (k = 0; k < h->nboots; k++) {
 			free(h->boots[k].id);
+			free(h->boots[k].session);
+			free(h->boots[k].after_pin);
+		}
 		free(h->boots);
 		free(h->host);
 		free(h->host_id);

@@ -62,6 +62,16 @@ struct check_boot {
 	bool early;			/* that stage is initramfs or early */
 	bool overlaps;			/* a session of it overlaps the window */
 	bool alone;			/* boot unknown: a boot of this session alone */
+	/* Its earliest session: its id, its start (the pin) and first sync. */
+	char *session;
+	long long started, first_sync;
+	/*
+	 * When early and overlapping: the selected Whats whose files appeared
+	 * after the pin and were not watched until its first sync
+	 * (check_watch.c); strings of the tables.
+	 */
+	const char **after_pin;
+	int nafter_pin, apcap;
 };
 
 /* How much of a boot id the output shows. */
@@ -106,7 +116,9 @@ struct check_unwatched {
 		W_NO_FILE,		/* it looked: no file matched a What */
 		W_NOT_TABLED,		/* its tables lacked the entry */
 		W_PART,			/* watched, not through the window */
+		W_AT_BOOT,		/* watched, but not from its early boot's pin */
 	} why;
+	char *boots;			/* W_AT_BOOT: "boot 3f2a9c0e: WHAT, ..."; else NULL */
 };
 
 struct check_entry {
@@ -170,6 +182,8 @@ struct check {
 	int nuncovered;			/* shosts that do not cover the window */
 	int nwatch_unknown;		/* shosts with a session in it that recorded no watched set */
 	int nlate;			/* shosts with a boot in it observed only late */
+	/* shosts with an early boot in it whose files of a selected What came after the pin */
+	int nafter_pin;
 	/*
 	 * The sessions in the window (or within CHECK_GRACE before it) by how
 	 * early in their boot they began (check_stage_names; the last:
@@ -216,6 +230,9 @@ int check_read_db(struct check *c, const char *path, char *err, size_t errlen);
 /* The selected entry with the What @what, or NULL (after check_read_db()). */
 struct check_entry *check_entry_of_what(const struct check *c, const char *what);
 
+/* The index of the What @what in c->index, or -1: not a selected entry's. */
+int check_what_index(const struct check *c, const char *what);
+
 /* Add the references found by scan_tree() under @root; -1 with @err. */
 int check_scan(struct check *c, const char *root, const struct abi_set *set,
 	       char *err, size_t errlen);
@@ -232,6 +249,9 @@ void check_free(struct check *c);
  */
 int check_read_watched(struct store *s, struct check *c);
 char *check_unwatched_reason(const struct check *c, const struct check_entry *ce, int cap);
+
+/* @b's Whats whose files came after the pin: "WHAT, WHAT"; "" for none. */
+char *check_after_pin_whats(const struct check_boot *b);
 char *check_unknown_reason(const struct check *c, const struct check_entry *ce);
 
 /*

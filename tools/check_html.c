@@ -114,7 +114,7 @@ static void summary(FILE *f, const struct check *c, const char *db, const char *
 	if (c->count_sweeps)
 		fputs("; enumerators and sweeps counted as uses (--count-sweeps)", f);
 	if (c->allow_late_boot)
-		fputs("; boots observed only late cover the window (--allow-late-boot)", f);
+		fputs("; boots observed only late cover the window, and files that appeared after an early boot's pin count as watched from it (--allow-late-boot)", f);
 	fputs(".<br>Usage DB <span class=\"path\">", f);
 	html_esc(f, db);
 	fprintf(f, "</span>: %lld row%s, %d host%s, %lld session%s", c->rows, c->rows == 1 ? "" : "s",

@@ -356,6 +356,43 @@ static void add_late_allowed(struct table *t, const struct check *c, bool by_hos
 	}
 }
 
+/*
+ * With --allow-late-boot: the hosts whose early boots had files of a What
+ * appear after the pin, taken as observed from early boot all the same.
+ */
+static void add_after_pin_allowed(struct table *t, const struct check *c, bool by_host)
+{
+	int i, k, n = 0, shown = 0;
+
+	if (!c->allow_late_boot || !c->nafter_pin)
+		return;
+	table_line(t, 0, "boots in the window whose files appeared after the tracer was pinned, unwatched until its first sync or a refresh before it, taken as observed from early boot (--allow-late-boot: readers at boot unseen), on %d of %d host%s:",
+		   c->nafter_pin, c->nshosts, c->nshosts == 1 ? "" : "s");
+	for (i = 0; i < c->nshosts; i++)
+		for (k = 0; k < c->shosts[i].nboots; k++)
+			n += c->shosts[i].boots[k].nafter_pin > 0;
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		for (k = 0; k < h->nboots; k++) {
+			char *name, *whats;
+
+			if (!h->boots[k].nafter_pin)
+				continue;
+			if (!by_host && shown++ == NAMES_SHOWN) {
+				table_line(t, 2, "and %d more boots (--by-host or -j lists them all)",
+					   n - NAMES_SHOWN);
+				return;
+			}
+			name = check_boot_name(&h->boots[k]);
+			whats = check_after_pin_whats(&h->boots[k]);
+			table_line(t, 2, "host %s: boot %s: %s", h->host, name, whats);
+			free(name);
+			free(whats);
+		}
+	}
+}
+
 /* The counts, the DB, the sessions and the scan. */
 static void add_summary(struct table *t, const struct check *c, const char *db, bool by_host)
 {
@@ -385,6 +422,7 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 	add_sessions(t, c, by_host);
 	add_stages(t, c);
 	add_late_allowed(t, c, by_host);
+	add_after_pin_allowed(t, c, by_host);
 	add_watch_unknown(t, c);
 	if (c->scanned)
 		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",

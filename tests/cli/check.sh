@@ -233,7 +233,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
-        \"late_boot_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
+        \"late_boot_hosts\": 0, \"unwatched_at_boot_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
  \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
@@ -898,7 +898,8 @@ import json, sys
 d = json.load(sys.stdin)
 db = d[\"db\"]
 assert d[\"allow_late_boot\"] is False and db[\"late_boot_hosts\"] == 1, d
-assert db[\"host_boots\"] == [{\"host\": \"$LH\", \"boots\": [{\"boot\": \"3f2a9c0e\", \"stage\": \"late\", \"observed_early\": False}]}], db
+assert db[\"host_boots\"] == [{\"host\": \"$LH\", \"boots\": [{\"boot\": \"3f2a9c0e\", \"stage\": \"late\", \"observed_early\": False,
+                                                   \"unwatched_at_boot\": []}]}], db
 u = db[\"uncovered_hosts\"]
 assert [(h[\"host\"], h[\"ran\"], h[\"late_boot\"]) for h in u] == [(\"$LH\", True, True)], u'"
 check "... --format html: the host's badge, and why" sh -c "'$A' check --format html -t '$T/tables' -d '$T/b-late.db' --now 2024-07-15 --entry cpuidle |
@@ -921,8 +922,8 @@ check "... naming the late one only" \
 check "... -j: both boots, in order" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-two.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
-assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": \"early\", \"observed_early\": True},
-             {\"boot\": \"77e1d2c4\", \"stage\": \"late\", \"observed_early\": False}], b'"
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": \"early\", \"observed_early\": True, \"unwatched_at_boot\": []},
+             {\"boot\": \"77e1d2c4\", \"stage\": \"late\", \"observed_early\": False, \"unwatched_at_boot\": []}], b'"
 check "... a window that ends before the late boot: ready" \
 	test "$(status ck --db "$T/b-two.db" --now 2024-06-30 --entry cpuidle)" = 0
 check "a late boot that ended before the window, an early one through it: ready, exit 0" \
@@ -940,7 +941,7 @@ check "... naming the boot and its unknown stage" \
 check "... -j: stage null" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-unknown.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
-assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": None, \"observed_early\": False}], b'"
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": None, \"observed_early\": False, \"unwatched_at_boot\": []}], b'"
 check "sessions whose boot id was unreadable ('unknown'): each its own boot, the late one named" \
 	same "$(verdict --db "$T/b-noid.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot unknown:9: late")"
 { echo "S|$LH|$B1:7|$t0|$((now - 3600))|0|0|-|machine-id|late"
@@ -993,6 +994,71 @@ check "... -j counts the hosts" sh -c "'$A' check -j -t '$T/tables' -d '$T/w-unk
 check "... the text too" sh -c "'$A' check -t '$T/tables' -d '$T/w-unknown.db' --now 2024-07-15 --entry rcN --allow-late-boot | grep -q 'watched set unknown on 1 of 1 host'"
 check "... without --allow-late-boot: no-data, for its boot's unknown stage, and marked" \
 	test "$(verdict --db "$T/w-unknown.db" --now 2024-07-15 --entry rcN)" = "no-data|a boot in the quiet window (since 2024-06-15T00:00:00Z) was not traced from before udev's coldplug (its first session's stage late, or unknown): readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $H (boot b1: unknown); watched set unknown on 1 of 1 host (sessions of an abidep that did not record what it watched: the file may not have existed there)"
+
+section "check: an entry of an early boot is observed from early only if watched from the pin"
+# Host $PH's boot b1, pinned early at t0 (its start), its first sync at
+# t0 + 40 (first_sync): rcN's runs as the tracer of today writes them,
+# the pin's first, at the session's start.
+PH=pin/0123456789abcdef
+fs=$((t0 + 40))
+pin_db() {	# DB FIRST_SYNC, then rcN's runs "since|last_sync|files"
+	db=$1 first=$2
+	shift 2
+	{ echo "S|$PH|b1:1|$t0|$((now - 3600))|0|0|-|machine-id|early|5|$first"
+	  for l in "$@"; do echo "W|$PH|b1:1|$RC|$l"; done; } | "$T/fill" "$T/$db"
+}
+pin_db p-watched.db $fs "$t0|$((now - 3600))|1"
+pin_db p-coldplug.db $fs "$t0|$t0|0" "$fs|$((now - 3600))|1"
+pin_db p-hotplug.db $fs "$t0|$((t0 + 86400))|0" "$((t0 + 86400 + 600))|$((now - 3600))|1"
+pin_db p-nopin.db $fs "$fs|$((now - 3600))|1"
+pin_db p-refresh.db $fs "$t0|$t0|0" "$((t0 + 10))|$((now - 3600))|1"
+pin_db p-schema6.db - "$t0|$t0|0" "$fs|$((now - 3600))|1"
+after_pin_reason="no-data|not watched from early boot in the quiet window (since 2024-06-15T00:00:00Z): the files appeared after the tracer was pinned (at coldplug) and were not watched until its first sync or a refresh before it, readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $PH (boot b1: $RC)"
+check "files watched from the pin, through the window: ready, exit 0" \
+	test "$(status ck --db "$T/p-watched.db" --now 2024-07-15 --entry rcN)" = 0
+check "... its reason plain" \
+	same "$(verdict --db "$T/p-watched.db" --now 2024-07-15 --entry rcN)" "ready|no use since 2024-06-15T00:00:00Z"
+check "no file at the pin, files from its first sync (udev's coldplug between): no-data, exit 12" \
+	test "$(status ck --db "$T/p-coldplug.db" --now 2024-07-15 --entry rcN)" = 12
+check "... the reason names the host, the boot and the What" \
+	same "$(verdict --db "$T/p-coldplug.db" --now 2024-07-15 --entry rcN)" "$after_pin_reason"
+check "... the text says it under the entry" sh -c "'$A' check -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry rcN |
+	grep -qF 'not watched from early boot in the quiet window (since 2024-06-15T00:00:00Z): the files appeared after the tracer was pinned (at coldplug)'"
+check "... -j: the entry's host unwatched at boot, the boot's What, the host still covering" sh -c "'$A' check -j -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+db, e = d[\"db\"], d[\"entries\"][0]
+assert e[\"unwatched_hosts\"] == [{\"host\": \"$PH\", \"why\": \"unwatched-at-boot\"}], e
+assert db[\"host_boots\"] == [{\"host\": \"$PH\", \"boots\": [{\"boot\": \"b1\", \"stage\": \"early\",
+    \"observed_early\": True, \"unwatched_at_boot\": [\"$RC\"]}]}], db
+assert db[\"unwatched_at_boot_hosts\"] == 1 and db[\"late_boot_hosts\"] == 0 and db[\"uncovered_hosts\"] == [], db'"
+check "... --format html: the reason" sh -c "'$A' check --format html -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry rcN |
+	grep -qF 'the files appeared after the tracer was pinned (at coldplug) and were not watched until its first sync or a refresh before it, readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $PH (boot b1: $RC)'"
+check "... another entry, watched from the pin, is not held by it: ready" sh -c "
+	printf 'W|%s|b1:1|%s|%s|%s|1\n' '$PH' '$GOV' '$t0' '$((now - 3600))' | '$T/fill' '$T/p-coldplug.db' &&
+	test \"\$('$A' check -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry cpuidle >/dev/null; echo \$?)\" = 0"
+check "... --allow-late-boot: ready, exit 0" \
+	test "$(status ck --db "$T/p-coldplug.db" --now 2024-07-15 --entry rcN --allow-late-boot)" = 0
+check "... the text says the boot was taken as observed from early boot" sh -c "grep -qx 'boots in the window whose files appeared after the tracer was pinned, unwatched until its first sync or a refresh before it, taken as observed from early boot (--allow-late-boot: readers at boot unseen), on 1 of 1 host:' '$T/out' &&
+	grep -qx '  host $PH: boot b1: $RC' '$T/out'"
+check "... -j: none unwatched, the boot's What still listed" sh -c "'$A' check -j -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry rcN --allow-late-boot | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+e = d[\"entries\"][0]
+assert e[\"verdict\"] == \"ready\" and e[\"unwatched_hosts\"] == [], e
+assert d[\"db\"][\"host_boots\"][0][\"boots\"][0][\"unwatched_at_boot\"] == [\"$RC\"] and d[\"db\"][\"unwatched_at_boot_hosts\"] == 1, d'"
+check "no file at the pin, files from a refresh before the first sync (--adopt): no-data, the same reason" \
+	same "$(verdict --db "$T/p-refresh.db" --now 2024-07-15 --entry rcN)" "$after_pin_reason"
+check "no file at the pin, files from a day later (a device added after the first sync): not this rule, ready" \
+	test "$(status ck --db "$T/p-hotplug.db" --now 2024-07-15 --entry rcN)" = 0
+check "... -j: nothing unwatched at boot" sh -c "'$A' check -j -t '$T/tables' -d '$T/p-hotplug.db' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"db\"]
+assert d[\"host_boots\"][0][\"boots\"][0][\"unwatched_at_boot\"] == [] and d[\"unwatched_at_boot_hosts\"] == 0, d'"
+check "no run at the session's start (a tracer that recorded no pin): judged on the boot's stage, ready" \
+	test "$(status ck --db "$T/p-nopin.db" --now 2024-07-15 --entry rcN)" = 0
+check "a session written before schema 7 (first sync unknown): its earliest run stands for it, ready" \
+	test "$(status ck --db "$T/p-schema6.db" --now 2024-07-15 --entry rcN)" = 0
 
 section "merge: sessions"
 # Two copies of h1's DB taken at different times, and a quiet host h2.
