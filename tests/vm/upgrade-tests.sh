@@ -12,6 +12,7 @@ set -u
 A=$ABIDEP_REPO/build/abidep
 REL=$ABIDEP_REPO/build/release
 PREV=$REL/previous/src/build/abidep
+OLD6=$REL/schema6/src/build/abidep
 OLD4=$REL/schema4/src/build/abidep
 OLD3=$REL/schema3/src/build/abidep
 OLD2=$REL/schema2/src/build/abidep
@@ -64,6 +65,7 @@ unsummed() {
 
 section "the earlier versions were built"
 check "previous: commit $(cat $REL/previous/commit)" test -x "$PREV"
+check "schema6: commit $(cat $REL/schema6/commit)" test -x "$OLD6"
 check "schema4: commit $(cat $REL/schema4/commit)" test -x "$OLD4"
 check "schema3: commit $(cat $REL/schema3/commit)" test -x "$OLD3"
 check "schema2: commit $(cat $REL/schema2/commit)" test -x "$OLD2"
@@ -85,7 +87,7 @@ UPGRADED=$(date +%s)
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
 check "this version: trace --sync of the old pin" sh -c "'$A' trace --sync --db $DB 2>/tmp/sync.err"
-check "... which makes the DB schema 6" same "$(sqlite3 $DB 'PRAGMA user_version')" 6
+check "... which makes the DB schema 7" same "$(sqlite3 $DB 'PRAGMA user_version')" 7
 check "... the host's rows taken as this host's: keyed by its machine id ($KEY)" \
 	same "$(sqlite3 $DB 'SELECT DISTINCT host FROM usage; SELECT DISTINCT host FROM sessions' | tr '\n' ' ')" "$KEY $KEY "
 check "... and said" grep -q "^abidep: the rows of host abidep-vm, written before hosts had ids, are this host's: now keyed $KEY\$" /tmp/sync.err
@@ -113,10 +115,10 @@ check "... report --since the upgrade: the uses of the days since, today's (9 + 
 	same "$("$A" report -j --db $DB --since @$UPGRADED | python3 -c '
 import json, sys
 print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[10, 10]"
-# A schema 6 DB is newer than previous knows: it refuses it, saying so.
+# A schema 7 DB is newer than previous knows: it refuses it, saying so.
 check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
-check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 6' /tmp/prev.err
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 7' /tmp/prev.err
 
 # old_db N BINARY WHAT SQL WANT: a DB the schema N version's tracer wrote
 # (2 reads), reported by this version, left as it is; this version's
@@ -133,7 +135,7 @@ old_db() {
 	check "... and leaves it schema $n (a reader changes nothing)" \
 		same "$(sqlite3 $db 'PRAGMA user_version')" $n
 	check "this version pins on it" "$A" trace --pin --db $db
-	check "... which makes it schema 6 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
+	check "... which makes it schema 7 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
 	reads 3
 	check "... and stops" "$A" trace --stop --db $db
 	check "... the old rows and the new summed (2 + 3)" same "$(rows $db)" "$(want 5)"
@@ -145,17 +147,21 @@ old_db() {
 		same "$(days $db "session IN ($olds)")" "open|2 read|2 "
 }
 
+section "a schema 6 DB (no sessions' first sync), read and then written by this version"
+old_db 6 "$OLD6" "the sessions' first sync (NULL in its old sessions)" \
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sessions WHERE first_sync IS NULL" "7 12 1 "
+
 section "a schema 4 DB (no sessions' losses), read and then written by this version"
 old_db 4 "$OLD4" "the sessions' losses, host ids and the watched table" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "6 11 1 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "7 12 1 "
 
 section "a schema 3 DB (no daily history), read and then written by this version"
 old_db 3 "$OLD3" "usage_days, then the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "6 0 11 "
+	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "7 0 12 "
 
 section "a schema 2 DB (no swept column), read and then written by this version"
 old_db 2 "$OLD2" "swept, usage_days, the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "6 1 0 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "7 1 0 "
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
@@ -174,8 +180,8 @@ check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 6 (sessions, swept, usage_days, the sessions' losses, watched)" \
-	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name IN ('usage_days', 'watched')" | tr '\n' ' ')" "6 1 2 "
+check "... which makes it schema 7 (sessions, swept, usage_days, the sessions' losses, watched)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name IN ('usage_days', 'watched')" | tr '\n' ' ')" "7 1 2 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
