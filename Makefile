@@ -143,7 +143,8 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.
 MODULESLOADDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/modules-load.d,/etc/modules-load.d)
 # initramfs-tools reads hooks and scripts from /usr/share and /etc only.
 INITRAMFSDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
-SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+# The hook reads /etc/default/abidep, whatever the prefix.
+SYSCONFDIR ?= /etc
 # dkms looks for sources in /usr/src, whatever the prefix.
 DKMSDIR ?= /usr/src/abidep-$(VERSION)
 RST2MAN ?= rst2man
