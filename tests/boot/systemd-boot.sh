@@ -80,6 +80,13 @@ mono() { systemctl show -P "$2" "$1"; }
 
 booted() {
 	section "booted: the units, in their order"
+	# abidep-trace.service, like this command, comes after multi-user.target
+	# (and waits for udev's queue): let its start job end.
+	i=0
+	while [ $i -lt 300 ] && systemctl list-jobs --no-legend | grep -q abidep-trace.service; do
+		sleep 1
+		i=$((i + 1))
+	done
 	# Their journal, for whoever reads a failure.
 	journalctl -b -q -o cat -u abidep-trace-early.service -u abidep-trace.service \
 		-u abidep-vm-early-reader.service | tail -n 30 | sed 's/^/# journal: /'
