@@ -143,11 +143,20 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,/etc/udev/rules.
 MODULESLOADDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/modules-load.d,/etc/modules-load.d)
 # initramfs-tools reads hooks and scripts from /usr/share and /etc only.
 INITRAMFSDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
-# The hook reads /etc/default/abidep, whatever the prefix.
+# The hooks read /etc/default/abidep, whatever the prefix.
 SYSCONFDIR ?= /etc
+# dracut reads its modules from /usr/lib/dracut only.
+DRACUTDIR ?= /usr/lib/dracut/modules.d
+# abidep-initramfs, the initramfs hooks' one helper.
+LIBEXECDIR ?= $(PREFIX)/lib/abidep
 # dkms looks for sources in /usr/src, whatever the prefix.
 DKMSDIR ?= /usr/src/abidep-$(VERSION)
 RST2MAN ?= rst2man
+# Installed files that name where others are installed.
+SUBST := sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' \
+	     -e 's|@TABLESDIR@|$(DATAROOTDIR)/abidep/migration-tables|g'
+INITRAMFS_TOOLS := hooks/abidep scripts/init-top/abidep scripts/init-premount/abidep
+DRACUT_MODULE := 90abidep/module-setup.sh 90abidep/abidep-pin.sh 90abidep/abidep-refresh.sh
 
 MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
 UNITS := abidep-trace-early.service abidep-trace.service abidep-sync.service \
@@ -196,15 +205,21 @@ install: man
 	done
 	$(Q)install -m 0644 completion/abidep.bash $(DESTDIR)$(BASHCOMPDIR)/abidep
 	$(Q)for u in $(UNITS); do \
-		sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/$$u$$(test -f systemd/$$u.in && echo .in) \
+		$(SUBST) systemd/$$u$$(test -f systemd/$$u.in && echo .in) \
 			>$(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	$(Q)install -D -m 0755 initramfs-tools/hooks/abidep $(DESTDIR)$(INITRAMFSDIR)/hooks/abidep
-	$(Q)install -D -m 0755 initramfs-tools/scripts/init-top/abidep \
-		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-top/abidep
-	$(Q)install -D -m 0755 initramfs-tools/scripts/init-premount/abidep \
-		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount/abidep
-	$(Q)install -D -m 0644 initramfs-tools/abidep.default $(DESTDIR)$(SYSCONFDIR)/default/abidep
+	$(Q)install -D -m 0755 initramfs/abidep-initramfs $(DESTDIR)$(LIBEXECDIR)/abidep-initramfs
+	$(Q)for f in $(INITRAMFS_TOOLS); do \
+		install -d $$(dirname $(DESTDIR)$(INITRAMFSDIR)/$$f) && \
+		$(SUBST) initramfs/initramfs-tools/$$f >$(DESTDIR)$(INITRAMFSDIR)/$$f && \
+		chmod 0755 $(DESTDIR)$(INITRAMFSDIR)/$$f || exit 1; \
+	done
+	$(Q)for f in $(DRACUT_MODULE); do \
+		install -d $$(dirname $(DESTDIR)$(DRACUTDIR)/$$f) && \
+		$(SUBST) initramfs/dracut/$$f >$(DESTDIR)$(DRACUTDIR)/$$f && \
+		chmod 0755 $(DESTDIR)$(DRACUTDIR)/$$f || exit 1; \
+	done
+	$(Q)install -D -m 0644 initramfs/abidep.default $(DESTDIR)$(SYSCONFDIR)/default/abidep
 	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(Q)install -m 0644 kmod/modules-load/abidep.conf $(DESTDIR)$(MODULESLOADDIR)/
 	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
@@ -215,8 +230,10 @@ uninstall:
 		$(DESTDIR)$(UDEVRULESDIR)/60-abidep.rules $(DESTDIR)$(MODULESLOADDIR)/abidep.conf \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
-		$(DESTDIR)$(INITRAMFSDIR)/hooks/abidep $(DESTDIR)$(INITRAMFSDIR)/scripts/init-top/abidep \
-		$(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount/abidep $(DESTDIR)$(SYSCONFDIR)/default/abidep
+		$(addprefix $(DESTDIR)$(INITRAMFSDIR)/,$(INITRAMFS_TOOLS)) \
+		$(DESTDIR)$(LIBEXECDIR)/abidep-initramfs $(DESTDIR)$(SYSCONFDIR)/default/abidep
+	$(Q)rm -rf $(DESTDIR)$(DRACUTDIR)/90abidep
+	$(Q)rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || true
 	$(Q)rm -rf $(DESTDIR)$(DATAROOTDIR)/abidep $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
 
 clean:

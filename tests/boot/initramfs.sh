@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests/boot/initramfs.sh: boots of $KVER's guest through an initramfs made
-# by initramfs-tools with abidep's hook switched on (a guest suite: KVER is
-# the lane's kernel).
-#  1. tests/boot/mkinitrd.sh makes it, in a guest with the package;
+# tests/boot/initramfs.sh [initramfs-tools|dracut]: boots of $KVER's guest
+# through an initramfs made by initramfs-tools (the default) or dracut with
+# abidep's hook switched on (a guest suite: KVER is the lane's kernel).
+#  1. tests/boot/mkinitrd.sh (initramfs-tools) or mkdracut.sh makes it, in a
+#     guest with the package;
 #  2. a boot through it, systemd as PID 1 after switch_root
 #     (systemd-boot.sh initramfs): the tracer pinned in the initramfs, kept
 #     by the system's units; the report names the initramfs's reader;
@@ -14,19 +15,30 @@ cd "$repo" || exit 2
 . tests/lib.sh
 version=$(sed -n 's/^VERSION := //p' Makefile)
 kver=$(scripts/kver.sh) || exit 2
-work=$repo/build/boot/$kver
+tool=${1:-initramfs-tools}
+case $tool in
+initramfs-tools) suite=boot-initramfs ;;
+dracut) suite=boot-dracut ;;
+*) echo "usage: tests/boot/initramfs.sh [initramfs-tools|dracut]" >&2; exit 2 ;;
+esac
+work=$repo/build/boot/$tool-$kver
 rm -rf "$work"
 mkdir -p "$work/out"
 log=$work/log
 : >"$log"
-fail() { echo "not ok - $1"; echo "boot-initramfs: 0 passed, 1 failed"; exit 1; }
+fail() { echo "not ok - $1"; echo "$suite: 0 passed, 1 failed"; exit 1; }
 
 debs=$(scripts/build-deb.sh) || fail "the Debian packages build (scripts/build-deb.sh)"
 deb=$debs/abidep_${version}_amd64.deb
 config=${ABIDEP_CACHE:-/var/cache/abidep}/kernel/$kver/boot/config-$kver
 [ -f "$config" ] || fail "the guest kernel's config $config (run 'make deps')"
 
-tests/vm/run --out "$work/out" --timeout 900 tests/boot/mkinitrd.sh "$deb" "$config" 2>&1 | tee -a "$log"
+if [ "$tool" = dracut ]; then
+	command -v dracut >/dev/null || fail "dracut (dracut-core) is installed (run 'make deps')"
+	tests/vm/run --out "$work/out" --timeout 900 tests/boot/mkdracut.sh "$deb" 2>&1 | tee -a "$log"
+else
+	tests/vm/run --out "$work/out" --timeout 900 tests/boot/mkinitrd.sh "$deb" "$config" 2>&1 | tee -a "$log"
+fi
 img=$work/out/initrd.img
 if [ -f "$img" ]; then
 	tests/vm/run --systemd --initrd "$img" --timeout 600 \
@@ -45,12 +57,12 @@ if [ -f "$img" ]; then
 		tests/vm/run --initrd "$work/notables.img" --timeout 300 tests/boot/fault-boot.sh 2>&1 | tee -a "$log"
 		grep -q '^boot-fault: ' "$log" || echo "not ok - the fault boot ran its checks" | tee -a "$log"
 	else
-		echo "not ok - unmkinitramfs found the tables in $img" | tee -a "$log"
+		echo "not ok - unmkinitramfs: no tables in $img to take out" | tee -a "$log"
 	fi
 else
-	echo "not ok - mkinitrd.sh made no initramfs" | tee -a "$log"
+	echo "not ok - the guest made no initramfs with $tool" | tee -a "$log"
 fi
 p=$(grep -c '^ok - ' "$log")
 f=$(grep -c '^not ok - ' "$log")
-echo "boot-initramfs: $p passed, $f failed"
+echo "$suite: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -10,6 +10,7 @@
 # CONFIG: the guest kernel's config (mkinitramfs reads /boot/config-$kver).
 set -u
 . "$ABIDEP_REPO/tests/lib.sh"
+. "$ABIDEP_REPO/tests/boot/lib.sh"
 deb=$1
 out=$ABIDEP_OUT
 kver=$(uname -r)
@@ -17,17 +18,10 @@ conf=$ABIDEP_REPO/tests/boot/initramfs-conf
 
 section "the package and its initramfs hook ($kver)"
 cp "$2" "/boot/config-$kver"
-# Not the trigger's update-initramfs: it would rebuild the host's images.
-echo update_initramfs=no >/etc/initramfs-tools/update-initramfs.conf
-check "dpkg -i abidep" sh -c "dpkg -i '$deb' >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; exit 1; }"
+boot_install_package "$deb"
 check "the hook is installed" test -x /usr/share/initramfs-tools/hooks/abidep
 check "its switch is off by default" grep -qx TRACE_INITRAMFS=no /etc/default/abidep
-mkdir -p /tmp/km/u /tmp/km/w
-mount -t overlay -o "lowerdir=/lib/modules/$kver,upperdir=/tmp/km/u,workdir=/tmp/km/w" \
-	overlay "/lib/modules/$kver"
-mkdir -p "/lib/modules/$kver/updates/abidep"
-check "abidep.ko installed for $kver" \
-	sh -c "cp '$ABIDEP_REPO/build/kmod/$kver/abidep.ko' '/lib/modules/$kver/updates/abidep/' && depmod -a '$kver'"
+boot_install_kmod /tmp/km
 
 section "switch off: the hook puts nothing in the initramfs"
 mkdir -p /tmp/off
@@ -39,9 +33,10 @@ sed -i 's/^TRACE_INITRAMFS=no$/TRACE_INITRAMFS=yes/' /etc/default/abidep
 check "mkinitramfs (TRACE_INITRAMFS=yes)" \
 	sh -c "mkinitramfs -d '$conf' -o '$out/initrd.img' '$kver' >/tmp/mk.log 2>&1 || { tail /tmp/mk.log; exit 1; }"
 lsinitramfs "$out/initrd.img" >/tmp/ls
-check "... abidep, its tables, its init-top script are in it" \
+check "... abidep, its helper, its tables, its init-top script are in it" \
 	sh -c "grep -qx usr/sbin/abidep /tmp/ls && grep -qx usr/share/abidep/migration-tables/sysfs-class-rc /tmp/ls &&
-	       grep -qx usr/scripts/init-top/abidep /tmp/ls || grep -qx scripts/init-top/abidep /tmp/ls"
+	       grep -qx usr/lib/abidep/abidep-initramfs /tmp/ls &&
+	       { grep -qx usr/scripts/init-top/abidep /tmp/ls || grep -qx scripts/init-top/abidep /tmp/ls; }"
 mkdir -p /tmp/x
 (cd /tmp/x && unmkinitramfs "$out/initrd.img" . >/dev/null 2>&1)
 order=$(find /tmp/x -path '*scripts/init-top/ORDER' | head -n 1)

@@ -21,6 +21,7 @@
 # and the report names the initramfs's reader too.
 set -u
 . "$ABIDEP_REPO/tests/lib.sh"
+. "$ABIDEP_REPO/tests/boot/lib.sh"
 deb=$1
 mode=${2:-early}
 kver=$(uname -r)
@@ -30,20 +31,11 @@ F=/sys/class/rc/rc0/current_protocol
 
 setup() {
 	section "setup (before systemd): the package, the module, the readers"
-	# The package's initramfs hook activates update-initramfs: not here
-	# (it would rebuild the host's initramfs images, in the guest).
-	echo update_initramfs=no >/etc/initramfs-tools/update-initramfs.conf
-	check "dpkg -i abidep" sh -c "dpkg -i '$deb' >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; exit 1; }"
+	boot_install_package "$deb"
 	for u in abidep-trace-early.service abidep-trace.service abidep-sync.timer; do
 		check "the package enabled $u" systemctl is-enabled -q "$u"
 	done
-	# /lib/modules/$kver is a read-only share: a writable layer for depmod.
-	mkdir -p /run/km/u /run/km/w
-	mount -t overlay -o "lowerdir=/lib/modules/$kver,upperdir=/run/km/u,workdir=/run/km/w" \
-		overlay "/lib/modules/$kver"
-	mkdir -p "/lib/modules/$kver/updates/abidep"
-	check "abidep.ko installed for $kver" \
-		sh -c "cp '$ABIDEP_REPO/build/kmod/$kver/abidep.ko' '/lib/modules/$kver/updates/abidep/' && depmod -a '$kver'"
+	boot_install_kmod /run/km
 	cp "$ABIDEP_REPO/kmod/udev/60-abidep.rules" /lib/udev/rules.d/
 	printf 'abidep\nrc-loopback\n' >/etc/modules-load.d/abidep-vm.conf
 	mkdir -p $libexec
