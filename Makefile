@@ -7,7 +7,8 @@
 #                   kernel's source), the runner's self-test, guest and upgrade tests
 #                   (every kernel); about an hour cold on 2 cores
 #   make test-full  make test, and the slowest suites (tests/suites-full): KUnit from
-#                   every kernel's source and under KASAN, the Debian packages
+#                   every kernel's source and under KASAN, the Debian packages,
+#                   the boots through an initramfs made by dracut
 #   make test-debug the module, brownout, stress, fault, security and hostile-input
 #                   guest suites on a 6.12 kernel with KASAN, lockdep, KFENCE, ...
 #                   (~20 min; the kernel is built once, 13-24 min; not in make test)
