@@ -62,7 +62,8 @@ _abidep() {
 		_abidep_reply -W "fail hide"
 		return ;;
 	-i | --interval | --duration | --entry | --since | --until | --now | --quiet-days | --for | \
-	--kernel | --threads | --timeout-ms | --top | --max-entries | --uid-quota | --slots)
+	--kernel | --threads | --timeout-ms | --top | --max-entries | --uid-quota | --slots | \
+	--max-size)
 		return ;;
 	esac
 
@@ -91,7 +92,7 @@ _abidep() {
 			-w --wide --by-host -j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then
-			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads
+			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads --max-size
 				--print-patterns -j --json -p --pretty -h --help"
 		else
 			_abidep_reply -d

@@ -8,6 +8,11 @@
  * into them. The packages' versions come from ROOT/var/lib/dpkg/status,
  * read at the same time (about 1 MB for 1e3 packages).
  *
+ * The database is the image's, read beneath its root (rootfs.h): a
+ * symlink anywhere on the way (ROOT/var/lib/dpkg/info pointing at the
+ * host's) is not followed, a list file that is not a regular file (a FIFO)
+ * or larger than LIST_MAX is skipped.
+ *
  * Not handled: dpkg-divert (a diverted file is reported under the package
  * that lists the original path) and files no package lists (/usr/local).
  */
@@ -23,6 +28,7 @@
 #include <unistd.h>
 
 #include "dpkg.h"
+#include "rootfs.h"
 #include "util.h"
 
 struct slot {
@@ -31,8 +37,13 @@ struct slot {
 	uint32_t pkg;		/* index in pkgs */
 };
 
+/* The largest list file read: Debian's largest are a few MB. */
+#define LIST_MAX	(64ull << 20)
+#define INFO_DIR	"var/lib/dpkg/info"
+#define STATUS_FILE	"var/lib/dpkg/status"
+
 struct dpkg {
-	char *info;		/* ROOT/var/lib/dpkg/info */
+	char *root;
 	bool loaded;
 	int load_errno;
 	struct slot *slots;
@@ -49,7 +60,7 @@ struct dpkg *dpkg_new(const char *root)
 {
 	struct dpkg *d = xcalloc(1, sizeof(*d));
 
-	d->info = path_join(root && *root ? root : "/", "var/lib/dpkg/info");
+	d->root = xstrdup(root && *root ? root : "/");
 	return d;
 }
 
@@ -68,7 +79,7 @@ void dpkg_free(struct dpkg *d)
 	free(d->versions);
 	free(d->status);
 	free(d->slots);
-	free(d->info);
+	free(d->root);
 	free(d);
 }
 
@@ -136,13 +147,9 @@ static void load_list(struct dpkg *d, int dfd, const char *name)
 	ssize_t r;
 	int fd;
 
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	fd = root_open_regular(dfd, name, LIST_MAX, &st);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
 	buf = xmalloc(st.st_size + 1);
 	while (n < (size_t)st.st_size &&
 	       (r = read(fd, buf + n, st.st_size - n)) > 0)
@@ -228,20 +235,23 @@ static const struct pkgver *first_of(const struct pkgver *v, int n, const char *
 }
 
 /* Each package's version, from the status file next to the info directory. */
-static void load_versions(struct dpkg *d)
+static void load_versions(struct dpkg *d, int rootfd)
 {
-	char *path = xasprintf("%.*s/status", (int)(strlen(d->info) - strlen("/info")), d->info);
-	FILE *f = fopen(path, "re");
 	const struct pkgver *hit;
 	struct pkgver *v;
+	struct stat st;
 	size_t len;
-	int n, i;
+	int n, i, fd;
+	FILE *f;
 
-	free(path);
+	fd = root_open_regular(rootfd, STATUS_FILE, ROOT_MAX_SIZE_DEFAULT, &st);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (fd >= 0 && !f)
+		close(fd);
 	d->versions = xcalloc(d->npkgs ? d->npkgs : 1, sizeof(*d->versions));
 	if (!f)
 		return;
-	d->status = read_all(f, 1 << 30, &len);
+	d->status = read_all(f, ROOT_MAX_SIZE_DEFAULT, &len);
 	fclose(f);
 	if (!d->status)
 		return;
@@ -259,16 +269,21 @@ static void load_versions(struct dpkg *d)
 int dpkg_load(struct dpkg *d)
 {
 	char **names = NULL;
-	int n = 0, cap = 0, i, dfd;
+	int n = 0, cap = 0, i, dfd, rootfd, infofd;
 	struct dirent *de;
-	DIR *dir;
+	DIR *dir = NULL;
 
 	if (d->loaded)
 		return d->load_errno ? (errno = d->load_errno, -1) : 0;
 	d->loaded = true;
-	dir = opendir(d->info);
+	rootfd = open(d->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	infofd = rootfd < 0 ? -1 : root_openat(rootfd, INFO_DIR, O_RDONLY | O_DIRECTORY);
+	if (infofd >= 0 && !(dir = fdopendir(infofd)))
+		close(infofd);
 	if (!dir) {
 		d->load_errno = errno;
+		if (rootfd >= 0)
+			close(rootfd);
 		return -1;
 	}
 	while ((de = readdir(dir))) {
@@ -287,7 +302,8 @@ int dpkg_load(struct dpkg *d)
 	}
 	free(names);
 	closedir(dir);
-	load_versions(d);
+	load_versions(d, rootfd);
+	close(rootfd);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "json.h"
+#include "text.h"
 
 void json_init(struct json *j, FILE *out, bool pretty)
 {
@@ -58,12 +59,38 @@ void json_obj_end(struct json *j) { json_close(j, '}'); }
 void json_arr_start(struct json *j) { json_open(j, '['); }
 void json_arr_end(struct json *j) { json_close(j, ']'); }
 
+/*
+ * A string as JSON, valid whatever its bytes (names from traced processes
+ * and scanned images are anyone's): a byte that is not part of valid UTF-8
+ * is written \udcXX, XX its value, the lone surrogate of PEP 383's
+ * surrogateescape (Python's json.load reads it, and
+ * .encode("utf-8", "surrogateescape") gives the byte back; jq and
+ * JavaScript read U+FFFD). Control characters (C0, DEL, C1) and the
+ * bidirectional marks and overrides are escaped too, so that the JSON shown
+ * on a terminal drives nothing: the decoded string is the same.
+ */
 static void json_raw_str(struct json *j, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
+	size_t n, len;
 
 	fputc('"', j->out);
-	for (p = (const unsigned char *)s; *p; p++) {
+	for (; *p; p += n) {
+		n = utf8_len(p);
+		if (!n) {
+			fprintf(j->out, "\\udc%02x", *p);
+			n = 1;
+			continue;
+		}
+		if (n > 1) {
+			cp = text_hidden((const char *)p, &len);
+			if (cp)
+				fprintf(j->out, "\\u%04x", cp);
+			else
+				fwrite(p, 1, n, j->out);
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", j->out); break;
 		case '\\': fputs("\\\\", j->out); break;
@@ -71,7 +98,7 @@ static void json_raw_str(struct json *j, const char *s)
 		case '\t': fputs("\\t", j->out); break;
 		case '\r': fputs("\\r", j->out); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				fprintf(j->out, "\\u%04x", *p);
 			else
 				fputc(*p, j->out);

@@ -13,6 +13,7 @@
 
 #include "dpkg.h"
 #include "owner.h"
+#include "rootfs.h"
 #include "rpmdb.h"
 #include "util.h"
 
@@ -61,7 +62,7 @@ int owner_load(struct owner *o, char *err, size_t errlen)
 	if (!dpkg || rpm_db_exists(o->root))
 		return 0;
 	snprintf(err, errlen, "no dpkg or rpm database in %s (cannot read %s/var/lib/dpkg/info: %s; no rpm database in %s/usr/lib/sysimage/rpm or %s/var/lib/rpm)",
-		 o->root, o->root, strerror(dpkg), o->root, o->root);
+		 o->root, o->root, root_strerror(dpkg), o->root, o->root);
 	return -1;
 }
 

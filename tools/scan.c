@@ -13,15 +13,18 @@
 #include "abi.h"
 #include "abidep.h"
 #include "json.h"
+#include "rootfs.h"
 #include "scan.h"
 #include "scan_int.h"
 #include "tables_load.h"
+#include "text.h"
 #include "util.h"
 
 static void scan_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep scan [-t PATH]... [--weak] [-l] [--all-bytes] [--threads N] [-j|-p] [ROOT]\n"
+		"Usage: abidep scan [-t PATH]... [--weak] [-l] [--all-bytes] [--threads N]\n"
+		"                   [--max-size SIZE] [-j|-p] [ROOT]\n"
 		"       abidep scan [-t PATH]... --print-patterns\n"
 		"\n"
 		"Find the files under ROOT (default /) that reference the deprecated and\n"
@@ -31,8 +34,10 @@ static void scan_usage(FILE *f)
 		"confidence (strong: a full /sys path the What matches; medium: directory\n"
 		"plus name; weak: the bare name), and the package owning the file, from\n"
 		"ROOT's dpkg or rpm database (both: dpkg's first; -j adds its version).\n"
-		"Symlinks are not followed; /proc, /sys and other kernel filesystems are not\n"
-		"entered; unreadable files are listed, not fatal.\n"
+		"ROOT is anyone's: nothing outside it is opened (no symlink followed, at any\n"
+		"level), nothing but regular files read (not FIFOs, sockets or devices); /proc,\n"
+		"/sys and other kernel filesystems are not entered; files that cannot be read\n"
+		"or are over the size cap are listed, with why, not fatal.\n"
 		"\n"
 		"  -t, --tables PATH   tables to use (default: %s)\n"
 		"      --weak          also show weak hits of common names (only lowercase\n"
@@ -42,6 +47,8 @@ static void scan_usage(FILE *f)
 		"                      that can hold strings (not code, relocations, symbols,\n"
 		"                      unwind or debug information)\n"
 		"      --threads N     read files with N threads (default: one per CPU)\n"
+		"      --max-size SIZE  do not read files larger (listed; default 1G; K, M, G,\n"
+		"                      T: powers of 1024; 0: no cap)\n"
 		"      --print-patterns  the names searched for, one a line (for grep -wF -f)\n"
 		"  -j, --json, -p, --pretty, -h, --help\n"
 		"\n",
@@ -60,12 +67,24 @@ static int load(struct abi_set *set, char **paths, int npaths)
 	return -1;
 }
 
-static void where(const struct scan_hit *h, char *buf, size_t len)
+/* Where a hit is, cleaned for a terminal (text_clean()): malloc'd. */
+static char *where(const struct scan_hit *h)
 {
+	char *file = text_clean(h->file), *s;
+
 	if (h->line)
-		snprintf(buf, len, "%s:%lu", h->file, h->line);
+		s = xasprintf("%s:%lu", file, h->line);
 	else
-		snprintf(buf, len, "%s@%llu", h->file, h->offset);
+		s = xasprintf("%s@%llu", file, h->offset);
+	free(file);
+	return s;
+}
+
+static int max_width(int w, const char *s)
+{
+	int l = text_width(s);
+
+	return l > w ? l : w;
 }
 
 static void print_json(const struct scan_result *r, bool files_only)
@@ -114,7 +133,7 @@ static void print_json(const struct scan_result *r, bool files_only)
 	for (i = 0; i < r->nunreadable; i++) {
 		json_obj_start(&j);
 		json_kstr(&j, "file", r->unreadable[i].file);
-		json_kstr(&j, "error", strerror(r->unreadable[i].err));
+		json_kstr(&j, "error", root_strerror(r->unreadable[i].err));
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
@@ -122,29 +141,38 @@ static void print_json(const struct scan_result *r, bool files_only)
 	json_end(&j);
 }
 
+/*
+ * Every name here is the scanned image's (file names, the packages' names,
+ * the matched bytes): each is cleaned (text_clean()) before it is printed
+ * or measured, so that none drives the terminal or forges a line.
+ */
 static void print_text(const struct scan_result *r, bool files_only)
 {
 	size_t i, nfiles = 0, n[3] = { 0 };
 	int ww = 5, wp = 7, wt = 4;
-	char buf[8192];
+	char *c[4];
 
 	for (i = 0; i < r->nhits; i++) {
 		const struct scan_hit *h = &r->hits[i];
-		int l;
 
 		if (!i || strcmp(h->file, r->hits[i - 1].file)) {
 			nfiles++;
-			if (files_only)
-				printf("%s\n", h->file);
+			if (files_only) {
+				c[0] = text_clean(h->file);
+				printf("%s\n", c[0]);
+				free(c[0]);
+			}
 		}
 		n[h->confidence]++;
-		where(h, buf, sizeof(buf));
-		l = strlen(buf);
-		ww = l > ww ? l : ww;
-		l = h->package ? strlen(h->package) : 1;
-		wp = l > wp ? l : wp;
-		l = strlen(h->what);
-		wt = l > wt ? l : wt;
+		c[0] = where(h);
+		c[1] = text_clean(h->package ? h->package : "-");
+		c[2] = text_clean(h->what);
+		ww = max_width(ww, c[0]);
+		wp = max_width(wp, c[1]);
+		wt = max_width(wt, c[2]);
+		free(c[0]);
+		free(c[1]);
+		free(c[2]);
 	}
 	if (files_only)
 		return;
@@ -154,14 +182,23 @@ static void print_text(const struct scan_result *r, bool files_only)
 	for (i = 0; i < r->nhits; i++) {
 		const struct scan_hit *h = &r->hits[i];
 
-		where(h, buf, sizeof(buf));
-		printf("%-10s  %-*s  %-*s  %-*s  %s\n",
-		       scan_confidence_name(h->confidence), wp,
-		       h->package ? h->package : "-", ww, buf, wt, h->what, h->match);
+		c[0] = where(h);
+		c[1] = text_clean(h->package ? h->package : "-");
+		c[2] = text_clean(h->what);
+		c[3] = text_clean(h->match);
+		/* Padded by display width: the cleaned names may be UTF-8. */
+		printf("%-10s  %s%*s  %s%*s  %s%*s  %s\n",
+		       scan_confidence_name(h->confidence),
+		       c[1], wp - text_width(c[1]), "", c[0], ww - text_width(c[0]), "",
+		       c[2], wt - text_width(c[2]), "", c[3]);
+		for (int k = 0; k < 4; k++)
+			free(c[k]);
 	}
-	for (i = 0; i < r->nunreadable; i++)
-		printf("unreadable: %s: %s\n", r->unreadable[i].file,
-		       strerror(r->unreadable[i].err));
+	for (i = 0; i < r->nunreadable; i++) {
+		c[0] = text_clean(r->unreadable[i].file);
+		printf("unreadable: %s: %s\n", c[0], root_strerror(r->unreadable[i].err));
+		free(c[0]);
+	}
 	printf("%zu hits in %zu files (%zu strong, %zu medium, %zu weak); %llu files, %llu bytes examined; %zu unreadable",
 	       r->nhits, nfiles, n[SCAN_STRONG], n[SCAN_MEDIUM], n[SCAN_WEAK],
 	       r->files, r->bytes, r->nunreadable);
@@ -195,6 +232,7 @@ int cmd_scan(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "print-patterns", no_argument, NULL, 'P' },
 		{ "all-bytes", no_argument, NULL, 'A' },
+		{ "max-size", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -231,6 +269,16 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'P': patterns = true; break;
 		case 'A': opts.all_bytes = true; break;
+		case 'S':
+			if (parse_size(optarg, &opts.max_size)) {
+				fprintf(stderr, "abidep scan: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
+					optarg);
+				free(paths);
+				return EX_USAGE;
+			}
+			if (!opts.max_size)
+				opts.max_size = SCAN_NO_MAX_SIZE;
+			break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
 		case 'h': scan_usage(stdout); free(paths); return EX_OK;

@@ -61,7 +61,14 @@ struct scan_opts {
 	int threads;		/* 0: one per online CPU, at most 8 */
 	bool first_only;	/* one hit per file is enough (scan -l) */
 	bool all_bytes;		/* ELF files whole, code included, as grep */
+	/*
+	 * Files larger are listed as unreadable (EFBIG), not read: 0 is
+	 * ROOT_MAX_SIZE_DEFAULT, SCAN_NO_MAX_SIZE no cap.
+	 */
+	unsigned long long max_size;
 };
+
+#define SCAN_NO_MAX_SIZE	(~0ull)
 
 /*
  * Scan every regular file under @root (not following symlinks out of it)

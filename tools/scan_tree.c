@@ -36,6 +36,7 @@
 
 #include "owner.h"
 #include "pattern.h"
+#include "rootfs.h"
 #include "scan.h"
 #include "scan_int.h"
 #include "util.h"
@@ -186,8 +187,7 @@ static void walk_dir(struct walk *w, const char *rel, dev_t dev)
 	struct stat st;
 	DIR *dir;
 
-	fd = openat(w->rootfd, *rel ? rel : ".",
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = root_openat(w->rootfd, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {
 		add_unreadable(w, rel, errno);
 		return;
@@ -643,6 +643,13 @@ static int scan_contents(struct worker *wk, size_t idx, int fd, const struct sta
 	return 0;
 }
 
+static unsigned long long max_size(const struct scan_opts *opts)
+{
+	if (!opts->max_size)
+		return ROOT_MAX_SIZE_DEFAULT;
+	return opts->max_size == SCAN_NO_MAX_SIZE ? 0 : opts->max_size;
+}
+
 static void scan_file(struct worker *wk, size_t idx, const char *rel)
 {
 	struct shared *sh = wk->sh;
@@ -656,11 +663,11 @@ static void scan_file(struct worker *wk, size_t idx, const char *rel)
 		wk->files++;
 		return;
 	}
-	fd = openat(sh->w->rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NOCTTY |
-		    O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	/* Regular, under the cap, beneath ROOT: anything else is listed. */
+	fd = root_open_regular(sh->w->rootfd, rel, max_size(sh->opts), &st);
+	if (fd < 0) {
 		unreadable = true;
-	} else if (S_ISREG(st.st_mode)) {	/* else replaced since the walk */
+	} else {
 		wk->files++;
 		/* Too short to hold any name: no need to read it. */
 		if ((size_t)st.st_size >= sh->ns->minlen && scan_contents(wk, idx, fd, &st))

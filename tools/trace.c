@@ -152,7 +152,7 @@ static int parse_seconds(int c, const char *arg, double *out)
 }
 
 /* --max-entries (1 to ABIDEP_MAX_USAGE) or --slots (a power of two to ABIDEP_SLOTS). */
-static int parse_size(int c, const char *arg, __u32 *out)
+static int parse_map_size(int c, const char *arg, __u32 *out)
 {
 	unsigned long max = c == 'M' ? ABIDEP_MAX_USAGE : ABIDEP_SLOTS, v;
 	char *end;
@@ -203,8 +203,8 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 	case 'd': tr->db_path = optarg; return EX_OK;
 	case 'i': return parse_seconds(c, optarg, &a->interval);
 	case 'D': return parse_seconds(c, optarg, &a->duration);
-	case 'M': return parse_size(c, optarg, &tr->max_usage);
-	case 'L': return parse_size(c, optarg, &tr->nr_slots);
+	case 'M': return parse_map_size(c, optarg, &tr->max_usage);
+	case 'L': return parse_map_size(c, optarg, &tr->nr_slots);
 	case 'Q': return parse_quota(optarg, &tr->uid_quota);
 	case 't':
 		a->tpaths = xrealloc(a->tpaths, (a->ntpaths + 1) * sizeof(char *));

@@ -99,6 +99,37 @@ char *read_all(FILE *fp, size_t max, size_t *len)
 	return buf;
 }
 
+int parse_size(const char *s, unsigned long long *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *u;
+	char *end;
+	int shift;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	shift = 0;
+	if (*end && (u = strchr(units, *end))) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+		if (*end == 'i')
+			end++;
+		if (*end == 'B')
+			end++;
+	} else if (*end == 'B') {
+		end++;
+	}
+	if (*end || (shift && v > (~0ull >> shift)))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
 char *path_join(const char *dir, const char *name)
 {
 	size_t l = strlen(dir);

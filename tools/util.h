@@ -27,6 +27,12 @@ char *read_all(FILE *fp, size_t max, size_t *len);
 char *path_join(const char *dir, const char *name);
 
 /*
+ * A size in bytes: digits, then K, M, G or T (powers of 1024; "iB" or "B"
+ * after it allowed). 0, or -1 when @s is not one or overflows.
+ */
+int parse_size(const char *s, unsigned long long *out);
+
+/*
  * On merged-/usr systems /bin, /sbin and /lib* link to /usr/...: the kernel
  * names /usr/bin/cat where a package database may list /bin/cat, or the
  * other way round. The other name of @path (malloc'd), or NULL when it has

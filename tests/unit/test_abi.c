@@ -548,6 +548,40 @@ static void test_json(void)
 	free(buf);
 }
 
+/* Strings of any bytes: valid JSON, each byte given back (surrogateescape). */
+static void test_json_hostile(void)
+{
+	static const struct {
+		const char *in, *out;
+	} v[] = {
+		{ "a\xff" "b", "\"a\\udcffb\"" },		/* not UTF-8 */
+		{ "\xc0\xaf", "\"\\udcc0\\udcaf\"" },		/* overlong '/' */
+		{ "\xed\xa0\x80", "\"\\udced\\udca0\\udc80\"" },	/* a surrogate */
+		{ "\xe2\x82", "\"\\udce2\\udc82\"" },		/* cut short */
+		{ "\x1b[31m\x7f", "\"\\u001b[31m\\u007f\"" },	/* ESC, DEL */
+		{ "\xc2\x9b", "\"\\u009b\"" },			/* C1 CSI */
+		{ "x\xe2\x80\xae" "y", "\"x\\u202ey\"" },	/* bidi override */
+		{ "\xc3\xa9\xf0\x9f\x98\x80", "\"\xc3\xa9\xf0\x9f\x98\x80\"" }, /* kept */
+	};
+	char *buf = NULL;
+	size_t len = 0, i;
+	struct json j;
+	FILE *f;
+
+	current = "json_hostile";
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		f = open_memstream(&buf, &len);
+		json_init(&j, f, false);
+		json_str(&j, v[i].in);
+		fclose(f);
+		CHECK(!strcmp(buf, v[i].out));
+		if (strcmp(buf, v[i].out))
+			printf("#   %zu: got %s\n", i, buf);
+		free(buf);
+		buf = NULL;
+	}
+}
+
 int main(void)
 {
 	test_parse_fields();
@@ -562,6 +596,7 @@ int main(void)
 	test_resolve();
 	test_export();
 	test_json();
+	test_json_hostile();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,171 @@
+#!/bin/sh
+# CLI tests of abidep over a root that is not ours (tools/rootfs.c): a
+# generated tree with FIFOs (one as a dpkg list file), a socket, a device
+# node, symlink loops, symlinks out of the root at every level (one as
+# var/lib/dpkg/info, to the host's), names with every byte 1-255 (escape
+# sequences, newlines, bytes that are not UTF-8, bidi overrides), a sparse
+# file far over the size cap, nesting past PATH_MAX. scan, scan -j and
+# check --scan must finish, read nothing outside the root, print no raw
+# control byte, give valid JSON that gives every name back.
+# Ends with "hostile-root: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+A=$PWD/build/abidep
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+R=$T/root		# the hostile root
+O=$T/outside		# what is outside it, with references of its own
+P=$T/dpkgsym		# a root whose dpkg database is a symlink to the host's
+needle=/sys/class/rc/rc0/current_protocol
+
+python3 - "$R" "$O" "$P" "$needle" <<'X' || { echo "not ok - the hostile root could not be made"; echo "hostile-root: 0 passed, 1 failed"; exit 1; }
+import os, socket, stat, sys
+R, O, P, needle = [os.fsencode(a) for a in sys.argv[1:]]
+def mk(path, data=b""):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+ref = b"cat " + needle + b"\n"
+for d in (b"usr/bin", b"usr/lib", b"usr/share", b"etc", b"var/lib/dpkg/info", b"names"):
+    os.makedirs(os.path.join(R, d), exist_ok=True)
+# Every byte but NUL and '/' in a name, each file referencing the needle.
+for b in range(1, 256):
+    if b != ord("/"):
+        mk(os.path.join(R, b"names", b"n-" + bytes([b]) + b"-x"), ref)
+for name in (b"\x1b[31mred\x1b[0m", b"\x1b]0;TITLE\x07", b"two\nweak  x  forged row",
+             b"\xff\xfe", b"\xe2\x80\xaeevil.txt", b"\xc2\x9bcsi"):
+    mk(os.path.join(R, b"names", name), ref)
+mk(os.path.join(R, b"usr/bin/reader"), ref)
+# Special files: never opened (a FIFO blocks a reader, a device acts).
+os.mkfifo(os.path.join(R, b"usr/bin/fifo"))
+os.mkfifo(os.path.join(R, b"var/lib/dpkg/info/evil.list"))
+os.mknod(os.path.join(R, b"usr/bin/null"), stat.S_IFCHR | 0o644, os.makedev(1, 3))
+s = socket.socket(socket.AF_UNIX); s.bind(os.path.join(R, b"usr/bin/sock")); s.close()
+mk(os.path.join(R, b"var/lib/dpkg/info/reader.list"), b"/usr/bin/reader\n")
+mk(os.path.join(R, b"var/lib/dpkg/status"), b"Package: reader\nVersion: 1\n\n")
+# Outside the root: references it must never report.
+mk(os.path.join(O, b"secret"), ref)
+os.symlink(O, os.path.join(R, b"usr/share/out"))			# a directory, absolute
+os.symlink(os.path.join(O, b"secret"), os.path.join(R, b"usr/bin/through"))
+os.symlink(b"../../../outside", os.path.join(R, b"usr/lib/up"))	# relative, up and out
+os.symlink(b"loop-b", os.path.join(R, b"etc/loop-a"))
+os.symlink(b"loop-a", os.path.join(R, b"etc/loop-b"))
+# A sparse file far over the cap: 1 TiB costs no disk.
+with open(os.path.join(R, b"usr/lib/huge"), "wb") as f:
+    f.write(ref)
+    f.truncate(1 << 40)
+# Past PATH_MAX: 160 levels of 40-byte names.
+fd = os.open(R, os.O_DIRECTORY)
+for i in range(160):
+    n = b"d%039d" % i
+    os.mkdir(n, dir_fd=fd)
+    nfd = os.open(n, os.O_DIRECTORY, dir_fd=fd)
+    os.close(fd)
+    fd = nfd
+with open(os.open(b"deep", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "wb") as f:
+    f.write(ref)
+os.close(fd)
+# A root whose dpkg database is the host's, by a symlink: its dpkg is not the host's.
+mk(os.path.join(P, b"usr/bin/dpkg"), ref)
+os.makedirs(os.path.join(P, b"var/lib/dpkg"))
+os.symlink(b"/var/lib/dpkg/info", os.path.join(P, b"var/lib/dpkg/info"))
+X
+
+# Exit status of a command run with a time bound, its output kept in $T/out.
+bounded() {
+	timeout 120 "$@" >"$T/out" 2>"$T/err"
+	echo $?
+}
+# No byte a terminal acts on: C0 (but LF), DEL, C1 (as UTF-8), bidi controls, non-UTF-8.
+clean_bytes() {
+	python3 - "$1" <<'X'
+import re, sys
+b = open(sys.argv[1], "rb").read()
+bad = re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]", b)
+try:
+    b.decode("utf-8")
+except UnicodeDecodeError as e:
+    sys.exit("not UTF-8 at byte %d" % e.start)
+if bad:
+    sys.exit("raw control bytes at %d: %r" % (bad.start(), b[bad.start():bad.start() + 8]))
+X
+}
+
+section "scan: finishes, reads nothing outside ROOT, prints nothing raw"
+check "abidep scan ROOT finishes (a hit: 1)" same "$(bounded "$A" scan "$R")" 1
+cp "$T/out" "$T/scan.txt"
+check "... no raw control byte, no invalid UTF-8 in its text" clean_bytes "$T/scan.txt"
+check "... each line a hit, the header, an unreadable file or the summary (no forged row)" \
+	sh -c "! grep -avE '^(CONFIDENCE|strong|medium|weak) |^unreadable: |^[0-9]+ hits in ' '$T/scan.txt'"
+check "... the 254 names with every byte and the 6 crafted ones, each once" \
+	same "$(grep -ac '^strong .*names/' "$T/scan.txt")" 260
+check "... nothing from outside ROOT (its symlinks not followed)" \
+	sh -c "! grep -a 'secret\|through\|/out/\|/up/' '$T/scan.txt'"
+check "... the reader, owned by the image's package" \
+	sh -c "grep -a '^strong ' '$T/scan.txt' | grep -a ' /usr/bin/reader:1 ' | grep -aq ' reader '"
+check "... the 1 TiB sparse file listed, not read" \
+	grep -aqx 'unreadable: /usr/lib/huge: larger than the size cap: not read' "$T/scan.txt"
+check "... the directories past PATH_MAX listed, not fatal" \
+	grep -aq '^unreadable: /d0*[0-9]*/.*: File name too long$' "$T/scan.txt"
+check "... the FIFO dpkg list skipped (the owners still read)" sh -c "! grep -a 'evil.list' '$T/scan.txt'"
+check "--max-size 4K: the names' files still read, the huge one listed" \
+	sh -c "[ \$(timeout 120 '$A' scan --max-size 4K '$R' | grep -ac '^strong .*names/') = 260 ]"
+check "--max-size 1x: a usage error (2)" same "$(bounded "$A" scan --max-size 1x "$R")" 2
+
+section "scan -j: valid JSON, every name given back"
+check "abidep scan -j ROOT finishes (1)" same "$(bounded "$A" scan -j "$R")" 1
+cp "$T/out" "$T/scan.json"
+check "... valid JSON, and ASCII control bytes escaped" clean_bytes "$T/scan.json"
+check "... each crafted name given back, byte for byte (surrogateescape)" python3 - "$T/scan.json" "$R" <<'X'
+import json, os, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+got = {h["file"].encode("utf-8", "surrogateescape") for h in doc["hits"] if h["file"].startswith("/names/")}
+want = {b"/names/" + n for n in os.listdir(os.path.join(os.fsencode(sys.argv[2]), b"names"))}
+if got != want:
+    sys.exit("missing %r, extra %r" % (sorted(want - got)[:5], sorted(got - want)[:5]))
+X
+
+section "owners come from the image, never the host"
+check "abidep scan -j (dpkg's info a symlink to the host's) finishes (1)" same "$(bounded "$A" scan -j "$P")" 1
+check "... /usr/bin/dpkg found, owned by no package (not the host's dpkg)" python3 - "$T/out" <<'X'
+import json, sys
+hits = [h for h in json.load(open(sys.argv[1]))["hits"] if h["file"] == "/usr/bin/dpkg"]
+if not hits or any(h["package"] is not None for h in hits):
+    sys.exit("hits: %r" % hits)
+X
+
+section "check --scan and report over the hostile root, with hostile names in the DB"
+check "the DB helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
+	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
+# An executable, comm, cgroup and host named to drive a terminal and forge lines.
+now=$(date +%s)
+RC=/sys/class/rc/rcN/current_protocol
+cat >"$T/rows" <<X
+S|h%1B[31m%E2%80%AE|b1:1|$((now - 3600))|$now
+h%1B[31m%E2%80%AE|b1:1|$needle|$RC|sysfs-class-rc|deprecated|read|0|5|/x%0Aweak  y|/usr/bin/%1B]0;T%07ev%0Ail%FF|c%9B%1B|9|1|2|0|$((now - 60))|$((now - 30))
+X
+check "a DB with those names" sh -c "'$T/fill' '$T/u.db' <'$T/rows'"
+check "abidep check --scan ROOT -j finishes" \
+	sh -c "timeout 120 '$A' check --db '$T/u.db' --scan '$R' -j >'$T/check.json' 2>'$T/check.err'; [ \$? -ne 124 ]"
+check "... valid JSON, nothing raw" clean_bytes "$T/check.json"
+check "... the DB's executable given back, byte for byte" python3 - "$T/check.json" <<'X'
+import json, sys
+def strings(o):
+    if isinstance(o, str):
+        yield o
+    for v in o.values() if isinstance(o, dict) else o if isinstance(o, list) else ():
+        yield from strings(v)
+want = b"/usr/bin/\x1b]0;T\x07ev\nil\xff"
+if not any(s.encode("utf-8", "surrogateescape") == want for s in strings(json.load(open(sys.argv[1])))):
+    sys.exit("no string is %r" % want)
+X
+check "abidep check --scan ROOT (text) finishes" \
+	sh -c "timeout 120 '$A' check --db '$T/u.db' --scan '$R' >'$T/check.txt' 2>&1; [ \$? -ne 124 ]"
+check "... no raw control byte in check's text" clean_bytes "$T/check.txt"
+check "... the hostile executable shown, escaped" grep -aqF '/usr/bin/\x1B]0;T\x07ev\x0Ail\xFF' "$T/check.txt"
+check "abidep report (text) prints nothing raw" sh -c "'$A' report --db '$T/u.db' >'$T/report.txt' 2>&1"
+check "... no raw control byte in report's text" clean_bytes "$T/report.txt"
+check "abidep report -j: valid JSON, nothing raw" sh -c "'$A' report --db '$T/u.db' -j >'$T/report.json' 2>&1"
+check "... (report -j)" clean_bytes "$T/report.json"
+finish hostile-root
