@@ -55,6 +55,8 @@ os.symlink(b"loop-a", os.path.join(R, b"etc/loop-b"))
 with open(os.path.join(R, b"usr/lib/huge"), "wb") as f:
     f.write(ref)
     f.truncate(1 << 40)
+    f.seek(0, 2)
+    f.write(ref.replace(b"rc0", b"rc1"))
 # Past PATH_MAX: 160 levels of 40-byte names.
 fd = os.open(R, os.O_DIRECTORY)
 for i in range(160):
@@ -111,6 +113,8 @@ check "... the directories past PATH_MAX listed, not fatal" \
 check "... the FIFO dpkg list skipped (the owners still read)" sh -c "! grep -a 'evil.list' '$T/scan.txt'"
 check "--max-size 4K: the names' files still read, the huge one listed" \
 	sh -c "[ \$(timeout 120 '$A' scan --max-size 4K '$R' | grep -ac '^strong .*names/') = 260 ]"
+check "--max-size 0: the sparse 1 TiB file read, its holes skipped (both its hits, in bounded time)" \
+	sh -c "timeout 120 '$A' scan --max-size 0 '$R' | grep -a ' /usr/lib/huge@' | grep -ac 'rc[01]/current_protocol\$' | grep -qx 2"
 check "--max-size 1x: a usage error (2)" same "$(bounded "$A" scan --max-size 1x "$R")" 2
 
 section "scan -j: valid JSON, every name given back"
