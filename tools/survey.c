@@ -29,6 +29,7 @@
 #include "json.h"
 #include "survey_class.h"
 #include "survey_read.h"
+#include "text.h"
 #include "util.h"
 
 #define PAGE_BYTES 4096		/* sysfs' limit for a text attribute */
@@ -518,13 +519,29 @@ static double pct(unsigned long n, unsigned long of)
 	return of ? 100.0 * n / of : 0;
 }
 
+/*
+ * Paths and values are the surveyed tree's, anyone's: each is cleaned
+ * (text_clean()) before it is printed. A ring of the last few: a line
+ * prints at most four.
+ */
+static const char *clean(const char *str)
+{
+	static char *ring[8];
+	static unsigned int next;
+	char **slot = &ring[next++ % 8];
+
+	free(*slot);
+	*slot = text_clean(str);
+	return *slot;
+}
+
 static void print_text(const struct survey *s, const struct totals *t, int top,
 		       unsigned int timeout_ms)
 {
 	int i, c, shown;
 
 	printf("Survey of %s (read only, at most %d bytes and %u ms a file)\n\n",
-	       s->root, PAGE_BYTES, timeout_ms);
+	       clean(s->root), PAGE_BYTES, timeout_ms);
 	printf("files         %8lu\n", s->files);
 	printf("  empty       %8lu  %5.1f%%\n", s->empty, pct(s->empty, s->files));
 	printf("  one word    %8lu  %5.1f%%\n", s->one, pct(s->one, s->files));
@@ -535,7 +552,7 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 	printf("  write-only  %8lu  %5.1f%%\n", s->write_only, pct(s->write_only, s->files));
 	printf("  timed out   %8lu  %5.1f%%", s->timeouts, pct(s->timeouts, s->files));
 	if (s->timeout_path)
-		printf("  (%s%s)", s->timeout_path, s->timeouts > 1 ? ", ..." : "");
+		printf("  (%s%s)", clean(s->timeout_path), s->timeouts > 1 ? ", ..." : "");
 	printf("\n");
 	if (s->nerrs) {
 		printf("errors:");
@@ -565,7 +582,7 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 		return;
 
 	printf("\nmulti-word: %lu of two words; the most, %zu words: %s\n",
-	       s->two_words, s->max_words, s->max_path);
+	       s->two_words, s->max_words, clean(s->max_path));
 	printf("  ");
 	for (c = 0; c < VC_COUNT; c++)
 		printf("%s %s %lu", c ? "," : "", vclass_names[c], s->classes[c]);
@@ -581,8 +598,8 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 		const struct group *g = &t->groups[i];
 
 		printf("  %6d  %-7s  %5zu  %-24s  %s\n", g->n, vclass_names[g->cls],
-		       g->max_words, g->first->group, g->first->path);
-		printf("  %6s  %-7s  %5s  %-24s    %s\n", "", "", "", "", g->first->value);
+		       g->max_words, clean(g->first->group), clean(g->first->path));
+		printf("  %6s  %-7s  %5s  %-24s    %s\n", "", "", "", "", clean(g->first->value));
 	}
 
 	printf("\nmigration candidates:\n");
@@ -595,7 +612,7 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 		const struct group *g = &t->ugroups[i];
 
 		printf("  %6d  %-4s  %-28s  %s = %s\n", g->n, g->first->kind,
-		       g->first->group, g->first->path, g->first->value);
+		       clean(g->first->group), clean(g->first->path), clean(g->first->value));
 	}
 }
 

@@ -4,9 +4,9 @@
 # node, symlink loops, symlinks out of the root at every level (one as
 # var/lib/dpkg/info, to the host's), names with every byte 1-255 (escape
 # sequences, newlines, bytes that are not UTF-8, bidi overrides), a sparse
-# file far over the size cap, nesting past PATH_MAX. scan, scan -j and
-# check --scan must finish, read nothing outside the root, print no raw
-# control byte, give valid JSON that gives every name back.
+# file far over the size cap, nesting past PATH_MAX. scan, scan -j, survey
+# and check --scan must finish, read nothing outside the root, print no
+# raw control byte, give valid JSON that gives every name back.
 # Ends with "hostile-root: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -128,6 +128,18 @@ got = {h["file"].encode("utf-8", "surrogateescape") for h in doc["hits"] if h["f
 want = {b"/names/" + n for n in os.listdir(os.path.join(os.fsencode(sys.argv[2]), b"names"))}
 if got != want:
     sys.exit("missing %r, extra %r" % (sorted(want - got)[:5], sorted(got - want)[:5]))
+X
+
+section "survey over the hostile root"
+check "abidep survey ROOT finishes (0)" same "$(bounded "$A" survey "$R")" 0
+check "... no raw control byte in its text" clean_bytes "$T/out"
+check "abidep survey -j ROOT finishes (0)" same "$(bounded "$A" survey -j "$R")" 0
+check "... valid JSON, nothing raw" clean_bytes "$T/out"
+check "... counted the names' files, opened no FIFO, socket or device" python3 - "$T/out" <<'X'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if d["files"] < 260:
+    sys.exit("files: %r" % d["files"])
 X
 
 section "owners come from the image, never the host"
