@@ -72,6 +72,9 @@ rc_writes=$((rc_writes + 1))
 rc_errors=$((rc_errors + 1))
 
 section "log lines name the process"
+# The writes above, through the alias, by dd: a writer is logged as one.
+check "a write through the alias is logged, as written, naming the writer" \
+	sh -c "dmesg | grep -q 'current_protocol is deprecated since .*: written by pid [0-9]* (dd) /usr/bin/dd\$'"
 dmesg -C
 cp /bin/cat /tmp/ir-keytable
 # exec keeps the pid: the log line must name this very process.
