@@ -266,24 +266,52 @@ static void load_versions(struct dpkg *d, int rootfd)
 	free(v);
 }
 
+/*
+ * @root's info directory, opened beneath it (the one rule that says
+ * whether @root has a dpkg database), and @root in *@rootfd; NULL with
+ * errno, nothing left open.
+ */
+static DIR *open_info(const char *root, int *rootfd)
+{
+	DIR *dir = NULL;
+	int fd, err;
+
+	*rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*rootfd < 0)
+		return NULL;
+	fd = root_openat(*rootfd, INFO_DIR, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0 && !(dir = fdopendir(fd)))
+		err = errno, close(fd), errno = err;
+	if (!dir)
+		err = errno, close(*rootfd), errno = err;
+	return dir;
+}
+
+bool dpkg_db_exists(const char *root)
+{
+	int rootfd;
+	DIR *dir = open_info(root && *root ? root : "/", &rootfd);
+
+	if (!dir)
+		return false;
+	closedir(dir);
+	close(rootfd);
+	return true;
+}
+
 int dpkg_load(struct dpkg *d)
 {
 	char **names = NULL;
-	int n = 0, cap = 0, i, dfd, rootfd, infofd;
+	int n = 0, cap = 0, i, dfd, rootfd;
 	struct dirent *de;
-	DIR *dir = NULL;
+	DIR *dir;
 
 	if (d->loaded)
 		return d->load_errno ? (errno = d->load_errno, -1) : 0;
 	d->loaded = true;
-	rootfd = open(d->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	infofd = rootfd < 0 ? -1 : root_openat(rootfd, INFO_DIR, O_RDONLY | O_DIRECTORY);
-	if (infofd >= 0 && !(dir = fdopendir(infofd)))
-		close(infofd);
+	dir = open_info(d->root, &rootfd);
 	if (!dir) {
 		d->load_errno = errno;
-		if (rootfd >= 0)
-			close(rootfd);
 		return -1;
 	}
 	while ((de = readdir(dir))) {

@@ -8,9 +8,17 @@
 #ifndef ABIDEP_DPKG_H
 #define ABIDEP_DPKG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dpkg;
+
+/*
+ * Whether @root (NULL: "/") has a dpkg database: its var/lib/dpkg/info
+ * directory, reached beneath @root through no symlink, as dpkg_load()
+ * reads it.
+ */
+bool dpkg_db_exists(const char *root);
 
 /* For the dpkg database under @root (NULL: "/"); reads nothing yet. */
 struct dpkg *dpkg_new(const char *root);

@@ -25,12 +25,7 @@ struct owner {
 
 bool owner_has_db(const char *root)
 {
-	char *info = path_join(root && *root ? root : "/", "var/lib/dpkg/info");
-	struct stat st;
-	bool dpkg = !stat(info, &st) && S_ISDIR(st.st_mode);
-
-	free(info);
-	return dpkg || rpm_db_exists(root);
+	return dpkg_db_exists(root) || rpm_db_exists(root);
 }
 
 struct owner *owner_new(const char *root)

@@ -104,15 +104,15 @@ check "... the 254 names with every byte and the 6 crafted ones, each once" \
 	same "$(grep -ac '^strong .*names/' "$T/scan.txt")" 260
 check "... nothing from outside ROOT (its symlinks not followed)" \
 	sh -c "! grep -a 'secret\|through\|/out/\|/up/' '$T/scan.txt'"
-check "... the reader, owned by the image's package" \
+check "... the reader, owned by the image's package (its list read past the FIFO's)" \
 	sh -c "grep -a '^strong ' '$T/scan.txt' | grep -a ' /usr/bin/reader:1 ' | grep -aq ' reader '"
 check "... the 1 TiB sparse file listed, not read" \
 	grep -aqx 'unreadable: /usr/lib/huge: larger than the size cap: not read' "$T/scan.txt"
 check "... the directories past PATH_MAX listed, not fatal" \
 	grep -aq '^unreadable: /d0*[0-9]*/.*: File name too long$' "$T/scan.txt"
-check "... the FIFO dpkg list skipped (the owners still read)" sh -c "! grep -a 'evil.list' '$T/scan.txt'"
 check "--max-size 4K: the names' files still read, the huge one listed" \
-	sh -c "[ \$(timeout 120 '$A' scan --max-size 4K '$R' | grep -ac '^strong .*names/') = 260 ]"
+	sh -c "timeout 120 '$A' scan --max-size 4K '$R' >'$T/cap.txt'; [ \$(grep -ac '^strong .*names/' '$T/cap.txt') = 260 ] &&
+	       grep -aqx 'unreadable: /usr/lib/huge: larger than the size cap: not read' '$T/cap.txt'"
 check "--max-size 0: the sparse 1 TiB file read, its holes skipped (both its hits, in bounded time)" \
 	sh -c "timeout 120 '$A' scan --max-size 0 '$R' | grep -a ' /usr/lib/huge@' | grep -ac 'rc[01]/current_protocol\$' | grep -qx 2"
 check "--max-size 1x: a usage error (2)" same "$(bounded "$A" scan --max-size 1x "$R")" 2
@@ -146,7 +146,9 @@ section "owners come from the image, never the host"
 check "abidep scan -j (dpkg's info a symlink to the host's) finishes (1)" same "$(bounded "$A" scan -j "$P")" 1
 check "... /usr/bin/dpkg found, owned by no package (not the host's dpkg)" python3 - "$T/out" <<'X'
 import json, sys
-hits = [h for h in json.load(open(sys.argv[1]))["hits"] if h["file"] == "/usr/bin/dpkg"]
+# No database of its own: named from the nearest root that has one (the
+# host's, with ROOT's path), which lists no such file.
+hits = [h for h in json.load(open(sys.argv[1]))["hits"] if h["file"].endswith("/usr/bin/dpkg")]
 if not hits or any(h["package"] is not None for h in hits):
     sys.exit("hits: %r" % hits)
 X
