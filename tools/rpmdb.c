@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rpm/header.h>
 #include <rpm/rpmdb.h>
@@ -40,6 +41,7 @@
 #include <rpm/rpmts.h>
 
 #include "rpmdb.h"
+#include "rootfs.h"
 #include "rpmdb_ro.h"
 #include "util.h"
 
@@ -52,7 +54,7 @@ struct memo {
 
 struct rpm_db {
 	char *root;		/* realpath of ROOT; NULL: cannot be resolved */
-	char *dir;		/* the database's directory (realpath); NULL: none */
+	char *dir;		/* the database's directory; NULL: none */
 	const char *dbpath;	/* that directory below ROOT: librpm's %_dbpath */
 	const char *file;	/* the file that told its format */
 	const char *backend;	/* librpm's %_db_backend for that format */
@@ -70,49 +72,41 @@ static const struct {
 	{ "Packages.db", "ndb" },
 };
 
-/* Is @path @dir or below it? Both resolved. */
-static bool is_below(const char *path, const char *dir)
-{
-	size_t l = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return true;
-	return !strncmp(path, dir, l) && (!path[l] || path[l] == '/');
-}
-
 /*
- * The database of the resolved root @root: its directory (malloc'd,
- * resolved, inside @root: a symlink out of it is not followed), %_dbpath
- * and backend; -1 if none.
+ * The database of the resolved root @root: its directory (malloc'd), its
+ * %_dbpath and backend; -1 if none. Looked for beneath @root as every file
+ * of a root is (rootfs.h): no symlink followed on the way, the database a
+ * regular file. librpm then opens it by that same path, which nothing
+ * resolved differently: a tree changed between the two (a live root's)
+ * is not covered, as rpm --root does not cover it.
  */
 static int find_db(const char *root, char **dir, const char **dbpath,
 		   const char **file, const char **backend)
 {
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t i, k;
 
+	if (rootfd < 0)
+		return -1;
 	for (i = 0; i < sizeof(dbpaths) / sizeof(dbpaths[0]); i++) {
-		char *d = xasprintf("%s%s", strcmp(root, "/") ? root : "", dbpaths[i]);
-		char *real = realpath(d, NULL);
-
-		free(d);
-		if (!real)
-			continue;
-		for (k = 0; is_below(real, root) && k < sizeof(formats) / sizeof(formats[0]); k++) {
-			char *f = path_join(real, formats[k].file);
+		for (k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+			char *rel = xasprintf("%s/%s", dbpaths[i] + 1, formats[k].file);
 			struct stat st;
-			int found = !stat(f, &st);
+			int fd = root_open_regular(rootfd, rel, 0, &st);
 
-			free(f);
-			if (found) {
-				*dir = real;
-				*dbpath = dbpaths[i];
-				*file = formats[k].file;
-				*backend = formats[k].backend;
-				return 0;
-			}
+			free(rel);
+			if (fd < 0)
+				continue;
+			close(fd);
+			close(rootfd);
+			*dir = xasprintf("%s%s", strcmp(root, "/") ? root : "", dbpaths[i]);
+			*dbpath = dbpaths[i];
+			*file = formats[k].file;
+			*backend = formats[k].backend;
+			return 0;
 		}
-		free(real);
 	}
+	close(rootfd);
 	return -1;
 }
 
@@ -222,7 +216,8 @@ static void note_wal(const struct rpm_db *r)
 	char *wal = path_join(r->dir, "rpmdb.sqlite-wal");
 	struct stat st;
 
-	if (!stat(wal, &st) && st.st_size > 0)
+	if (!fstatat(AT_FDCWD, wal, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0)
 		fprintf(stderr, "abidep: note: %s holds changes not yet in rpmdb.sqlite (rpm running, or interrupted): they are not read\n",
 			wal);
 	free(wal);

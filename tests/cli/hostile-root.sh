@@ -1,8 +1,9 @@
 #!/bin/sh
 # CLI tests of abidep over a root that is not ours (tools/rootfs.c): a
-# generated tree with FIFOs (one as a dpkg list file), a socket, a device
-# node, symlink loops, symlinks out of the root at every level (one as
-# var/lib/dpkg/info, to the host's), names with every byte 1-255 (escape
+# generated tree with FIFOs (one as a dpkg list file, one as the rpm
+# database), a socket, a device node, symlink loops, symlinks out of the
+# root at every level (one as var/lib/dpkg/info, to the host's, and as the
+# rpm database and its directory), names with every byte 1-255 (escape
 # sequences, newlines, bytes that are not UTF-8, bidi overrides), a sparse
 # file far over the size cap, nesting past PATH_MAX. scan, scan -j, survey
 # and check --scan must finish, read nothing outside the root, print no
@@ -17,11 +18,13 @@ trap 'rm -rf "$T"' EXIT
 R=$T/root		# the hostile root
 O=$T/outside		# what is outside it, with references of its own
 P=$T/dpkgsym		# a root whose dpkg database is a symlink to the host's
+Q=$T/rpmfifo		# a root whose rpm database is a FIFO
+S=$T/rpmsym		# a root whose rpm databases are symlinks out of it
 needle=/sys/class/rc/rc0/current_protocol
 
-python3 - "$R" "$O" "$P" "$needle" <<'X' || { echo "not ok - the hostile root could not be made"; echo "hostile-root: 0 passed, 1 failed"; exit 1; }
+python3 - "$R" "$O" "$P" "$Q" "$S" "$needle" <<'X' || { echo "not ok - the hostile root could not be made"; echo "hostile-root: 0 passed, 1 failed"; exit 1; }
 import os, socket, stat, sys
-R, O, P, needle = [os.fsencode(a) for a in sys.argv[1:]]
+R, O, P, Q, S, needle = [os.fsencode(a) for a in sys.argv[1:]]
 def mk(path, data=b""):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
@@ -72,6 +75,17 @@ os.close(fd)
 mk(os.path.join(P, b"usr/bin/dpkg"), ref)
 os.makedirs(os.path.join(P, b"var/lib/dpkg"))
 os.symlink(b"/var/lib/dpkg/info", os.path.join(P, b"var/lib/dpkg/info"))
+# rpm's: a FIFO as the database (librpm would block opening it); the
+# database's directory and its file as symlinks to a database outside.
+mk(os.path.join(Q, b"usr/bin/reader"), ref)
+os.makedirs(os.path.join(Q, b"usr/lib/sysimage/rpm"))
+os.mkfifo(os.path.join(Q, b"usr/lib/sysimage/rpm/rpmdb.sqlite"))
+mk(os.path.join(O, b"rpm/rpmdb.sqlite"), b"not a database, and outside the root\n")
+mk(os.path.join(S, b"usr/bin/reader"), ref)
+os.makedirs(os.path.join(S, b"usr/lib/sysimage/rpm"))
+os.symlink(os.path.join(O, b"rpm/rpmdb.sqlite"), os.path.join(S, b"usr/lib/sysimage/rpm/rpmdb.sqlite"))
+os.makedirs(os.path.join(S, b"var/lib"))
+os.symlink(os.path.join(O, b"rpm"), os.path.join(S, b"var/lib/rpm"))
 X
 
 # Exit status of a command run with a time bound, its output kept in $T/out.
@@ -152,6 +166,14 @@ hits = [h for h in json.load(open(sys.argv[1]))["hits"] if h["file"].endswith("/
 if not hits or any(h["package"] is not None for h in hits):
     sys.exit("hits: %r" % hits)
 X
+
+check "abidep scan (rpm's database a FIFO) finishes (1)" same "$(bounded "$A" scan "$Q")" 1
+check "... the reader found, owned by no package" sh -c "grep -a '^strong  *-  *[^ ]*/usr/bin/reader:1 ' '$T/out'"
+check "abidep scan (rpm's database and its directory symlinks out) finishes (1)" same "$(bounded "$A" scan "$S")" 1
+check "... the database outside not opened (librpm would say it cannot read it)" \
+	sh -c "! grep -a 'rpm database' '$T/err'"
+check "abidep report --root (rpm's database a FIFO): no database there, exit 2" \
+	sh -c "timeout 120 '$A' report --db /nonexistent.db --root '$Q' >/dev/null 2>'$T/err'; [ \$? = 2 ] && grep -aq 'no dpkg or rpm database in' '$T/err'"
 
 section "check --scan and report over the hostile root, with hostile names in the DB"
 check "the DB helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
