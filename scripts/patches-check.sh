@@ -15,7 +15,9 @@
 #               with the patched tree's kunit.py
 #   guest       the debug kernel carrying the series (scripts/debug-kernel.sh
 #               applies it after tests/vm/debug-patches/) booted in the guest:
-#               tests/vm/patches-tests.sh
+#               tests/vm/patches-tests.sh, with tests/vm/alias-visible/ (a
+#               group whose is_visible() hides and narrows an aliased
+#               attribute) built against that kernel first
 #
 # Prints "patches-check: N passed, N failed" and exits 1 on any failure.
 # Work directory: $ABIDEP_CACHE/patches-check (the build directories are
@@ -164,6 +166,19 @@ if skipped guest; then
 	say "skip guest"
 else
 	if kver=$(scripts/debug-kernel.sh); then
+		# The guest's test module, against that kernel, W=1, out of the
+		# source tree (the guest finds it under build/).
+		av=$repo/build/patches/alias-visible
+		rm -rf "$av"
+		mkdir -p "$av"
+		cp tests/vm/alias-visible/Kbuild tests/vm/alias-visible/*.c "$av/"
+		if make -C "$(scripts/debug-kernel.sh --kdir)" M="$av" W=1 modules >"$work/alias-visible.log" 2>&1 &&
+			! grep -q 'warning:' "$work/alias-visible.log"; then
+			ok "tests/vm/alias-visible builds against $kver, W=1 clean"
+		else
+			tail -n 20 "$work/alias-visible.log"
+			ko "tests/vm/alias-visible against $kver (see $work/alias-visible.log)"
+		fi
 		log=$work/guest.log
 		if KVER=$kver tests/vm/run --timeout 900 tests/vm/patches-tests.sh >"$log" 2>&1; then
 			ok "guest ($kver): $(tail -n 1 "$log")"

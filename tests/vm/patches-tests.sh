@@ -43,12 +43,12 @@ check "abidep report names it, with the file" sh -c "$A report -j --db $DB | pyt
 import json, sys
 ok = any(\"$F\" in e[\"files\"] and any(u[\"exe\"] == \"$LEGACY\" and u[\"op\"] == \"read\" and u[\"count\"] == 2 for u in e[\"users\"]) for e in json.load(sys.stdin))
 sys.exit(0 if ok else 1)'"
-check "the tracepoint fires with the path" sh -c "
+check "the tracepoint fires with the path and the length read" sh -c "
 	T=/sys/kernel/debug/tracing
 	echo 1 >\$T/events/sysfs/sysfs_alias_access/enable &&
 	cat $F >/dev/null &&
 	echo 0 >\$T/events/sysfs/sysfs_alias_access/enable &&
-	grep -q 'path=$F old=current_governor_ro new=current_governor op=read ret=' \$T/trace"
+	grep -q 'path=$F old=current_governor_ro new=current_governor op=read ret=$(wc -c <$D/current_governor)\$' \$T/trace"
 
 section "a program's name cannot forge a log line"
 # A newline in the executable's name, hence in its comm: unescaped, the
@@ -65,5 +65,30 @@ check "the line shows the newline escaped (octal 012), in the comm and the path"
 check "no line of the log starts with the planted text (syslog(2) splits a record at its newlines)" \
 	sh -c "! dmesg -S | sed 's/^\[[ 0-9.]*\] //' | grep -q '^sysfs: for'"
 check "debugfs escapes the name too" sh -c "grep '^old=current_governor_ro ' /sys/kernel/debug/sysfs_aliases | grep -qF ',evil\\012sysfs:\\040for,/tmp/evil\\012sysfs:\\040forged,1,0,'"
+
+section "an alias follows its target's file, as is_visible() makes it"
+# tests/vm/alias-visible: /sys/kernel/alias_visible/new, its 0644 alias old
+# and 0444 alias old_ro; the group's is_visible() gives new the mode in the
+# module's target_mode, and a write of that parameter updates the group.
+# scripts/patches-check.sh builds it against this kernel.
+K=$ABIDEP_REPO/build/patches/alias-visible/alias_visible.ko
+V=/sys/kernel/alias_visible
+P=/sys/module/alias_visible/parameters/target_mode
+modes() { for f in new old old_ro; do stat -c %a $V/$f 2>/dev/null || echo none; done | tr '\n' ' '; }
+check "alias_visible.ko is built (make patches-check builds it)" test -f "$K"
+check "insmod alias_visible.ko" insmod "$K"
+check "target as declared: new 644, old 644, old_ro 444" same "$(modes)" "644 644 444 "
+check "old reads new" same "$(cat $V/old)" value
+check "a write through old reaches new" sh -c "echo other >$V/old && test \"\$(cat $V/new)\" = other"
+check "old_ro refuses a write" sh -c "! echo x >$V/old_ro 2>/dev/null && test \"\$(cat $V/new)\" = other"
+check "debugfs lists old while the module is loaded" grep -q '^old=old new=new ' /sys/kernel/debug/sysfs_aliases
+check "target narrowed to 0444: both aliases 444" sh -c "echo 0444 >$P && test \"\$(for f in new old old_ro; do stat -c %a $V/\$f; done | tr '\n' ' ')\" = '444 444 444 '"
+check "... and old refuses the write it took before" sh -c "! echo again >$V/old 2>/dev/null && test \"\$(cat $V/old)\" = other"
+check "target hidden: no alias either" sh -c "echo 0 >$P && ! test -e $V/new && ! test -e $V/old && ! test -e $V/old_ro"
+check "target write-only (0200): old 200, old_ro none" sh -c "echo 0200 >$P && test \"\$(stat -c %a $V/old)\" = 200 && ! test -e $V/old_ro && echo third >$V/old"
+check "shown again: 644 644 444" sh -c "echo 0644 >$P && test \"\$(for f in new old old_ro; do stat -c %a $V/\$f; done | tr '\n' ' ')\" = '644 644 444 ' && test \"\$(cat $V/old)\" = third"
+check "rmmod alias_visible" rmmod alias_visible
+check "its aliases leave debugfs with it" sh -c "! grep -q '^old=old new=new ' /sys/kernel/debug/sysfs_aliases"
+check "loaded with the target hidden: no alias file" sh -c "insmod $K target_mode=0 && test -d $V && ! test -e $V/old && ! test -e $V/old_ro && rmmod alias_visible"
 
 finish patches
