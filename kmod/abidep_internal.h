@@ -176,6 +176,7 @@ struct abidep_table {
 int abidep_table_load(struct abidep_table *t);
 void abidep_table_unload(struct abidep_table *t);
 void abidep_class_scan(void);
+void abidep_class_flush(void);
 unsigned int abidep_table_alias_count(struct abidep_table *t);
 int abidep_class_init(void);
 void abidep_class_exit(void);

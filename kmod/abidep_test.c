@@ -928,9 +928,25 @@ static void abidep_class_test(struct kunit *test)
 	abidep_class_scan();
 	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table2), 1U);
 	KUNIT_EXPECT_TRUE(test, abidep_test_file(c->b, "kother", NULL));
+
+	/*
+	 * The class's last device gone, its interface goes (kept until the
+	 * class went, it would leak the class's private part on 6.4 and
+	 * later); a new device binds it again at the next scan.
+	 */
+	device_unregister(c->b);
+	c->b = NULL;
+	abidep_class_flush();
+	c->a = device_create(&abidep_test_class, NULL, 0, NULL, "kunit-a");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->a));
+	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table2), 0U);
+	abidep_class_scan();
+	KUNIT_EXPECT_EQ(test, abidep_table_alias_count(&c->table2), 1U);
+	KUNIT_EXPECT_TRUE(test, abidep_test_file(c->a, "kother", NULL));
+
 	abidep_table_unload(&c->table2);
 	c->loaded2 = false;
-	KUNIT_EXPECT_FALSE(test, abidep_test_file(c->b, "kother", NULL));
+	KUNIT_EXPECT_FALSE(test, abidep_test_file(c->a, "kother", NULL));
 }
 
 static struct kunit_case abidep_class_test_cases[] = {

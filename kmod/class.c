@@ -15,8 +15,20 @@
  * /sys/kernel/abidep/rescan (the udev rule, for a first device hot-plugged
  * into a driver that was already loaded).
  *
- * A class whose module unloads is forgotten in the module's GOING
- * notification, which runs after its exit() and before its memory is freed.
+ * A class is let go when its last device goes, not when its module goes:
+ * since 6.4 a class_interface holds a reference to the class's private
+ * part (subsys_private), dropped by class_interface_unregister() only while
+ * the class is still registered; the class module's GOING notification comes
+ * after its exit() has unregistered the class, too late, and the reference
+ * (and the subsys_private) would leak on every unload of rc-core. Devices of
+ * a class go before it (rc-loopback before rc-core), so the interface is
+ * unregistered, from a work item (remove_dev() runs under the class's
+ * mutex, which unregistering takes), once the class is empty, and that work
+ * is flushed in every module's GOING notification: after the module that
+ * removed the last device, before any other can be unloaded. The next
+ * device binds it again (a module's LIVE scan, or the udev rule's rescan).
+ * A module that removes its own devices and unregisters its own class in
+ * one exit() still leaks that reference on 6.4 and later; rc-core does not.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,13 +50,18 @@ struct abidep_binding {
 	const char *class_name;
 	struct class_interface intf;	/* .class set while bound */
 	bool said_taken;		/* "already watched" logged, not bound since */
-	struct mutex lock;		/* protects aliases */
+	struct mutex lock;		/* protects aliases and devices */
 	struct list_head aliases;
+	unsigned int devices;		/* of the class, while bound */
 };
 
 /* Protects abidep_tables, each table's bindings and their binding state. */
 static DEFINE_MUTEX(abidep_class_lock);
 static LIST_HEAD(abidep_tables);
+
+static void abidep_unbind_empty(struct work_struct *work);
+/* Unbinds the classes left without a device (see the top of this file). */
+static DECLARE_WORK(abidep_unbind_work, abidep_unbind_empty);
 
 /*
  * The bindings whose interface is registered, one per class at most. The
@@ -107,6 +124,9 @@ static int abidep_add_dev(ABIDEP_CLASS_INTF_PARAMS)
 		list_add_tail(&a->node, &b->aliases);
 		mutex_unlock(&b->lock);
 	}
+	mutex_lock(&b->lock);
+	b->devices++;
+	mutex_unlock(&b->lock);
 	return 0;
 }
 
@@ -114,6 +134,7 @@ static void abidep_remove_dev(ABIDEP_CLASS_INTF_PARAMS)
 {
 	struct abidep_binding *b = abidep_binding_of(dev->class);
 	struct abidep_alias *a, *tmp;
+	bool empty;
 	LIST_HEAD(gone);
 
 	if (!b)
@@ -122,7 +143,10 @@ static void abidep_remove_dev(ABIDEP_CLASS_INTF_PARAMS)
 	list_for_each_entry_safe(a, tmp, &b->aliases, node)
 		if (a->kobj == &dev->kobj)
 			list_move(&a->node, &gone);
+	empty = b->devices && !--b->devices;
 	mutex_unlock(&b->lock);
+	if (empty)
+		schedule_work(&abidep_unbind_work);
 	list_for_each_entry_safe(a, tmp, &gone, node)
 		abidep_alias_remove(a);
 }
@@ -201,6 +225,39 @@ static void abidep_unbind(struct abidep_binding *b)
 	/* Calls remove_dev() for each device still in the class. */
 	class_interface_unregister(&b->intf);
 	abidep_unbound(b);
+}
+
+/* The work: unbind each bound class that still has no device. */
+static void abidep_unbind_empty(struct work_struct *work)
+{
+	struct abidep_binding *b;
+	struct abidep_table *t;
+	bool empty;
+
+	mutex_lock(&abidep_class_lock);
+	list_for_each_entry(t, &abidep_tables, node) {
+		list_for_each_entry(b, &t->bindings, node) {
+			if (!b->intf.class)
+				continue;
+			mutex_lock(&b->lock);
+			empty = !b->devices;
+			mutex_unlock(&b->lock);
+			if (empty)
+				abidep_unbind(b);
+		}
+	}
+	mutex_unlock(&abidep_class_lock);
+}
+
+/**
+ * abidep_class_flush() - let go now of the classes left without a device
+ *
+ * Waits for the work that unbinds them, queued when a class's last device
+ * went.
+ */
+void abidep_class_flush(void)
+{
+	flush_work(&abidep_unbind_work);
 }
 
 /**
@@ -310,6 +367,8 @@ void abidep_table_unload(struct abidep_table *t)
 	list_del(&t->node);
 	abidep_table_release(t);
 	mutex_unlock(&abidep_class_lock);
+	/* Its bindings' remove_dev() may have queued it: done before they go. */
+	abidep_class_flush();
 }
 
 /**
@@ -348,6 +407,8 @@ static int abidep_module_event(struct notifier_block *nb, unsigned long action,
 		abidep_class_scan();
 		break;
 	case MODULE_STATE_GOING:
+		/* Before another module can go: its class may be emptied. */
+		abidep_class_flush();
 		mutex_lock(&abidep_class_lock);
 		list_for_each_entry(t, &abidep_tables, node)
 			list_for_each_entry(b, &t->bindings, node)
