@@ -6,11 +6,11 @@
 #   tests/vm/debug-selftest.sh      (KVER: default debug, scripts/debug-kernel.sh)
 #
 # A clean run must exit 0 with each checker's sign of life in its kernel log
-# (KASAN's and lockdep's banners, KFENCE, lockdep still on at the end, debug
-# objects tracked, a kobject's release delayed); then each case makes its
-# checker report once through lkdtm (CONFIG_LKDTM, tests/vm/debug.config)
-# and the run must exit 125 with that report among tests/vm/run's "kernel
-# report" lines. Ends "debug-selftest: N passed, N failed".
+# (KASAN's and lockdep's banners, KFENCE, kmemleak, lockdep still on at the
+# end, debug objects tracked, a kobject's release delayed); then each case
+# makes its checker report once through lkdtm (CONFIG_LKDTM,
+# tests/vm/debug.config), or kmemleak's through kmemleak-test, and the run
+# must exit 125 with that report among tests/vm/run's "kernel report" lines. Ends "debug-selftest: N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 KVER=${KVER:-debug}
@@ -43,11 +43,13 @@ log_has 'kfence: initialized' "KFENCE is on"
 log_has 'objs_allocated:[1-9]' "debug objects are tracked"
 log_has '^warnings +:0' "... with no warning"
 log_has 'kobject_release, parent .* \(delayed [0-9]+\)' "kobject releases are delayed"
+log_has 'kmemleak: Kernel memory leak detector initialized' "kmemleak is on"
 [ $rc -eq 0 ] || tail -n 20 "$tmp/clean" | sed 's/^/# /'
 
-# case LKDTM_TYPE PATTERN WHAT: provoking LKDTM_TYPE fails the run with PATTERN
+# case LKDTM_TYPE PATTERN WHAT [KERNEL_ARGS]: provoking LKDTM_TYPE fails the
+# run with PATTERN
 case_() {
-	"$repo/tests/vm/run" --timeout 600 sh -c \
+	"$repo/tests/vm/run" --timeout 600 ${4:+--append "$4"} sh -c \
 		"modprobe lkdtm && echo $1 >/sys/kernel/debug/provoke-crash/DIRECT" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*$2" "$tmp/out"; then
@@ -57,12 +59,26 @@ case_() {
 		tail -n 20 "$tmp/out" | sed 's/^/# /'
 	fi
 }
-case_ READ_AFTER_FREE 'BUG: KASAN: slab-use-after-free' "KASAN's use-after-free"
-case_ SLAB_LINEAR_OVERFLOW 'BUG: KASAN: slab-out-of-bounds' "KASAN's out-of-bounds"
+# KFENCE off for KASAN's cases: an allocation KFENCE samples is its report.
+case_ READ_AFTER_FREE 'BUG: KASAN: slab-use-after-free' "KASAN's use-after-free" kfence.sample_interval=0
+case_ SLAB_LINEAR_OVERFLOW 'BUG: KASAN: slab-out-of-bounds' "KASAN's out-of-bounds" kfence.sample_interval=0
 case_ KFENCE_READ_AFTER_FREE 'BUG: KFENCE: use-after-free' "KFENCE's use-after-free"
 case_ CORRUPT_LIST_ADD 'list_add corruption' "DEBUG_LIST's corruption"
 case_ REFCOUNT_DEC_ZERO 'refcount_t: decrement hit 0' "refcount_t's check"
 case_ ARRAY_BOUNDS 'UBSAN: array-index-out-of-bounds' "UBSAN's bounds check"
+
+# kmemleak: a scan after kmemleak-test (which leaks on purpose) fails the
+# run. Two scans: an object is reported once older than 5 s and unchanged
+# since the scan before.
+"$repo/tests/vm/run" --timeout 600 sh -c \
+	"modprobe kmemleak-test && sleep 6 && echo scan >/sys/kernel/debug/kmemleak && echo scan >/sys/kernel/debug/kmemleak && grep -q unreferenced /sys/kernel/debug/kmemleak" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*new suspected memory leaks" "$tmp/out"; then
+	ok "kmemleak's leak report fails the run (kmemleak-test)"
+else
+	notok "kmemleak's leak report fails the run (kmemleak-test; exit $rc, want 125 and 'new suspected memory leaks')"
+	tail -n 20 "$tmp/out" | sed 's/^/# /'
+fi
 
 echo "debug-selftest: $pass passed, $fail failed"
 [ $fail -eq 0 ]

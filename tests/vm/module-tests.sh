@@ -33,6 +33,10 @@ try_write() {
 	fi
 }
 
+# kmemleak (the debug kernel): what leaked before this suite is not its own.
+KL=/sys/kernel/debug/kmemleak
+[ -e $KL ] && echo clear >$KL
+
 section "load: abidep first, then the rc device appears"
 check "abidep.ko loads" insmod "$KMOD/abidep.ko"
 check "the class with no device yet is reported" \
@@ -380,5 +384,21 @@ done
 for v in 0 4294967295; do
 	check "log_interval=$v at load: taken" sh -c "insmod $KMOD/abidep.ko log_interval=$v && test \"\$(cat /sys/module/abidep/parameters/log_interval)\" = $v && rmmod abidep"
 done
+
+# Everything above loaded and unloaded abidep, rc-core and rc-loopback, and
+# the rc class went from under abidep's class interface and came back. A
+# leak fails the run (tests/vm/run's kernel reports); its objects are shown.
+section "leaks (kmemleak, on the debug kernel)"
+case $(uname -r) in
+*-abidep-debug) check "the debug kernel has kmemleak" test -e $KL ;;
+esac
+if [ -e $KL ]; then
+	# kmemleak reports only objects older than 5 s.
+	sleep 6
+	echo scan >$KL
+	echo scan >$KL
+	check "kmemleak: nothing leaked" sh -c "! grep -q unreferenced $KL"
+	sed 's/^/# /' $KL | head -n 60
+fi
 
 finish guest
