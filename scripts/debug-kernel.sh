@@ -100,7 +100,7 @@ $(tail -n 30 "$dir/build.log")"
 # it was. The tree's Kconfig may source kmod/'s (tests/kunit/run adds it):
 # the copy's link points at this checkout's kmod/.
 tree=$dir/src
-rm -rf "$tree" "$tree.new"
+rm -rf "$tree.new"
 (
 	exec 8>"$src.abidep-lock"
 	flock 8
@@ -111,6 +111,16 @@ for p in "$patches"/*.patch $series_patches; do
 		die "$p does not apply to $src; the end of $dir/build.log:
 $(tail -n 10 "$dir/build.log")"
 done
+# A patched file the same as in the previous copy keeps that copy's time:
+# kbuild rebuilds by time, and the series patches headers half the kernel
+# includes (a new time on each would rebuild it all).
+# shellcheck disable=SC2086 # the lists
+sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$patches"/*.patch $series_patches | sort -u | while read -r f; do
+	if [ -f "$tree/$f" ] && cmp -s "$tree/$f" "$tree.new/$f"; then
+		touch -r "$tree/$f" "$tree.new/$f"
+	fi
+done
+rm -rf "$tree"
 if grep -q 'abidep/Kconfig' "$tree.new/drivers/misc/Kconfig"; then
 	ln -sfn "$repo/kmod" "$tree.new/drivers/misc/abidep"
 fi
