@@ -46,18 +46,21 @@ log_has 'kobject_release, parent .* \(delayed [0-9]+\)' "kobject releases are de
 log_has 'kmemleak: Kernel memory leak detector initialized' "kmemleak is on"
 [ $rc -eq 0 ] || tail -n 20 "$tmp/clean" | sed 's/^/# /'
 
-# case LKDTM_TYPE PATTERN WHAT [KERNEL_ARGS]: provoking LKDTM_TYPE fails the
-# run with PATTERN
-case_() {
-	"$repo/tests/vm/run" --timeout 600 ${4:+--append "$4"} sh -c \
-		"modprobe lkdtm && echo $1 >/sys/kernel/debug/provoke-crash/DIRECT" >"$tmp/out" 2>&1
+# provoke LABEL COMMAND PATTERN WHAT [KERNEL_ARGS]: COMMAND in a guest fails
+# the run with PATTERN among tests/vm/run's kernel reports
+provoke() {
+	"$repo/tests/vm/run" --timeout 600 ${5:+--append "$5"} sh -c "$2" >"$tmp/out" 2>&1
 	rc=$?
-	if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*$2" "$tmp/out"; then
-		ok "$3 fails the run ($1)"
+	if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*$3" "$tmp/out"; then
+		ok "$4 fails the run ($1)"
 	else
-		notok "$3 fails the run ($1; exit $rc, want 125 and '$2')"
+		notok "$4 fails the run ($1; exit $rc, want 125 and '$3')"
 		tail -n 20 "$tmp/out" | sed 's/^/# /'
 	fi
+}
+# case LKDTM_TYPE PATTERN WHAT [KERNEL_ARGS]: provoking LKDTM_TYPE does
+case_() {
+	provoke "$1" "modprobe lkdtm && echo $1 >/sys/kernel/debug/provoke-crash/DIRECT" "$2" "$3" "${4:-}"
 }
 # KFENCE off for KASAN's cases: an allocation KFENCE samples is its report.
 case_ READ_AFTER_FREE 'BUG: KASAN: slab-use-after-free' "KASAN's use-after-free" kfence.sample_interval=0
@@ -70,15 +73,8 @@ case_ ARRAY_BOUNDS 'UBSAN: array-index-out-of-bounds' "UBSAN's bounds check"
 # kmemleak: a scan after kmemleak-test (which leaks on purpose) fails the
 # run. Two scans: an object is reported once older than 5 s and unchanged
 # since the scan before.
-"$repo/tests/vm/run" --timeout 600 sh -c \
-	"modprobe kmemleak-test && sleep 6 && echo scan >/sys/kernel/debug/kmemleak && echo scan >/sys/kernel/debug/kmemleak && grep -q unreferenced /sys/kernel/debug/kmemleak" >"$tmp/out" 2>&1
-rc=$?
-if [ $rc -eq 125 ] && grep -aqE "^vm: kernel report: .*new suspected memory leaks" "$tmp/out"; then
-	ok "kmemleak's leak report fails the run (kmemleak-test)"
-else
-	notok "kmemleak's leak report fails the run (kmemleak-test; exit $rc, want 125 and 'new suspected memory leaks')"
-	tail -n 20 "$tmp/out" | sed 's/^/# /'
-fi
+provoke kmemleak-test "modprobe kmemleak-test && sleep 6 && echo scan >/sys/kernel/debug/kmemleak && echo scan >/sys/kernel/debug/kmemleak" \
+	'new suspected memory leaks' "kmemleak's leak report"
 
 echo "debug-selftest: $pass passed, $fail failed"
 [ $fail -eq 0 ]
