@@ -129,7 +129,7 @@ demo: deps module tools
 
 # ---- Installing (what the Debian packages are made of, see debian/rules) ----
 # Keep VERSION equal to dkms.conf's PACKAGE_VERSION, debian/changelog and
-# tools/abidep.c's ABIDEP_VERSION (tests/pkg/run checks).
+# tools/main.c's ABIDEP_VERSION (tests/pkg/run checks).
 VERSION := 0.1
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin

@@ -15,7 +15,7 @@
  * watched file's directory makes the opens in it that follow, for a few
  * seconds, count toward telling a sweep from a reader by name.
  *
- * Two sets of programs, one loaded (tools/trace_load.c chooses): fexit, and
+ * Two sets of programs, one loaded (tools/tracer/trace_load.c chooses): fexit, and
  * kprobe/kretprobe pairs doing the same for kernels where fexit cannot
  * attach (no BPF trampolines, or no BTF for the functions).
  */
@@ -39,7 +39,7 @@
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 
 /*
- * Tunables, set through the skeleton before load (tools/trace_load.c) and
+ * Tunables, set through the skeleton before load (tools/tracer/trace_load.c) and
  * read-only after: in .rodata, which the kernel freezes, so the verifier
  * takes them as constants (a pinned tracer keeps the values it was loaded
  * with; no process after it reads or writes them). volatile (libbpf's
@@ -113,7 +113,7 @@ struct {
 
 /*
  * The usage counts go to the one map usage holds, which a sync replaces
- * with an empty one and then empties into the DB (tools/trace_sync.c): so
+ * with an empty one and then empties into the DB (tools/tracer/trace_sync.c): so
  * the map holds what happened since the last sync, and its size bounds
  * the distinct users of one sync interval, not of a boot. Replacing it
  * waits for the programs running (the kernel's synchronize_rcu() on an
@@ -890,7 +890,7 @@ int BPF_PROG(abidep_read, struct seq_file *sf, void *v, int ret)
  * A deprecated alias of the in-tree series (patches/linux-6.12/) has a
  * seq_show of its own, which calls the new attribute's show(): its reads
  * come here, not to sysfs_kf_seq_show(). Loaded only where the kernel has
- * the function (tools/trace_load.c).
+ * the function (tools/tracer/trace_load.c).
  */
 SEC("fexit/sysfs_kf_alias_seq_show")
 int BPF_PROG(abidep_read_alias, struct seq_file *sf, void *v, int ret)
@@ -947,7 +947,7 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 /*
  * fexit on a handler that serves one special alone, or a few told apart by
  * name. They are attached only when a special of theirs is watched
- * (tools/trace_special.c), so they cost nothing otherwise, and nothing to
+ * (tools/tracer/trace_special.c), so they cost nothing otherwise, and nothing to
  * sysfs ever.
  */
 SEC("fexit/ndisc_ifinfo_sysctl_change")

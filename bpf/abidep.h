@@ -26,7 +26,7 @@ enum abidep_op {
  * A slot holds one watched file whose number falls there; "more" says that
  * others do too, and are in the hash only. So an access to an unwatched file
  * costs an array load (the verifier inlines array lookups) and most watched
- * ones find their file without the hash. Userspace (tools/trace_slots.c) keeps
+ * ones find their file without the hash. Userspace (tools/tracer/trace_slots.c) keeps
  * it, writing through a shared mapping.
  */
 #define ABIDEP_SLOTS		16384
@@ -105,7 +105,7 @@ struct abidep_usage {
  * opened, as bits of a bitmap (ABIDEP_SWEEP_BITS, by a hash of the inode
  * number), each new bit a file more. Once a tally has as many as its
  * directory's dirs value (need), set by userspace from the number of
- * regular files in it (tools/trace_watch.c: most of them, and at least
+ * regular files in it (tools/tracer/trace_watch.c: most of them, and at least
  * ABIDEP_SWEEP_FILES), it is a sweep, and the watched accesses that program
  * made under it, before (held in pending) and after, count as swept. So a
  * program that lists the directory, then opens a few files it wants by
@@ -153,7 +153,7 @@ struct abidep_listing {
  * cgroup v1 file per cgroup), so each is known to the programs by what it
  * is: a handler that serves it alone, or its name where a handler serves
  * many. The tracer gives each one watched a file id (special_id[], set at
- * load, +1: 0 is not watched); tools/trace_special.c maps the tables' What
+ * load, +1: 0 is not watched); tools/tracer/trace_special.c maps the tables' What
  * to them.
  */
 enum abidep_special {

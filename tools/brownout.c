@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "main.h"
 #include "json.h"
 #include "util.h"
 

@@ -18,11 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "abidep.h"
+#include "main.h"
 #include "check_eval.h"
 #include "check_html.h"
 #include "check_text.h"
-#include "check_time.h"
+#include "utctime.h"
 #include "owner.h"
 #include "json.h"
 #include "output.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "check_html.h"
-#include "check_time.h"
+#include "utctime.h"
 #include "html.h"
 #include "text.h"
 #include "util.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check_text.h"
-#include "check_time.h"
-#include "table.h"
+#include "utctime.h"
+#include "tabular.h"
 #include "text.h"
 #include "util.h"
 

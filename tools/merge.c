@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "main.h"
 #include "hostid.h"
 #include "json.h"
 #include "text.h"

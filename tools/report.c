@@ -32,14 +32,14 @@
 #include <time.h>
 
 #include "abi.h"
-#include "abidep.h"
-#include "check_time.h"
+#include "main.h"
+#include "utctime.h"
 #include "owner.h"
 #include "json.h"
 #include "prom.h"
 #include "report.h"
 #include "report_html.h"
-#include "table.h"
+#include "tabular.h"
 #include "text.h"
 #include "store.h"
 #include "tables_load.h"

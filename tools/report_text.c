@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_time.h"
+#include "utctime.h"
 #include "report.h"
-#include "table.h"
+#include "tabular.h"
 #include "text.h"
 #include "util.h"
 

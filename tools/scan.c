@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "abi.h"
-#include "abidep.h"
+#include "main.h"
 #include "json.h"
 #include "rootfs.h"
 #include "scan.h"

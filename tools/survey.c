@@ -25,7 +25,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "main.h"
 #include "json.h"
 #include "survey_class.h"
 #include "survey_read.h"

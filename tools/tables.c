@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "abi.h"
-#include "abidep.h"
+#include "main.h"
 #include "export.h"
 #include "json.h"
 #include "pattern.h"

@@ -29,7 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "abi.h"
-#include "abidep.h"
+#include "main.h"
 #include "abidep.skel.h"
 #include "store.h"
 #include "tables_load.h"
@@ -464,7 +464,7 @@ int cmd_trace(int argc, char **argv)
 			if (!ret)
 				ret = usage_open(&tr);
 			if (!ret)
-				ret = show_status(&tr);
+				ret = show_status(&tr, cfg.json, cfg.pretty);
 		} else {
 			ret = trace_run(&tr, &a);
 		}

@@ -3,7 +3,7 @@
 # open+read+close loop (build/bench/sysfs_loop), against no tracer, the
 # floor of its design and its peers, in one boot; and what it costs the
 # same loop on unwatched files of the other file systems it now watches
-# deprecated files in (the specials, tools/trace_special.c):
+# deprecated files in (the specials, tools/tracer/trace_special.c):
 #
 #   none      no tracer
 #   floor     empty fentry/fexit programs on exactly abidep's attach points in
@@ -180,7 +180,7 @@ expected_links() {
 	none) echo 0 ;;
 	floor) echo 6 ;;
 	# Its 6 on sysfs, and those of the specials it watches here (the
-	# files outside sysfs, tools/trace_special.c): each one it pinned.
+	# files outside sysfs, tools/tracer/trace_special.c): each one it pinned.
 	abidep) ls /sys/fs/bpf/abidep | grep -c '^link_' ;;
 	previous) echo '>=1' ;;
 	bt_inode) echo 2 ;;

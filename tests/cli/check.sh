@@ -22,8 +22,7 @@ status() {
 
 section "setup"
 check "abidep is built ($A; make tools)" test -x "$A"
-check "the helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
+check "the helper builds (tests/build-helper fill)" sh -c "tests/build-helper fill && cp build/tests/fill '$T/fill'"
 # Sessions as a tracer of today writes them: each watched every What of
 # the tables here and in the repository throughout (fill's WHATS).
 fill() {

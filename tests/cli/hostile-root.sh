@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI tests of abidep over a root that is not ours (tools/rootfs.c): a
+# CLI tests of abidep over a root that is not ours (tools/lib/rootfs.c): a
 # generated tree with FIFOs (one as a dpkg list file, one as the rpm
 # database), a socket, a device node, symlink loops, symlinks out of the
 # root at every level (one as var/lib/dpkg/info, to the host's, and as the
@@ -176,8 +176,7 @@ check "abidep report --root (rpm's database a FIFO): no database there, exit 2" 
 	sh -c "timeout 120 '$A' report --db /nonexistent.db --root '$Q' >/dev/null 2>'$T/err'; [ \$? = 2 ] && grep -aq 'no dpkg or rpm database in' '$T/err'"
 
 section "check --scan and report over the hostile root, with hostile names in the DB"
-check "the DB helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
+check "the DB helper builds (tests/build-helper fill)" sh -c "tests/build-helper fill && cp build/tests/fill '$T/fill'"
 # An executable, comm, cgroup and host named to drive a terminal and forge lines.
 now=$(date +%s)
 RC=/sys/class/rc/rcN/current_protocol

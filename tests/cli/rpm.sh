@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI tests of rpm package owners (tools/rpmdb.c, owner.c): real rpm
+# CLI tests of rpm package owners (tools/lib/rpmdb.c, owner.c): real rpm
 # databases, made here with Debian's rpm (rpmbuild a tiny package whose
 # script reads a deprecated attribute, rpm --root ROOT -i it) under both
 # places rpm keeps them (var/lib/rpm, usr/lib/sysimage/rpm); the package's
@@ -34,8 +34,7 @@ section "setup"
 check "abidep is built ($A; make tools)" test -x "$A"
 check "rpm and rpmbuild are installed (make deps)" \
 	sh -c "command -v rpm && command -v rpmbuild" </dev/null
-check "the DB helper builds" gcc -std=gnu11 -D_GNU_SOURCE -O1 -Wall -Itools -o "$T/fill" \
-	tests/cli/fill.c tools/store.c tools/store_schema.c tools/store_watched.c tools/util.c -lsqlite3
+check "the DB helper builds (tests/build-helper fill)" sh -c "tests/build-helper fill && cp build/tests/fill '$T/fill'"
 
 # The package: a legacy reader script, and a helper that dpkg also lists
 # in the root with both databases. An epoch, as distributions use them.

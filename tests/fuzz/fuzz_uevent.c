@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness for the uevent parser the tracer runs on every netlink
- * message (tools/uevent.c). The input is copied to a buffer of exactly its
+ * message (tools/lib/uevent.c). The input is copied to a buffer of exactly its
  * size, with no NUL after it, so that ASan catches any read past the
  * message; a parse that succeeds must also be consistent with the bytes it
  * came from (checked below: a wrong answer aborts, like a crash).

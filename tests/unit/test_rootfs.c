@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tools/rootfs.c: a tree with what a hostile image holds
+ * Unit tests of tools/lib/rootfs.c: a tree with what a hostile image holds
  * (symlinks out of it at every level, "..", a FIFO, a device node, a file
  * over the cap), opened through openat2() and through the fallback's walk;
  * both must give the same answers. Ends with "unit: N passed, N failed".

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the usage store (tools/store.c) and the dpkg lookup
- * (tools/dpkg.c), under ASan and UBSan. Ends with
+ * Unit tests of the usage store (tools/lib/store.c) and the dpkg lookup
+ * (tools/lib/dpkg.c), under ASan and UBSan. Ends with
  * "store: N passed, N failed"; exit 1 on any failure. Build and run:
  *
- * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/store.c tools/store_schema.c tools/store_watched.c tools/dpkg.c tools/rootfs.c tools/util.c tools/hostid.c -lsqlite3 -lsystemd && build/unit/test_store (plus -Itests/unit)
+ * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/lib/store.c tools/lib/store_schema.c tools/lib/store_watched.c tools/lib/dpkg.c tools/lib/rootfs.c tools/lib/util.c tools/lib/hostid.c -lsqlite3 -lsystemd && build/unit/test_store (plus -Itests/unit)
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -289,7 +289,7 @@ umount $W/small
 section "two syncs at once, and a sync racing --stop: they take turns, nothing lost or doubled"
 # The timer's sync and a hand-run one (or --stop) at once. A sync reads the
 # maps, then takes the DB's write lock; so that two write in the order they
-# read, the second waits on the pin directory's lock (tools/trace_pin.c)
+# read, the second waits on the pin directory's lock (tools/tracer/trace_pin.c)
 # until the first is done. To make the race bite every round, another
 # process holds the DB's write lock: the first sync reads the maps and
 # waits for the DB while cats go on reading the watched file; the cats

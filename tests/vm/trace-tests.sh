@@ -64,7 +64,7 @@ done
 section "hosts by machine id; an entry whose file never existed is never ready"
 # Before abidep.ko is loaded: rc's current_protocol (an alias the module
 # makes) does not exist, and a program opening it gets ENOENT, unseen.
-APP=316a57bd6edc465e9a50369058c57416	# tools/hostid.c's ABIDEP_APP_ID
+APP=316a57bd6edc465e9a50369058c57416	# tools/lib/hostid.c's ABIDEP_APP_ID
 KEY=abidep-vm/$(systemd-id128 machine-id --app-specific=$APP | cut -c1-16)
 WT=/tmp/watch-tables
 W=/tmp/watch.db

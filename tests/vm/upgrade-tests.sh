@@ -19,7 +19,7 @@ OLD2=$REL/schema2/src/build/abidep
 OLD1=$REL/schema1/src/build/abidep
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 PIN=/sys/fs/bpf/abidep
-# This host's key (tools/hostid.c): its name and its machine id's app-specific id.
+# This host's key (tools/lib/hostid.c): its name and its machine id's app-specific id.
 KEY=abidep-vm/$(systemd-id128 machine-id --app-specific=316a57bd6edc465e9a50369058c57416 | cut -c1-16)
 
 # "exe op count" for $F, sorted, from the new version's report of DB $1.

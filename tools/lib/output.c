@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "output.h"
 #include "util.h"
 

@@ -37,7 +37,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "abidep.skel.h"
 #include "trace.h"
 

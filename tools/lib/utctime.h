@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Times on the command line and in output: UTC, ISO 8601 (report, check). */
-#ifndef ABIDEP_CHECK_TIME_H
-#define ABIDEP_CHECK_TIME_H
+#ifndef ABIDEP_UTCTIME_H
+#define ABIDEP_UTCTIME_H
 
 #include <stddef.h>
 

@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "trace.h"
 #include "uevent.h"
 

@@ -14,8 +14,8 @@
  *	csv	  RFC 4180: the first header, then the rows (lines are left
  *		  out); see table_print()
  */
-#ifndef ABIDEP_TABLE_H
-#define ABIDEP_TABLE_H
+#ifndef ABIDEP_TABULAR_H
+#define ABIDEP_TABULAR_H
 
 #include <stdio.h>
 

@@ -29,7 +29,7 @@
 #include "abi.h"
 #include "special.h"
 #include "store.h"
-#include "../bpf/abidep.h"
+#include "bpf/abidep.h"
 
 #define PIN_DIR "/sys/fs/bpf/abidep"
 /* What a pin records for the syncs after it (trace_tables.c, trace_stage.c). */
@@ -203,7 +203,7 @@ __u64 progs_missed(struct tracer *tr);
 void report_drops(struct tracer *tr);
 
 /* trace_status.c */
-int show_status(struct tracer *tr);
+int show_status(struct tracer *tr, bool json, bool pretty);
 
 /* trace_live.c */
 int run_live(struct tracer *tr, double interval, double duration);

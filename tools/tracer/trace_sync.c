@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "abidep.skel.h"
 #include "store.h"
 #include "hostid.h"

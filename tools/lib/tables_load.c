@@ -4,14 +4,63 @@
  * trace), strictly or as the kernel's get_abi.pl reads Documentation/ABI,
  * and what every command shows of their entries.
  */
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "abi.h"
-#include "abidep.h"
 #include "json.h"
 #include "tables_load.h"
+
+#ifndef ABIDEP_DATADIR
+#define ABIDEP_DATADIR "/usr/share/abidep"
+#endif
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+const char *abidep_default_tables(void)
+{
+	static char found[PATH_MAX];
+	static const char *const rel[] = { "../migration-tables",
+					   "../../migration-tables" };
+	char exe[PATH_MAX];
+	const char *env = getenv("ABIDEP_TABLES");
+	ssize_t n;
+	size_t i;
+
+	if (env && *env)
+		return env;
+	if (found[0])
+		return found;
+	/* Run from a checkout (build/abidep): the checkout's tables. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *dir;
+
+		exe[n] = '\0';
+		/* dirname() cuts exe in place: take it once, outside the loop. */
+		dir = dirname(exe);
+		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			char try[PATH_MAX + 32];
+
+			snprintf(try, sizeof(try), "%s/%s", dir, rel[i]);
+			if (is_dir(try) && realpath(try, found))
+				return found;
+		}
+	}
+	snprintf(found, sizeof(found), "%s/migration-tables", ABIDEP_DATADIR);
+	return found;
+}
 
 /* Diagnostics in file order, then line. */
 static int diag_cmp(const void *a, const void *b, void *arg)

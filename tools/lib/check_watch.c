@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "check_eval.h"
-#include "check_time.h"
+#include "utctime.h"
 #include "export.h"
 #include "text.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table.h"
+#include "tabular.h"
 #include "text.h"
 #include "util.h"
 

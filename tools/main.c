@@ -6,66 +6,20 @@
  *	abidep -j tables list
  */
 #include <getopt.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "main.h"
+#include "tables_load.h"
 #include "util.h"
 
 #ifndef ABIDEP_VERSION
 #define ABIDEP_VERSION "0.1"
 #endif
-#ifndef ABIDEP_DATADIR
-#define ABIDEP_DATADIR "/usr/share/abidep"
-#endif
 
 struct abidep_opts cfg;
-
-static bool is_dir(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISDIR(st.st_mode);
-}
-
-const char *abidep_default_tables(void)
-{
-	static char found[PATH_MAX];
-	static const char *const rel[] = { "../migration-tables",
-					   "../../migration-tables" };
-	char exe[PATH_MAX];
-	const char *env = getenv("ABIDEP_TABLES");
-	ssize_t n;
-	size_t i;
-
-	if (env && *env)
-		return env;
-	if (found[0])
-		return found;
-	/* Run from a checkout (build/abidep): the checkout's tables. */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *dir;
-
-		exe[n] = '\0';
-		/* dirname() cuts exe in place: take it once, outside the loop. */
-		dir = dirname(exe);
-		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			char try[PATH_MAX + 32];
-
-			snprintf(try, sizeof(try), "%s/%s", dir, rel[i]);
-			if (is_dir(try) && realpath(try, found))
-				return found;
-		}
-	}
-	snprintf(found, sizeof(found), "%s/migration-tables", ABIDEP_DATADIR);
-	return found;
-}
 
 /* abidep(8)'s words for each status, short enough for a --help line. */
 static const char *const exit_text[EX_NR] = {

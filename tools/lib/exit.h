@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef ABIDEP_TOOL_H
-#define ABIDEP_TOOL_H
-
-#include <stdbool.h>
-#include <stdio.h>
+#ifndef ABIDEP_EXIT_H
+#define ABIDEP_EXIT_H
 
 /*
  * Exit statuses: one list for every command, so that a number means one
@@ -31,34 +28,5 @@ enum abidep_exit {
 
 /* A set of exit statuses, for abidep_exit_help(). */
 #define EXB(code)	(1u << (code))
-
-/*
- * The "Exit status:" paragraph of a command's --help: @answers, what 0 and
- * 1 mean to the command ("0 no hit; 1 hits found"; NULL: done, failed), then
- * the statuses of @codes (EXB()s) in abidep(8)'s words, all separated by
- * semicolons.
- */
-void abidep_exit_help(FILE *f, const char *answers, unsigned int codes);
-
-struct abidep_opts {
-	bool json;
-	bool pretty;
-};
-
-extern struct abidep_opts cfg;
-
-/* The migration tables to use when none is named. */
-const char *abidep_default_tables(void);
-
-/* Loading the tables, abidep_load_tables(): tables_load.h. */
-
-int cmd_tables(int argc, char **argv);
-int cmd_trace(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_scan(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_brownout(int argc, char **argv);
-int cmd_survey(int argc, char **argv);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include <bpf/bpf.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "trace.h"
 #include "util.h"
 

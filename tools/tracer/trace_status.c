@@ -8,7 +8,7 @@
 
 #include <bpf/bpf.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "json.h"
 #include "trace.h"
 
@@ -32,7 +32,7 @@ static int usage_sum(int fd, __u64 *held, __u64 *swept)
 }
 
 /* What the pinned tracer has seen, from its maps. */
-int show_status(struct tracer *tr)
+int show_status(struct tracer *tr, bool json, bool pretty)
 {
 	__u64 s[ABIDEP_NR_STATS];
 	__u32 fk, fn, *fprev = NULL;
@@ -69,10 +69,10 @@ int show_status(struct tracer *tr)
 	 * sync; a tracer pinned by an abidep from before, or a live one: in
 	 * the session). The drops are the session's.
 	 */
-	if (cfg.json) {
+	if (json) {
 		struct json j;
 
-		json_init(&j, stdout, cfg.pretty);
+		json_init(&j, stdout, pretty);
 		json_obj_start(&j);
 		json_kstr(&j, "pinned", PIN_DIR);
 		json_kint(&j, "files", files);

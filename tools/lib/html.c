@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_time.h"
+#include "utctime.h"
 #include "html.h"
 #include "text.h"
 #include "util.h"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "trace.h"
 #include "util.h"
 

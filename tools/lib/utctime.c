@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_time.h"
+#include "utctime.h"
 
 int parse_utc_time(const char *s, long long *out)
 {

@@ -56,4 +56,10 @@ void abidep_json_ignores(struct json *j, const char *key,
 void abidep_json_ignore_members(struct json *j, const struct abi_entry *e,
 				const struct abi_ignore *ig);
 
+/*
+ * The migration tables to use when none is named: $ABIDEP_TABLES, else
+ * a checkout's own (the binary run from build/), else the installed ones.
+ */
+const char *abidep_default_tables(void);
+
 #endif

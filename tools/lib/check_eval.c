@@ -59,7 +59,7 @@
 #include <time.h>
 
 #include "check_eval.h"
-#include "check_time.h"
+#include "utctime.h"
 #include "owner.h"
 #include "pattern.h"
 #include "store.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abidep.h"
+#include "exit.h"
 #include "util.h"
 
 /*
