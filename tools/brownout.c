@@ -80,8 +80,8 @@ static void brownout_usage(FILE *f)
 		"\n"
 		"Without --wait the command returns at once: the module ends the window.\n"
 		"\n");
-	abidep_exit_help(f, NULL, EXB(EX_USAGE) | EXB(EX_PERM) | EXB(EX_NOMOD) |
-			 EXB(EX_ENTRY) | EXB(EX_BUSY));
+	abidep_exit_help(f, NULL, EXB(EXIT_USAGE) | EXB(EXIT_PERM) | EXB(EXIT_NOMOD) |
+			 EXB(EXIT_ENTRY) | EXB(EXIT_BUSY));
 }
 
 /* ---- the state file ---- */
@@ -248,20 +248,20 @@ static int control_missing(int err)
 {
 	if (err == EACCES || err == EPERM) {
 		fprintf(stderr, "abidep: %s: %s: brownouts need root\n", CONTROL, strerror(err));
-		return EX_PERM;
+		return EXIT_PERM;
 	}
 	if (err == ENOENT && access(MODDIR, F_OK)) {
 		fprintf(stderr, "abidep: the abidep module is not loaded (%s is missing): run 'modprobe abidep' first\n",
 			MODDIR);
-		return EX_NOMOD;
+		return EXIT_NOMOD;
 	}
 	if (err == ENOENT) {
 		fprintf(stderr, "abidep: the loaded abidep module has no brownout control (%s is missing): load a newer one\n",
 			CONTROL);
-		return EX_NOMOD;
+		return EXIT_NOMOD;
 	}
 	fprintf(stderr, "abidep: cannot open %s: %s\n", CONTROL, strerror(err));
-	return EX_FAIL;
+	return EXIT_FAIL;
 }
 
 /* Write one line to the control; an exit code, the error said. */
@@ -278,10 +278,10 @@ static int control_write(const char *name, const char *line)
 	err = errno;
 	close(fd);
 	if (n == (ssize_t)strlen(line))
-		return EX_OK;
+		return EXIT_OK;
 	if (n >= 0) {
 		fprintf(stderr, "abidep: %s took %zd of %zu bytes\n", CONTROL, n, strlen(line));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 	switch (err) {
 	case ENOENT:
@@ -293,22 +293,22 @@ static int control_write(const char *name, const char *line)
 		if (state_read(&bs)) {
 			fprintf(stderr, "(cannot read %s: %s; mount debugfs to list them)\n",
 				STATE, strerror(errno));
-			return EX_ENTRY;
+			return EXIT_ENTRY;
 		}
 		list_entries(&bs, err == ENOENT ? NULL : name);
 		state_free(&bs);
-		return EX_ENTRY;
+		return EXIT_ENTRY;
 	case EBUSY:
 		fprintf(stderr, "abidep: %s is already in a brownout window: end it with 'abidep brownout %s --off' first\n",
 			name, name);
-		return EX_BUSY;
+		return EXIT_BUSY;
 	case EACCES:
 	case EPERM:
 		return control_missing(err);
 	default:
 		fprintf(stderr, "abidep: writing '%.*s' to %s: %s\n",
 			(int)strcspn(line, "\n"), line, CONTROL, strerror(err));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 }
 
@@ -343,22 +343,22 @@ static int wait_window(const char *name)
 		if (state_read(&bs)) {
 			if (errno == ENOENT && access(MODDIR, F_OK)) {
 				printf("brownout of %s: over, the abidep module unloaded\n", name);
-				return EX_OK;
+				return EXIT_OK;
 			}
 			fprintf(stderr, "abidep: cannot read %s to wait: %s (the window goes on)\n",
 				STATE, strerror(errno));
-			return EX_FAIL;
+			return EXIT_FAIL;
 		}
 		e = find_entry(&bs, name);
 		if (!e) {
 			printf("brownout of %s: the entry is gone (its module unloaded)\n", name);
 			state_free(&bs);
-			return EX_OK;
+			return EXIT_OK;
 		}
 		if (!strcmp(e->mode, "off")) {
 			printf("brownout of %s over: %lld accesses failed\n", e->name, e->failed);
 			state_free(&bs);
-			return EX_OK;
+			return EXIT_OK;
 		}
 		state_free(&bs);
 		if (interrupted) {
@@ -385,7 +385,7 @@ static int start(const char *name, unsigned int seconds, const char *mode, bool 
 	if (wait && state_read(&bs)) {
 		fprintf(stderr, "abidep: --wait reads %s: %s%s\n", STATE, strerror(errno),
 			errno == ENOENT ? " (is debugfs mounted, the module loaded?)" : "");
-		return errno == EACCES ? EX_PERM : errno == ENOENT ? EX_NOMOD : EX_FAIL;
+		return errno == EACCES ? EXIT_PERM : errno == ENOENT ? EXIT_NOMOD : EXIT_FAIL;
 	}
 	if (wait)
 		state_free(&bs);
@@ -397,7 +397,7 @@ static int start(const char *name, unsigned int seconds, const char *mode, bool 
 	printf("brownout of %s: %s for %u s%s\n", name, mode, seconds,
 	       wait ? "" : " (the module ends it; --status shows it)");
 	fflush(stdout);
-	return wait ? wait_window(name) : EX_OK;
+	return wait ? wait_window(name) : EXIT_OK;
 }
 
 static int status(void)
@@ -412,12 +412,12 @@ static int status(void)
 
 		if (err == ENOENT && access(MODDIR, F_OK)) {
 			fprintf(stderr, "abidep: the abidep module is not loaded: run 'modprobe abidep' first\n");
-			return EX_NOMOD;
+			return EXIT_NOMOD;
 		}
 		fprintf(stderr, "abidep: cannot read %s: %s%s\n", STATE, strerror(err),
 			err == EACCES ? " (root only)" :
 			err == ENOENT ? " (mount debugfs: mount -t debugfs none /sys/kernel/debug)" : "");
-		return err == EACCES ? EX_PERM : EX_FAIL;
+		return err == EACCES ? EXIT_PERM : EXIT_FAIL;
 	}
 	if (cfg.json) {
 		json_init(&j, stdout, cfg.pretty);
@@ -461,7 +461,7 @@ static int status(void)
 		}
 	}
 	state_free(&bs);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 int cmd_brownout(int argc, char **argv)
@@ -486,7 +486,7 @@ int cmd_brownout(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		brownout_usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	getopt_restart();
 	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
@@ -498,32 +498,32 @@ int cmd_brownout(int argc, char **argv)
 		case O_STATUS: stat = true; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': brownout_usage(stdout); return EX_OK;
-		default: brownout_usage(stderr); return EX_USAGE;
+		case 'h': brownout_usage(stdout); return EXIT_OK;
+		default: brownout_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	if (stat) {
 		if (optind != argc || dur || off || wait || mode_set) {
 			fprintf(stderr, "abidep: brownout --status takes no entry and no other option (see abidep brownout --help)\n");
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 		return status();
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "abidep: brownout needs %s ENTRY (see abidep brownout --help)\n",
 			argc - optind ? "exactly one" : "an");
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	name = argv[optind];
 	if (!*name || strcspn(name, " \t\n") != strlen(name) || strlen(name) > 2 * 255 + 1) {
 		fprintf(stderr, "abidep: '%s' is not an entry name: OLD, CLASS/OLD or MODULE/OLD, no spaces\n",
 			name);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (off) {
 		if (dur || wait || mode_set) {
 			fprintf(stderr, "abidep: --off takes no --for, --mode or --wait\n");
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 		line = xasprintf("%s off\n", name);
 		ret = control_write(name, line);
@@ -535,16 +535,16 @@ int cmd_brownout(int argc, char **argv)
 	if (!dur) {
 		fprintf(stderr, "abidep: brownout %s needs --for DURATION (like 30s, 5m, 2h) or --off\n",
 			name);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (parse_duration(dur, &seconds)) {
 		fprintf(stderr, "abidep: bad duration '%s': use N, Ns, Nm or Nh (30s, 5m, 2h), from 1s to 24h\n",
 			dur);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (strcmp(mode, "fail") && strcmp(mode, "hide")) {
 		fprintf(stderr, "abidep: bad --mode '%s': fail or hide\n", mode);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	return start(name, seconds, mode, wait);
 }

@@ -134,8 +134,8 @@ static void check_usage(FILE *f)
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
 		DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every entry judged is ready or removed; 1 some entry is blocked",
-			 EXB(EX_USAGE) | EXB(EX_DB) | EXB(EX_ENTRY) | EXB(EX_NODATA) |
-			 EXB(EX_NOTDUE));
+			 EXB(EXIT_USAGE) | EXB(EXIT_DB) | EXB(EXIT_ENTRY) | EXB(EXIT_NODATA) |
+			 EXB(EXIT_NOTDUE));
 }
 
 /* ---- JSON ---- */
@@ -433,52 +433,52 @@ static int parse_quiet_days(const char *arg, int *out)
 	if (errno || end == arg || *end || v < 0 || v > 36500) {
 		fprintf(stderr, "abidep: --quiet-days takes a number of days from 0 to 36500, not '%s'\n",
 			arg);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	*out = v;
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* One option (getopt's @ch) into @c or @a. */
 static int check_option(int ch, struct check *c, struct check_args *a)
 {
 	switch (ch) {
-	case 'd': a->db = optarg; return EX_OK;
+	case 'd': a->db = optarg; return EXIT_OK;
 	case 't':
 		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
 		a->tables[a->ntables++] = optarg;
-		return EX_OK;
-	case 'e': a->entry = optarg; return EX_OK;
+		return EXIT_OK;
+	case 'e': a->entry = optarg; return EXIT_OK;
 	case 'n':
 		if (parse_utc_time(optarg, &c->now)) {
 			fprintf(stderr, "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
 				optarg);
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
-		return EX_OK;
+		return EXIT_OK;
 	case 'q': return parse_quiet_days(optarg, &c->quiet_days);
 	case 'k':
 		if (!kver_valid(optarg)) {
 			fprintf(stderr, "abidep: --kernel takes a kernel version (6.1, v6.12.3), not '%s'\n",
 				optarg);
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 		c->kernel = optarg;
-		return EX_OK;
-	case 's': a->scan_root = optarg; return EX_OK;
-	case 'r': a->root = optarg; return EX_OK;
-	case 'S': c->count_sweeps = true; return EX_OK;
-	case 'B': c->allow_late_boot = true; return EX_OK;
+		return EXIT_OK;
+	case 's': a->scan_root = optarg; return EXIT_OK;
+	case 'r': a->root = optarg; return EXIT_OK;
+	case 'S': c->count_sweeps = true; return EXIT_OK;
+	case 'B': c->allow_late_boot = true; return EXIT_OK;
 	case 'f':
 		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
 				    FMTB(FMT_MARKDOWN) | FMTB(FMT_HTML), &a->format);
-	case 'o': a->out = optarg; return EX_OK;
-	case 'w': a->wide = true; return EX_OK;
-	case 'H': a->by_host = true; return EX_OK;
-	case 'j': a->format = FMT_JSON; return EX_OK;
-	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EX_OK;
-	case 'h': check_usage(stdout); a->help = true; return EX_OK;
-	default: check_usage(stderr); return EX_USAGE;
+	case 'o': a->out = optarg; return EXIT_OK;
+	case 'w': a->wide = true; return EXIT_OK;
+	case 'H': a->by_host = true; return EXIT_OK;
+	case 'j': a->format = FMT_JSON; return EXIT_OK;
+	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EXIT_OK;
+	case 'h': check_usage(stdout); a->help = true; return EXIT_OK;
+	default: check_usage(stderr); return EXIT_USAGE;
 	}
 }
 
@@ -517,24 +517,24 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	if (optind != argc) {
 		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
 			argv[optind]);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* The entries to judge (@set's, or --entry's); an exit status. */
 static int check_entries(struct check *c, const struct abi_set *set, const struct check_args *a)
 {
 	if (!check_select(c, set, a->entry))
-		return EX_OK;
+		return EXIT_OK;
 	if (a->entry) {
 		fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
 			a->entry);
-		return EX_ENTRY;
+		return EXIT_ENTRY;
 	}
 	fprintf(stderr, "abidep: the tables %s have no migration entry (Status: deprecated or removed)\n",
 		a->ntables ? a->tables[0] : abidep_default_tables());
-	return EX_USAGE;
+	return EXIT_USAGE;
 }
 
 /* The verdicts in --format's form, to -o FILE or standard output; -1 on failure. */
@@ -570,7 +570,7 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 
 	/* check uses no Description: skip_text. */
 	if (abidep_load_tables(set, a->tables, a->ntables, true))
-		return EX_USAGE;
+		return EXIT_USAGE;
 	ret = check_entries(c, set, a);
 	if (ret)
 		return ret;
@@ -578,23 +578,23 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 		h = check_html_new(c);
 	if (check_read_db(c, a->db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_DB;
+		ret = EXIT_DB;
 	} else if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	} else {
 		check_judge(c);
-		ret = check_output(c, h, a) ? EX_USAGE : EX_OK;
+		ret = check_output(c, h, a) ? EXIT_USAGE : EXIT_OK;
 	}
 	check_html_free(h, c);
 	if (ret)
 		return ret;
 	/* 0 only when every entry judged may go: a gate removes what exits 0. */
 	if (c->counts[V_BLOCKED])
-		return EX_FAIL;
+		return EXIT_FAIL;
 	if (c->counts[V_NO_DATA])
-		return EX_NODATA;
-	return c->counts[V_NOT_DUE] ? EX_NOTDUE : EX_OK;
+		return EXIT_NODATA;
+	return c->counts[V_NOT_DUE] ? EXIT_NOTDUE : EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
@@ -607,7 +607,7 @@ int cmd_check(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		check_usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	ret = check_args(argc, argv, &c, &a);
 	if (ret || a.help) {
@@ -620,7 +620,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "abidep: %s\n", err);
 		owner_free(c.owner);
 		free(a.tables);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (c.kernel)
 		c.config = config = xasprintf("%s/boot/config-%s", a.root ? a.root : "", c.kernel);

@@ -22,21 +22,21 @@
 struct abidep_opts cfg;
 
 /* abidep(8)'s words for each status, short enough for a --help line. */
-static const char *const exit_text[EX_NR] = {
-	[EX_OK] = "done",
-	[EX_FAIL] = "failed",
-	[EX_USAGE] = "bad usage or input",
-	[EX_PERM] = "not privileged",
-	[EX_NOBTF] = "no BTF in the kernel",
-	[EX_NOBPFFS] = "no BPF file system on /sys/fs/bpf",
-	[EX_DB] = "the usage DB cannot be opened, read or written",
-	[EX_LOAD] = "BPF load or attach failed",
-	[EX_PINNED] = "a tracer is pinned already, or none is",
-	[EX_NOMOD] = "the abidep module is not loaded",
-	[EX_ENTRY] = "unknown or ambiguous entry",
-	[EX_BUSY] = "the entry is in a brownout already",
-	[EX_NODATA] = "none blocked, but a due entry has no data",
-	[EX_NOTDUE] = "none blocked or without data, but an entry is not due",
+static const char *const exit_text[EXIT_NR] = {
+	[EXIT_OK] = "done",
+	[EXIT_FAIL] = "failed",
+	[EXIT_USAGE] = "bad usage or input",
+	[EXIT_PERM] = "not privileged",
+	[EXIT_NOBTF] = "no BTF in the kernel",
+	[EXIT_NOBPFFS] = "no BPF file system on /sys/fs/bpf",
+	[EXIT_DB] = "the usage DB cannot be opened, read or written",
+	[EXIT_LOAD] = "BPF load or attach failed",
+	[EXIT_PINNED] = "a tracer is pinned already, or none is",
+	[EXIT_NOMOD] = "the abidep module is not loaded",
+	[EXIT_ENTRY] = "unknown or ambiguous entry",
+	[EXIT_BUSY] = "the entry is in a brownout already",
+	[EXIT_NODATA] = "none blocked, but a due entry has no data",
+	[EXIT_NOTDUE] = "none blocked or without data, but an entry is not due",
 };
 
 #define HELP_WIDTH 78
@@ -86,11 +86,11 @@ void abidep_exit_help(FILE *f, const char *answers, unsigned int codes)
 	if (answers) {
 		put_words(f, answers, &col);
 	} else {
-		snprintf(item, sizeof(item), "%d %s; %d %s", EX_OK, exit_text[EX_OK],
-			 EX_FAIL, exit_text[EX_FAIL]);
+		snprintf(item, sizeof(item), "%d %s; %d %s", EXIT_OK, exit_text[EXIT_OK],
+			 EXIT_FAIL, exit_text[EXIT_FAIL]);
 		put_words(f, item, &col);
 	}
-	for (code = EX_USAGE; code < EX_NR; code++) {
+	for (code = EXIT_USAGE; code < EXIT_NR; code++) {
 		if (!(codes & EXB(code)))
 			continue;
 		fputc(';', f);
@@ -131,7 +131,7 @@ static void usage(FILE *f)
 		abidep_default_tables());
 	/* All of them: the commands' shares are in their --help. */
 	abidep_exit_help(f, "0 done; 1 failed, or the command's answer is no (errors, hits, blocked)",
-			 EXB(EX_NR) - 1);
+			 EXB(EXIT_NR) - 1);
 }
 
 int main(int argc, char **argv)
@@ -149,16 +149,16 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return EX_OK;
-		case 'h': usage(stdout); return EX_OK;
-		default: usage(stderr); return EX_USAGE;
+		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return EXIT_OK;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (!argc) {
 		usage(stderr);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "tables"))
 		return cmd_tables(argc, argv);
@@ -178,8 +178,8 @@ int main(int argc, char **argv)
 		return cmd_survey(argc, argv);
 	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	fprintf(stderr, "abidep: unknown object '%s' (see abidep --help)\n", argv[0]);
-	return EX_USAGE;
+	return EXIT_USAGE;
 }

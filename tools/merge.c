@@ -68,7 +68,7 @@ static void merge_usage(FILE *f)
 		"  -h, --help        this help\n"
 		"\n", STORE_HISTORY_DAYS);
 	abidep_exit_help(f, "0 merged (on any other status OUT is unchanged)",
-			 EXB(EX_USAGE) | EXB(EX_DB));
+			 EXB(EXIT_USAGE) | EXB(EXIT_DB));
 }
 
 /* The temporary file, for the signal handler to remove. */
@@ -318,8 +318,8 @@ static int sync_path(const char *path, int flags)
 }
 
 /*
- * The inputs (-d and the arguments) and -o; EX_OK, or an exit status
- * (EX_OK with *@help: --help printed).
+ * The inputs (-d and the arguments) and -o; EXIT_OK, or an exit status
+ * (EXIT_OK with *@help: --help printed).
  */
 static int merge_args(int argc, char **argv, const char **out, char ***in, int *nin,
 		      bool *help)
@@ -345,8 +345,8 @@ static int merge_args(int argc, char **argv, const char **out, char ***in, int *
 		case 'o': *out = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': merge_usage(stdout); *help = true; return EX_OK;
-		default: merge_usage(stderr); return EX_USAGE;
+		case 'h': merge_usage(stdout); *help = true; return EXIT_OK;
+		default: merge_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	*in = xrealloc(*in, (*nin + argc - optind + 1) * sizeof(**in));
@@ -355,9 +355,9 @@ static int merge_args(int argc, char **argv, const char **out, char ***in, int *
 	if (!*out || !*nin) {
 		fprintf(stderr, "abidep: merge needs %s (abidep merge A.db B.db ... -o OUT.db; see abidep merge --help)\n",
 			!*out ? "the output, -o OUT.db" : "at least one input DB");
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* OUT: a regular file or none, and none of the inputs. */
@@ -369,21 +369,21 @@ static int check_output(const char *out, char **in, int nin, bool *out_exists)
 	*out_exists = !stat(out, &out_st);
 	if (!*out_exists && errno != ENOENT) {
 		fprintf(stderr, "abidep: merge: cannot use the output %s: %s\n", out, strerror(errno));
-		return EX_DB;
+		return EXIT_DB;
 	}
 	if (*out_exists && !S_ISREG(out_st.st_mode)) {
 		fprintf(stderr, "abidep: merge: the output %s is not a regular file; name a DB file with -o\n", out);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	for (i = 0; i < nin; i++) {
 		/* A missing input is store_open()'s to report, in order. */
 		if (*out_exists && !stat(in[i], &st) && same_file(&st, &out_st)) {
 			fprintf(stderr, "abidep: merge: refusing to merge into one of the inputs (%s is the output %s): name another output with -o\n",
 				in[i], out);
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /*
@@ -510,7 +510,7 @@ int cmd_merge(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		merge_usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	ret = merge_args(argc, argv, &out, &in, &nin, &help);
 	if (!ret && !help)
@@ -518,7 +518,7 @@ int cmd_merge(int argc, char **argv)
 	if (ret || help)
 		goto out;
 	/* From here on, what fails is reading or writing a DB. */
-	ret = EX_DB;
+	ret = EXIT_DB;
 	if (make_tmp(out, &dir))
 		goto out;
 	rows = xcalloc(nin, sizeof(*rows));
@@ -531,7 +531,7 @@ int cmd_merge(int argc, char **argv)
 	if (replace_output(out, dir))
 		goto out;
 	print_summary(&m, out, in, nin, rows, total);
-	ret = EX_OK;
+	ret = EXIT_OK;
 	goto out;
 fail:
 	if (m.out)

@@ -112,7 +112,7 @@ static void report_usage(FILE *f)
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
 		STORE_HISTORY_DAYS, NAMES_SHOWN);
-	abidep_exit_help(f, "0 done (an empty report too)", EXB(EX_USAGE) | EXB(EX_DB));
+	abidep_exit_help(f, "0 done (an empty report too)", EXB(EXIT_USAGE) | EXB(EXIT_DB));
 }
 
 /* ---- collecting ---- */
@@ -488,7 +488,7 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	struct prom_ctx c = { .p = prom_new(), .owner = owner };
 	struct report lr = { .filter = f };
 	char err[1024];
-	int ret = EX_OK, i;
+	int ret = EXIT_OK, i;
 
 	/* Families declared first: an empty DB still gives HELP and TYPE. */
 	prom_family(c.p, "abidep_deprecated_access_total", "counter",
@@ -507,7 +507,7 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	    store_each_session(s, add_loss, &lr) || store_commit(s)) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
 		store_rollback(s);
-		ret = EX_DB;
+		ret = EXIT_DB;
 		goto out;
 	}
 	for (i = 0; i < lr.nlosses; i++)
@@ -515,11 +515,11 @@ static int report_prometheus(struct store *s, const struct store_filter *f,
 	if (out) {
 		if (prom_write_file(c.p, out, err, sizeof(err))) {
 			fprintf(stderr, "abidep: %s\n", err);
-			ret = EX_USAGE;
+			ret = EXIT_USAGE;
 		}
 	} else if (prom_write(c.p, stdout)) {
 		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	}
 out:
 	for (i = 0; i < lr.nlosses; i++)
@@ -546,33 +546,33 @@ struct report_args {
 static int report_option(int c, struct report_args *a)
 {
 	switch (c) {
-	case 'd': a->db = optarg; return EX_OK;
+	case 'd': a->db = optarg; return EXIT_OK;
 	case 't':
 		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
 		a->tables[a->ntables++] = optarg;
-		return EX_OK;
-	case 'r': a->root = optarg; return EX_OK;
-	case 'e': a->f.entry = optarg; return EX_OK;
+		return EXIT_OK;
+	case 'r': a->root = optarg; return EXIT_OK;
+	case 'e': a->f.entry = optarg; return EXIT_OK;
 	case 's':
 	case 'u':
 		if (parse_utc_time(optarg, c == 's' ? &a->f.since : &a->f.until)) {
 			fprintf(stderr, "abidep: --%s takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
 				c == 's' ? "since" : "until", optarg);
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 		*(c == 's' ? &a->since : &a->until) = optarg;
-		return EX_OK;
+		return EXIT_OK;
 	case 'f':
 		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
 				    FMTB(FMT_MARKDOWN) | FMTB(FMT_PROMETHEUS) | FMTB(FMT_HTML),
 				    &a->format);
-	case 'o': a->out = optarg; return EX_OK;
-	case 'w': a->wide = true; return EX_OK;
-	case 'H': a->by_host = true; return EX_OK;
-	case 'j': a->format = FMT_JSON; return EX_OK;
-	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EX_OK;
-	case 'h': report_usage(stdout); a->help = true; return EX_OK;
-	default: report_usage(stderr); return EX_USAGE;
+	case 'o': a->out = optarg; return EXIT_OK;
+	case 'w': a->wide = true; return EXIT_OK;
+	case 'H': a->by_host = true; return EXIT_OK;
+	case 'j': a->format = FMT_JSON; return EXIT_OK;
+	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EXIT_OK;
+	case 'h': report_usage(stdout); a->help = true; return EXIT_OK;
+	default: report_usage(stderr); return EXIT_USAGE;
 	}
 }
 
@@ -606,15 +606,15 @@ static int report_args(int argc, char **argv, struct report_args *a)
 	if (a->since && a->until && a->f.since > a->f.until) {
 		fprintf(stderr, "abidep: report --since %s is after --until %s: nothing can match\n",
 			a->since, a->until);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	cfg.json = a->format == FMT_JSON;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
 			argv[optind]);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* Why a text or Markdown report has no table: an empty DB, or nothing matched. */
@@ -642,7 +642,7 @@ static int report_output(const struct report *r, struct report_html *h,
 
 	if (output_open(&o, a->out, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (a->format == FMT_JSON)
 		print_json(r, o.f);
@@ -654,9 +654,9 @@ static int report_output(const struct report *r, struct report_html *h,
 		report_print(r, a->by_host, o.f, a->format, output_width(&o, a->wide));
 	if (output_close(&o, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* The report of the open store @s in --format's form. */
@@ -672,7 +672,7 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 		h = report_html_new(r);
 	if (rows < 0 || ((rows || h) && collect(s, &a->f, r))) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
-		ret = EX_DB;
+		ret = EXIT_DB;
 	} else {
 		ret = report_output(r, h, a, rows);
 	}
@@ -690,17 +690,17 @@ static int report_tables(struct report *r, const struct report_args *a)
 	if (a->format == FMT_PROMETHEUS) {
 		if (a->ntables)
 			fprintf(stderr, "abidep: report: -t is not used by --format prometheus\n");
-		return EX_OK;
+		return EXIT_OK;
 	}
 	/* The report uses no Description: skip_text. */
 	if (!abidep_load_tables(&r->set, a->tables, a->ntables, true))
-		return EX_OK;
+		return EXIT_OK;
 	if (a->ntables)
-		return EX_USAGE;
+		return EXIT_USAGE;
 	abi_set_free(&r->set);
 	memset(&r->set, 0, sizeof(r->set));
 	fprintf(stderr, "abidep: report: known enumerators are not marked (give the tables with -t)\n");
-	return EX_OK;
+	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -713,7 +713,7 @@ int cmd_report(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		report_usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	ret = report_args(argc, argv, &a);
 	if (ret || a.help || (ret = report_tables(&r, &a)))
@@ -722,13 +722,13 @@ int cmd_report(int argc, char **argv)
 	/* A root named on purpose must have a package database; / need not. */
 	if (a.root && owner_load(r.owner, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	s = store_open(a.db, true, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "abidep: %s\n", err);
-		ret = EX_DB;
+		ret = EXIT_DB;
 		goto out;
 	}
 	if (a.format == FMT_PROMETHEUS)

@@ -53,7 +53,7 @@ static void scan_usage(FILE *f)
 		"  -j, --json, -p, --pretty, -h, --help\n"
 		"\n",
 		abidep_default_tables());
-	abidep_exit_help(f, "0 no hit; 1 hits found", EXB(EX_USAGE));
+	abidep_exit_help(f, "0 no hit; 1 hits found", EXB(EXIT_USAGE));
 }
 
 static int load(struct abi_set *set, char **paths, int npaths)
@@ -220,7 +220,7 @@ static int print_patterns(const struct abi_set *set)
 		fprintf(stderr, "abidep scan: not searched (no literal attribute name): %s\n",
 			ns.skipped[i]);
 	scan_needles_free(&ns);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 int cmd_scan(int argc, char **argv)
@@ -263,7 +263,7 @@ int cmd_scan(int argc, char **argv)
 				fprintf(stderr, "abidep scan: --threads takes a number from 1 to 64, not '%s'\n",
 					optarg);
 				free(paths);
-				return EX_USAGE;
+				return EXIT_USAGE;
 			}
 			opts.threads = v;
 			break;
@@ -274,29 +274,29 @@ int cmd_scan(int argc, char **argv)
 				fprintf(stderr, "abidep scan: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
 					optarg);
 				free(paths);
-				return EX_USAGE;
+				return EXIT_USAGE;
 			}
 			if (!opts.max_size)
 				opts.max_size = SCAN_NO_MAX_SIZE;
 			break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': scan_usage(stdout); free(paths); return EX_OK;
-		default: scan_usage(stderr); free(paths); return EX_USAGE;
+		case 'h': scan_usage(stdout); free(paths); return EXIT_OK;
+		default: scan_usage(stderr); free(paths); return EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1 || (patterns && argc - optind)) {
 		fprintf(stderr, "abidep scan: %s (see abidep scan --help)\n",
 			patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
 		free(paths);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (optind < argc)
 		root = argv[optind];
 	if (load(&set, paths, npaths)) {
 		abi_set_free(&set);
 		free(paths);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	free(paths);
 	if (patterns) {
@@ -307,13 +307,13 @@ int cmd_scan(int argc, char **argv)
 	if (scan_tree_opts(root, &set, &opts, &res, err, sizeof(err))) {
 		fprintf(stderr, "abidep scan: %s\n", err);
 		abi_set_free(&set);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (cfg.json)
 		print_json(&res, files_only);
 	else
 		print_text(&res, files_only);
-	ret = res.nhits ? EX_FAIL : EX_OK;
+	ret = res.nhits ? EXIT_FAIL : EXIT_OK;
 	scan_result_free(&res);
 	abi_set_free(&set);
 	return ret;

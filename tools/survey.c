@@ -113,7 +113,7 @@ static void survey_usage(FILE *f)
 		"\n",
 		PAGE_BYTES, DEFAULT_TIMEOUT_MS);
 	abidep_exit_help(f, "0 the census was taken (unreadable files are counted, not errors)",
-			 EXB(EX_USAGE));
+			 EXB(EXIT_USAGE));
 }
 
 /* ---- helpers ---- */
@@ -847,33 +847,33 @@ static int survey_args(int argc, char **argv, struct survey *s, struct survey_ar
 			if (parse_uint(optarg, 600000, &a->timeout_ms) || !a->timeout_ms) {
 				fprintf(stderr, "abidep: --timeout-ms takes 1 to 600000 (milliseconds), not '%s'\n",
 					optarg);
-				return EX_USAGE;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'n':
 			if (parse_uint(optarg, INT_MAX, &a->top)) {
 				fprintf(stderr, "abidep: --top takes a count (0: all), not '%s'\n", optarg);
-				return EX_USAGE;
+				return EXIT_USAGE;
 			}
 			top_set = true;
 			break;
 		case 's': s->save = optarg; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': survey_usage(stdout); a->help = true; return EX_OK;
-		default: survey_usage(stderr); return EX_USAGE;
+		case 'h': survey_usage(stdout); a->help = true; return EXIT_OK;
+		default: survey_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "abidep: survey takes one DIR, not also '%s' (see abidep survey --help)\n",
 			argv[optind + 1]);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	/* JSON is for programs: every group unless --top says otherwise. */
 	if (cfg.json && !top_set)
 		a->top = 0;
 	s->root = optind < argc ? argv[optind] : "/sys";
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* The directory to survey, opened: a directory, not on debugfs or tracefs. */
@@ -966,17 +966,17 @@ int cmd_survey(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "help")) {
 		survey_usage(stdout);
-		return EX_OK;
+		return EXIT_OK;
 	}
 	ret = survey_args(argc, argv, &s, &a);
 	if (ret || a.help)
 		return ret;
 	fd = open_survey_root(&s);
 	if (fd < 0)
-		return EX_USAGE;
+		return EXIT_USAGE;
 	if (s.save && check_save(s.save, s.root)) {
 		close(fd);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	survey_creds(&s);
 	s.rd = reader_new(a.timeout_ms);
@@ -984,7 +984,7 @@ int cmd_survey(int argc, char **argv)
 		fprintf(stderr, "abidep: cannot start a reading thread: %s\n", strerror(errno));
 		close(fd);
 		free(s.groups);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	survey_walk(&s, fd, &t);
 	if (cfg.json)
@@ -994,7 +994,7 @@ int cmd_survey(int argc, char **argv)
 	survey_free(&s, &t);
 	if (s.save_errors) {
 		fprintf(stderr, "abidep: --save: %lu values not saved (see above)\n", s.save_errors);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }

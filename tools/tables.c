@@ -49,7 +49,7 @@ static void tables_usage(FILE *f)
 		"\n",
 		abidep_default_tables());
 	abidep_exit_help(f, "0 done; 1 validate found errors, or show matched nothing",
-			 EXB(EX_USAGE));
+			 EXB(EXIT_USAGE));
 }
 
 static int count_what(const struct abi_set *set)
@@ -120,8 +120,8 @@ static int do_validate(int argc, char **argv)
 			break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); free(tables); return EX_OK;
-		default: tables_usage(stderr); free(tables); return EX_USAGE;
+		case 'h': tables_usage(stdout); free(tables); return EXIT_OK;
+		default: tables_usage(stderr); free(tables); return EXIT_USAGE;
 		}
 	}
 	if (strict < 0)
@@ -151,7 +151,7 @@ static int do_validate(int argc, char **argv)
 			printf("%d known enumerator%s (%s files)\n", set.nenumerators,
 			       set.nenumerators == 1 ? "" : "s", ABI_ENUMERATORS);
 	}
-	ret = set.errors ? EX_FAIL : EX_OK;
+	ret = set.errors ? EXIT_FAIL : EXIT_OK;
 	abi_set_free(&set);
 	return ret;
 }
@@ -216,7 +216,7 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 			if (strcmp(optarg, "deprecated") && strcmp(optarg, "removed")) {
 				fprintf(stderr, "abidep: --status takes deprecated or removed, not '%s'\n",
 					optarg);
-				return EX_USAGE;
+				return EXIT_USAGE;
 			}
 			a->status = optarg;
 			break;
@@ -227,8 +227,8 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 		case 'c': a->format = 'c'; break;
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return EX_OK;
-		default: tables_usage(stderr); return EX_USAGE;
+		case 'h': tables_usage(stdout); return EXIT_OK;
+		default: tables_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	return -1;
@@ -248,16 +248,16 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 
 	if (ret < 0 && argc - optind != nargs) {
 		fprintf(stderr, "abidep: %s (see abidep tables --help)\n", usage);
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	}
 	if (ret < 0 && export && a->strict) {
 		fprintf(stderr, "abidep: tables export reads the tables strictly always: no --strict\n");
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	}
 	if (ret < 0 && abidep_load_tables_flags(set, a->paths, a->npaths,
 						a->strict || export ? 0 : TABLES_TOLERANT)) {
 		abi_set_free(set);
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	}
 	if (ret >= 0)
 		free(a->paths);
@@ -308,7 +308,7 @@ static int do_list(int argc, char **argv)
 	}
 	abi_set_free(&set);
 	free(a.paths);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* Does the concrete path @path match What @what (component by component)? */
@@ -392,7 +392,7 @@ static int do_show(int argc, char **argv)
 		fprintf(stderr, "abidep: no entry matches '%s'\n", argv[optind]);
 	abi_set_free(&set);
 	free(a.paths);
-	return found ? EX_OK : EX_FAIL;
+	return found ? EXIT_OK : EXIT_FAIL;
 }
 
 struct resolve_ctx {
@@ -472,7 +472,7 @@ static int do_resolve(int argc, char **argv)
 		fprintf(stderr, "abidep: cannot read the sysfs directory '%s'\n", a.sysfs);
 		abi_set_free(&set);
 		free(a.paths);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (cfg.json) {
 		json_init(&j, stdout, cfg.pretty);
@@ -510,7 +510,7 @@ static int do_resolve(int argc, char **argv)
 	}
 	abi_set_free(&set);
 	free(a.paths);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 static bool is_dir(const char *p)
@@ -530,18 +530,18 @@ static int do_export(int argc, char **argv)
 	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
 	if (ret >= 0)
 		return ret;
-	ret = EX_OK;
+	ret = EXIT_OK;
 	if (!a.format) {
 		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
 		abi_set_free(&set);
 		free(a.paths);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if (a.output && a.format == 'a' && is_dir(a.output)) {
-		ret = export_abi_dir(a.output, &set) ? EX_USAGE : EX_OK;
+		ret = export_abi_dir(a.output, &set) ? EXIT_USAGE : EXIT_OK;
 	} else if (a.output && !(out = fopen(a.output, "w"))) {
 		perror(a.output);
-		ret = EX_USAGE;
+		ret = EXIT_USAGE;
 	} else {
 		if (a.format == 'a')
 			export_abi(out, &set);
@@ -549,7 +549,7 @@ static int do_export(int argc, char **argv)
 			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
 		if (out != stdout && fclose(out)) {
 			perror(a.output);
-			ret = EX_USAGE;
+			ret = EXIT_USAGE;
 		}
 	}
 	abi_set_free(&set);
@@ -584,15 +584,15 @@ int cmd_tables(int argc, char **argv)
 		switch (c) {
 		case 'j': cfg.json = true; break;
 		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return EX_OK;
-		default: tables_usage(stderr); return EX_USAGE;
+		case 'h': tables_usage(stdout); return EXIT_OK;
+		default: tables_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	argc -= optind - 1;
 	argv += optind - 1;
 	if (argc < 2 || !strcmp(argv[1], "help")) {
 		tables_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : EX_OK;
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name)) {
@@ -601,5 +601,5 @@ int cmd_tables(int argc, char **argv)
 		}
 	fprintf(stderr, "abidep: unknown command 'tables %s' (see abidep tables --help)\n",
 		argv[1]);
-	return EX_USAGE;
+	return EXIT_USAGE;
 }

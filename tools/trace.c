@@ -90,8 +90,8 @@ static void trace_usage(FILE *f)
 		"\n",
 		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, ABIDEP_UID_QUOTA,
 		ABIDEP_SLOTS);
-	abidep_exit_help(f, NULL, EXB(EX_USAGE) | EXB(EX_PERM) | EXB(EX_NOBTF) |
-			 EXB(EX_NOBPFFS) | EXB(EX_DB) | EXB(EX_LOAD) | EXB(EX_PINNED));
+	abidep_exit_help(f, NULL, EXB(EXIT_USAGE) | EXB(EXIT_PERM) | EXB(EXIT_NOBTF) |
+			 EXB(EXIT_NOBPFFS) | EXB(EXIT_DB) | EXB(EXIT_LOAD) | EXB(EXIT_PINNED));
 }
 
 /* Whether this process may trace; if not, @lacks names what it misses. */
@@ -123,17 +123,17 @@ static int check_env(bool need_bpffs)
 	if (!has_caps(lacks, sizeof(lacks))) {
 		fprintf(stderr, "abidep: tracing needs root, or CAP_BPF and CAP_PERFMON; this process lacks %s; run it with sudo\n",
 			lacks);
-		return EX_PERM;
+		return EXIT_PERM;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		fprintf(stderr, "abidep: this kernel has no BTF (/sys/kernel/btf/vmlinux): the tracer needs CONFIG_DEBUG_INFO_BTF=y\n");
-		return EX_NOBTF;
+		return EXIT_NOBTF;
 	}
 	if (need_bpffs && (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC)) {
 		fprintf(stderr, "abidep: no BPF file system on /sys/fs/bpf: mount it (mount -t bpf bpf /sys/fs/bpf)\n");
-		return EX_NOBPFFS;
+		return EXIT_NOBPFFS;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* A number of seconds for --interval (> 0) or --duration (>= 0). */
@@ -146,9 +146,9 @@ static int parse_seconds(int c, const char *arg, double *out)
 	if (errno || *end || !isfinite(*out) || (c == 'i' ? *out <= 0 : *out < 0)) {
 		fprintf(stderr, "abidep: --%s takes a positive number of seconds, not '%s'\n",
 			c == 'i' ? "interval" : "duration", arg);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* --max-entries (1 to ABIDEP_MAX_USAGE) or --slots (a power of two to ABIDEP_SLOTS). */
@@ -166,10 +166,10 @@ static int parse_map_size(int c, const char *arg, __u32 *out)
 		else
 			fprintf(stderr, "abidep: --slots takes a power of two from 1 to %lu, not '%s'\n",
 				max, arg);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	*out = v;
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* --uid-quota: 0 (no bound) to the largest map's size. */
@@ -183,10 +183,10 @@ static int parse_quota(const char *arg, __u32 *out)
 	if (errno || *end || end == arg || v > ABIDEP_MAX_USAGE || arg[0] == '-') {
 		fprintf(stderr, "abidep: --uid-quota takes a number of keys from 0 (no bound) to %d, not '%s'\n",
 			ABIDEP_MAX_USAGE, arg);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	*out = v;
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* One option (getopt's @c) into @tr or @a. */
@@ -196,11 +196,11 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 	case 'P': case 'S': case 'Y': case 's':
 		if (a->mode) {
 			fprintf(stderr, "abidep: --pin, --sync, --status and --stop exclude each other\n");
-			return EX_USAGE;
+			return EXIT_USAGE;
 		}
 		a->mode = c;
-		return EX_OK;
-	case 'd': tr->db_path = optarg; return EX_OK;
+		return EXIT_OK;
+	case 'd': tr->db_path = optarg; return EXIT_OK;
 	case 'i': return parse_seconds(c, optarg, &a->interval);
 	case 'D': return parse_seconds(c, optarg, &a->duration);
 	case 'M': return parse_map_size(c, optarg, &tr->max_usage);
@@ -209,15 +209,15 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 	case 't':
 		a->tpaths = xrealloc(a->tpaths, (a->ntpaths + 1) * sizeof(char *));
 		a->tpaths[a->ntpaths++] = optarg;
-		return EX_OK;
-	case 'q': tr->print = false; return EX_OK;
-	case 'K': tr->kprobe = true; return EX_OK;
-	case 'E': tr->early = true; return EX_OK;
-	case 'A': a->adopt = true; return EX_OK;
-	case 'j': cfg.json = true; return EX_OK;
-	case 'p': cfg.json = cfg.pretty = true; return EX_OK;
-	case 'h': trace_usage(stdout); a->help = true; return EX_OK;
-	default: trace_usage(stderr); return EX_USAGE;
+		return EXIT_OK;
+	case 'q': tr->print = false; return EXIT_OK;
+	case 'K': tr->kprobe = true; return EXIT_OK;
+	case 'E': tr->early = true; return EXIT_OK;
+	case 'A': a->adopt = true; return EXIT_OK;
+	case 'j': cfg.json = true; return EXIT_OK;
+	case 'p': cfg.json = cfg.pretty = true; return EXIT_OK;
+	case 'h': trace_usage(stdout); a->help = true; return EXIT_OK;
+	default: trace_usage(stderr); return EXIT_USAGE;
 	}
 }
 
@@ -255,14 +255,14 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 	if (optind != argc) {
 		fprintf(stderr, "abidep: trace takes no argument '%s' (see abidep trace --help)\n",
 			argv[optind]);
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
 	if ((tr->early || a->adopt) && a->mode != 'P') {
 		fprintf(stderr, "abidep: --%s goes with --pin only (see abidep trace --help)\n",
 			tr->early ? "early" : "adopt");
-		return EX_USAGE;
+		return EXIT_USAGE;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /*
@@ -271,10 +271,10 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
  */
 static int trace_pin(struct tracer *tr, const struct trace_args *a)
 {
-	int ret = !tr->early && sync_db(tr) < 0 ? EX_DB : pin_all(tr);
+	int ret = !tr->early && sync_db(tr) < 0 ? EXIT_DB : pin_all(tr);
 
 	if (!ret && (pin_tables_save(a->tpaths, a->ntpaths) || pin_stage_save(tr)))
-		ret = EX_FAIL;
+		ret = EXIT_FAIL;
 	if (ret)
 		unpin_all();
 	return ret;
@@ -293,16 +293,16 @@ static int trace_adopted(struct tracer *tr)
 		return ret;
 	watch_refresh(tr, false);
 	if (pin_stage_refresh(tr))
-		return EX_FAIL;
+		return EXIT_FAIL;
 	fprintf(stderr, "abidep: kept the tracer pinned already under %s (session %s, pinned %s)\n",
 		PIN_DIR, tr->session, tr->stage ? tr->stage : "at an unknown stage");
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* --sync, or --stop: the counts to the DB; --stop then unpins (detaches). */
 static int trace_sync(struct tracer *tr, bool stop)
 {
-	int ret = sync_db(tr) < 0 ? EX_DB : EX_OK;
+	int ret = sync_db(tr) < 0 ? EXIT_DB : EXIT_OK;
 
 	report_drops(tr);
 	/* Keep counting rather than lose what could not be written. */
@@ -347,7 +347,7 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 		if (!a->adopt) {
 			fprintf(stderr, "abidep: a tracer is pinned already under %s ('abidep trace --stop' first)\n",
 				PIN_DIR);
-			return EX_PINNED;
+			return EXIT_PINNED;
 		}
 		/*
 		 * Pinned earlier in this boot (bpffs does not outlive it): by
@@ -361,7 +361,7 @@ static int trace_run(struct tracer *tr, struct trace_args *a)
 		pinned_tables(a);
 	/* Tables that cannot be used are bad input, as in every command. */
 	if (abidep_load_tables(&tr->tables, a->tpaths, a->ntpaths, true))
-		return EX_USAGE;
+		return EXIT_USAGE;
 	tr->live = a->mode == 0;
 	if (!pinned)
 		specials_choose(tr);
@@ -454,7 +454,7 @@ int cmd_trace(int argc, char **argv)
 	/* Watched files must be on sysfs itself (see watch_one()). */
 	if (!ret && !a.help && stat("/sys", &st)) {
 		perror("abidep: /sys");
-		ret = EX_FAIL;
+		ret = EXIT_FAIL;
 	}
 	if (!ret && !a.help) {
 		tr.sysfs_dev = st.st_dev;

@@ -38,7 +38,7 @@ int format_parse(const char *arg, unsigned int allowed, enum out_format *f)
 			n++;
 			if (!strcmp(arg, format_names[i])) {
 				*f = i;
-				return EX_OK;
+				return EXIT_OK;
 			}
 		}
 	/* "text, json, csv or markdown" */
@@ -47,7 +47,7 @@ int format_parse(const char *arg, unsigned int allowed, enum out_format *f)
 		if (allowed & FMTB(i))
 			fprintf(stderr, "%s%s", k++ ? (k == n ? " or " : ", ") : "", format_names[i]);
 	fprintf(stderr, ", not '%s'\n", arg);
-	return EX_USAGE;
+	return EXIT_USAGE;
 }
 
 int output_open(struct output *o, const char *path, char *err, size_t errlen)

@@ -28,8 +28,8 @@ enum out_format {
 const char *format_name(enum out_format f);
 
 /*
- * --format @arg, one of the @allowed formats, into *@f: EX_OK, or
- * EX_USAGE with a message that names the allowed ones.
+ * --format @arg, one of the @allowed formats, into *@f: EXIT_OK, or
+ * EXIT_USAGE with a message that names the allowed ones.
  */
 int format_parse(const char *arg, unsigned int allowed, enum out_format *f);
 

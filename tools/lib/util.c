@@ -10,13 +10,13 @@
 #include "util.h"
 
 /*
- * EX_USAGE, not EX_FAIL: to the commands that answer a question (scan,
+ * EXIT_USAGE, not EXIT_FAIL: to the commands that answer a question (scan,
  * check, tables validate) 1 is an answer, and this is none.
  */
 void die_oom(void)
 {
 	fputs("abidep: out of memory\n", stderr);
-	exit(EX_USAGE);
+	exit(EXIT_USAGE);
 }
 
 void *xmalloc(size_t n)

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 void die_oom(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
@@ -20,6 +21,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	((n) == (cap) ?							\
 	 ((cap) = (cap) ? 2 * (cap) : 16,				\
 	  (arr) = xrealloc((arr), (cap) * sizeof(*(arr)))) : (arr),	\
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))),			\
 	 &(arr)[(n)++])
 
 /* All of @fp, NUL-terminated; NULL with errno set (EFBIG past @max). */

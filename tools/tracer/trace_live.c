@@ -108,14 +108,14 @@ int run_live(struct tracer *tr, double interval, double duration)
 	struct ring_buffer *rb;
 	struct pollfd pfd[2];
 	double start = now_s(), last_sync = start, refresh_at = 0;
-	int ufd, ret = EX_OK;
+	int ufd, ret = EXIT_OK;
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rb = ring_buffer__new(tr->fd[M_EVENTS], on_event, tr, NULL);
 	if (!rb) {
 		fprintf(stderr, "abidep: cannot read the ring buffer: %s\n", strerror(errno));
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	ufd = uevent_socket();
 	if (ufd < 0)
@@ -153,12 +153,12 @@ int run_live(struct tracer *tr, double interval, double duration)
 			/* Slots changed by a refresh stop saying "more". */
 			slots_sync(&tr->slots, tr->files, tr->nfiles);
 			if (sync_db(tr) < 0)
-				ret = EX_DB;
+				ret = EXIT_DB;
 		}
 	}
 	ring_buffer__consume(rb);
 	if (sync_db(tr) < 0)
-		ret = EX_DB;
+		ret = EXIT_DB;
 	report_drops(tr);
 	ring_buffer__free(rb);
 	if (ufd >= 0)

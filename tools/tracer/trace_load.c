@@ -121,15 +121,15 @@ static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 	tr->skel = abidep_bpf__open();
 	if (!tr->skel) {
 		fprintf(stderr, "abidep: cannot open the BPF object: %s\n", strerror(errno));
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	if (bpf_map__set_max_entries(tr->skel->maps.usage_keys, tr->max_usage)) {
 		fprintf(stderr, "abidep: cannot size the usage map to %u keys\n", tr->max_usage);
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	if (bpf_map__set_max_entries(tr->skel->maps.slots, tr->nr_slots)) {
 		fprintf(stderr, "abidep: cannot size the slots map to %u\n", tr->nr_slots);
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	/* .rodata: read-only once loaded (bpf/abidep.bpf.c). */
 	tr->skel->rodata->slot_mask = tr->nr_slots - 1;
@@ -140,7 +140,7 @@ static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 		bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
 	choose_progs(tr->skel, tr->kprobe, vmlinux);
 	specials_apply(tr, tr->skel);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* try_load(): fexit cannot be used here (it said why); try kprobes. */
@@ -162,7 +162,7 @@ static int try_load(struct tracer *tr, const struct btf *vmlinux)
 		if (tr->kprobe || err == EPERM) {
 			fprintf(stderr, "abidep: cannot load the BPF programs: %s (ABIDEP_DEBUG=1 shows the verifier log)\n",
 				strerror(err));
-			return err == EPERM ? EX_PERM : EX_LOAD;
+			return err == EPERM ? EXIT_PERM : EXIT_LOAD;
 		}
 		/* No trampolines here. */
 		fprintf(stderr, "abidep: fexit is not available (%s): using kprobes\n",
@@ -174,13 +174,13 @@ static int try_load(struct tracer *tr, const struct btf *vmlinux)
 		if (tr->kprobe) {
 			fprintf(stderr, "abidep: cannot attach a kprobe to %s: %s (is it in /proc/kallsyms?)\n",
 				unattached_func(tr->skel), strerror(err));
-			return EX_LOAD;
+			return EXIT_LOAD;
 		}
 		fprintf(stderr, "abidep: fexit cannot attach to %s (%s): using kprobes\n",
 			unattached_func(tr->skel), strerror(err));
 		return TRY_KPROBES;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 /* A live tracer, or one to pin: fexit, or kprobes where fexit cannot be. */
@@ -212,6 +212,6 @@ int load_bpf(struct tracer *tr)
 	tr->fd[M_DIRS] = bpf_map__fd(tr->skel->maps.dirs);
 	for (i = 0; i < NR_MAPS; i++)
 		if (tr->fd[i] < 0)
-			return EX_LOAD;
+			return EXIT_LOAD;
 	return slots_map(&tr->slots, tr->fd[M_SLOTS]);
 }

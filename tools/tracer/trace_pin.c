@@ -44,7 +44,7 @@ int open_pinned(struct tracer *tr)
 	tr->pin_lock = open(PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tr->pin_lock >= 0 && flock(tr->pin_lock, LOCK_EX)) {
 		fprintf(stderr, "abidep: cannot lock %s: %s\n", PIN_DIR, strerror(errno));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 	for (i = 0; i < NR_MAPS; i++) {
 		snprintf(path, sizeof(path), PIN_DIR "/%s", map_names[i]);
@@ -55,10 +55,10 @@ int open_pinned(struct tracer *tr)
 		if (tr->fd[i] < 0) {
 			fprintf(stderr, "abidep: no pinned tracer (%s: %s); start one with 'abidep trace --pin'\n",
 				path, strerror(errno));
-			return EX_PINNED;
+			return EXIT_PINNED;
 		}
 	}
-	return tr->fd[M_SLOTS] < 0 ? EX_OK : slots_map(&tr->slots, tr->fd[M_SLOTS]);
+	return tr->fd[M_SLOTS] < 0 ? EXIT_OK : slots_map(&tr->slots, tr->fd[M_SLOTS]);
 }
 
 int pin_all(struct tracer *tr)
@@ -69,7 +69,7 @@ int pin_all(struct tracer *tr)
 
 	if (mkdir(PIN_DIR, 0700) && errno != EEXIST) {
 		fprintf(stderr, "abidep: cannot create %s: %s\n", PIN_DIR, strerror(errno));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 	bpf_object__for_each_map(map, tr->skel->obj) {
 		/*
@@ -108,10 +108,10 @@ int pin_all(struct tracer *tr)
 			goto fail;
 		chmod(path, 0600);
 	}
-	return EX_OK;
+	return EXIT_OK;
 fail:
 	fprintf(stderr, "abidep: cannot pin %s: %s\n", path, strerror(errno));
-	return EX_FAIL;
+	return EXIT_FAIL;
 }
 
 /* Everything under PIN_DIR is ours: unpinning the links detaches. */
@@ -119,20 +119,20 @@ int unpin_all(void)
 {
 	struct dirent *d;
 	DIR *dir = opendir(PIN_DIR);
-	int ret = EX_OK;
+	int ret = EXIT_OK;
 
 	if (!dir)
-		return errno == ENOENT ? EX_OK : EX_FAIL;
+		return errno == ENOENT ? EXIT_OK : EXIT_FAIL;
 	while ((d = readdir(dir)))
 		if (d->d_name[0] != '.' && unlinkat(dirfd(dir), d->d_name, 0)) {
 			fprintf(stderr, "abidep: cannot unpin %s/%s: %s\n", PIN_DIR,
 				d->d_name, strerror(errno));
-			ret = EX_FAIL;
+			ret = EXIT_FAIL;
 		}
 	closedir(dir);
 	if (rmdir(PIN_DIR) && errno != ENOENT) {
 		fprintf(stderr, "abidep: cannot remove %s: %s\n", PIN_DIR, strerror(errno));
-		ret = EX_FAIL;
+		ret = EXIT_FAIL;
 	}
 	return ret;
 }

@@ -104,18 +104,18 @@ int slots_map(struct slot_index *si, int fd)
 	    info.max_entries > ABIDEP_SLOTS || !info.max_entries ||
 	    (info.max_entries & (info.max_entries - 1))) {
 		fprintf(stderr, "abidep: the slots map is not one abidep made\n");
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	si->n = info.max_entries;
 	p = mmap(NULL, si->n * sizeof(struct abidep_slot), PROT_READ | PROT_WRITE,
 		 MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "abidep: cannot map the slots map: %s\n", strerror(errno));
-		return EX_LOAD;
+		return EXIT_LOAD;
 	}
 	si->map = p;
 	si->want = xcalloc(si->n, sizeof(*si->want));
-	return EX_OK;
+	return EXIT_OK;
 }
 
 void slots_unmap(struct slot_index *si)

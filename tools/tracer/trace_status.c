@@ -103,5 +103,5 @@ int show_status(struct tracer *tr, bool json, bool pretty)
 		printf("%llu runs skipped by the kernel (the tracer already running on that CPU): up to as many accesses not seen\n",
 		       (unsigned long long)missed);
 	}
-	return EX_OK;
+	return EXIT_OK;
 }

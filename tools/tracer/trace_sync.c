@@ -433,12 +433,12 @@ static int adopt_host(struct tracer *tr)
 	r = store_adopt_host(tr->db, name, tr->host);
 	if (r < 0) {
 		write_failed(tr);
-		return EX_DB;
+		return EXIT_DB;
 	}
 	if (r)
 		fprintf(stderr, "abidep: the rows of host %s, written before hosts had ids, are this host's: now keyed %s\n",
 			name, tr->host);
-	return EX_OK;
+	return EXIT_OK;
 }
 
 int open_db(struct tracer *tr)
@@ -459,7 +459,7 @@ int open_db(struct tracer *tr)
 	snprintf(tr->session, sizeof(tr->session), "%s:%u", boot, info.id);
 	if (host_key(tr->host, &tr->host_from, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 	if (err[0] && tr->say_host)
 		fprintf(stderr, "abidep: warning: %s\n", err);
@@ -468,12 +468,12 @@ int open_db(struct tracer *tr)
 		pin_stage_load(tr);
 	/* --pin --early: the DB waits for the first sync (trace_stage.c). */
 	if (tr->early)
-		return EX_OK;
+		return EXIT_OK;
 	tr->db = store_open(tr->db_path, false, err, sizeof(err));
 	if (!tr->db) {
 		fprintf(stderr, "abidep: %s\n", err);
 		say_kept(tr);
-		return EX_DB;
+		return EXIT_DB;
 	}
 	return adopt_host(tr);
 }

@@ -99,12 +99,12 @@ int usage_open(struct tracer *tr)
 
 	if (!map_id(tr->fd[M_USAGE], &info)) {
 		fprintf(stderr, "abidep: cannot read the usage map: %s\n", strerror(errno));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
 	if (info.type != BPF_MAP_TYPE_ARRAY_OF_MAPS) {
 		tr->usage_mode = USAGE_TOTALS;
 		tr->usage_fd = tr->fd[M_USAGE];
-		return EX_OK;
+		return EXIT_OK;
 	}
 	tr->usage_mode = tr->live ? USAGE_TOTALS : USAGE_DRAINED;
 	if (tr->skel) {
@@ -116,9 +116,9 @@ int usage_open(struct tracer *tr)
 	if (tr->usage_fd < 0) {
 		fprintf(stderr, "abidep: cannot open the usage map's counts (%s): %s\n",
 			KEYS, strerror(errno));
-		return EX_FAIL;
+		return EXIT_FAIL;
 	}
-	return EX_OK;
+	return EXIT_OK;
 }
 
 void usage_close(struct tracer *tr)
