@@ -426,6 +426,7 @@ static void tracer_free(struct tracer *tr)
 			if (tr->fd[i] >= 0)
 				close(tr->fd[i]);
 	slots_unmap(&tr->slots);
+	tracer_btf_free(tr);
 	if (tr->pin_lock >= 0)
 		close(tr->pin_lock);
 	for (i = 0; i < tr->nfiles; i++)

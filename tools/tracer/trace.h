@@ -3,12 +3,17 @@
  * abidep trace's own header: the tracer's state, passed to every part of
  * it, and what each file (one job each) offers the others.
  *
- *	trace.c		the command: options, checks, one action per mode
+ *	../trace.c	the command: options, checks, one action per mode
+ *	trace_libbpf.c	the kernel's BTF read once; a program's function
  *	trace_load.c	open, size, load and attach the BPF object (fexit or kprobes)
  *	trace_pin.c	pin, open the pinned maps, unpin
+ *	trace_tables.c	the tables a pinned tracer watches, for its later syncs
  *	trace_watch.c	the watched set: tables -> sysfs files -> the maps
  *	trace_slots.c	the slots map, the direct-mapped index of the watched hash
+ *	trace_special.c	the deprecated files outside sysfs ("specials")
+ *	trace_usage.c	the usage map, and its replacement at each sync
  *	trace_cgroup.c	cgroup ids -> paths, cached
+ *	trace_stage.c	how early in its boot a session began
  *	trace_sync.c	the usage map -> the DB; the stats
  *	trace_status.c	--status
  *	trace_live.c	the foreground tracer: events, uevents, periodic syncs
@@ -119,12 +124,22 @@ struct tracer {
 	/* Specials (trace_special.c): index into files, -1 if not watched; its entry. */
 	int special_file[ABIDEP_NR_SPECIALS];
 	int special_entry[ABIDEP_NR_SPECIALS];
+	/* The kernel's BTF (trace_libbpf.c): NULL if unreadable, or not read yet. */
+	struct btf *vmlinux;
+	bool vmlinux_read;
 };
+
+/* trace_libbpf.c */
+/* The kernel's BTF, read at the first call; NULL if it cannot be read. */
+const struct btf *tracer_btf(struct tracer *tr);
+/* Free it (load_bpf() does, once loaded; tracer_free() too). */
+void tracer_btf_free(struct tracer *tr);
+/* The kernel function a program hooks. */
+const char *prog_func(const struct bpf_program *prog);
+int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /* trace_load.c */
 int load_bpf(struct tracer *tr);
-const char *prog_func(const struct bpf_program *prog);
-int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /* trace_pin.c */
 int open_pinned(struct tracer *tr);

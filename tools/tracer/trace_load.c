@@ -18,23 +18,6 @@
 #include "abidep.skel.h"
 #include "trace.h"
 
-/* libbpf's warnings but its per-program chatter; all of them with ABIDEP_DEBUG. */
-int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN && getenv("ABIDEP_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	return level == LIBBPF_WARN && !strstr(fmt, "libbpf: prog") ?
-		vfprintf(stderr, fmt, ap) : 0;
-}
-
-/* The kernel function a program hooks: its section name after the '/'. */
-const char *prog_func(const struct bpf_program *prog)
-{
-	const char *s = strchr(bpf_program__section_name(prog), '/');
-
-	return s ? s + 1 : bpf_program__name(prog);
-}
-
 /*
  * Functions only some kernels have, whose programs are loaded where the
  * kernel's BTF names them: the seq_show of the in-tree aliases
@@ -186,8 +169,7 @@ static int try_load(struct tracer *tr, const struct btf *vmlinux)
 /* A live tracer, or one to pin: fexit, or kprobes where fexit cannot be. */
 int load_bpf(struct tracer *tr)
 {
-	/* Read once for both sets of programs: it is megabytes of BTF. */
-	struct btf *vmlinux = btf__load_vmlinux_btf();
+	const struct btf *vmlinux = tracer_btf(tr);
 	int i, ret;
 
 	for (;;) {
@@ -200,7 +182,8 @@ int load_bpf(struct tracer *tr)
 		tr->skel = NULL;
 		tr->kprobe = true;
 	}
-	btf__free(vmlinux);
+	/* Megabytes, and not asked again once loaded. */
+	tracer_btf_free(tr);
 	if (ret)
 		return ret;
 	tr->fd[M_WATCHED] = bpf_map__fd(tr->skel->maps.watched);

@@ -64,7 +64,7 @@ int special_of(const char *what)
  * Whether the running kernel has function @name: its BTF says (what fentry
  * needs), or, without BTF (kprobe mode), its symbols.
  */
-static bool kernel_has(struct btf *btf, const char *name)
+static bool kernel_has(const struct btf *btf, const char *name)
 {
 	char line[256], sym[128];
 	bool found = false;
@@ -99,7 +99,7 @@ static bool unwatchable(const struct abi_entry *e, int j)
  */
 void specials_choose(struct tracer *tr)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf *btf = tracer_btf(tr);
 	int i, j, k;
 
 	for (k = 0; k < ABIDEP_NR_SPECIALS; k++)
@@ -129,7 +129,6 @@ void specials_choose(struct tracer *tr)
 			tr->special_entry[k] = i;
 		}
 	}
-	btf__free(btf);
 }
 
 static bool hooks(int k, const char *func)
