@@ -92,11 +92,11 @@ check-vm: tools
 	$(Q)KERNELS=$(if $(KVER_ASKED),$(KVER)) scripts/run-tests.sh guest
 
 # STRESS_SECONDS (default 300) of load and churn in the guest
-# (tests/vm/stress-tests.sh); `make test` runs a 40 s version.
+# (tests/guest/stress.sh); `make test` runs a 40 s version.
 STRESS_SECONDS ?= 300
 stress: module tools
 	$(Q)tests/vm/run --timeout $$(($(STRESS_SECONDS) + 600)) \
-		tests/vm/stress-tests.sh $(STRESS_SECONDS)
+		tests/guest/stress.sh $(STRESS_SECONDS)
 
 test: deps
 	$(Q)scripts/run-tests.sh
@@ -107,8 +107,8 @@ test-full: deps
 # The debug guest kernel (scripts/debug-kernel.sh, tests/vm/debug.config):
 # built once (cached in $$ABIDEP_CACHE/debug-kernel), abidep.ko built
 # against its build directory; its checkers shown to report and fail a run
-# (tests/vm/debug-selftest.sh), then these suites of tests/suites on it.
-DEBUG_SUITES := guest brownout stress fault security hostile
+# (tests/guest/debug-selftest.sh), then these suites of tests/suites on it.
+DEBUG_SUITES := module brownout stress fault security hostile
 # A rebuilt kernel has new BTF: modules built before it do not load (their
 # split BTF is against the old one), and kbuild does not see it for M=.
 test-debug: deps tools
@@ -116,12 +116,12 @@ test-debug: deps tools
 		{ [ -z "$$(find build/kmod/$$k -name '*.ko' ! -newer $$kdir/vmlinux 2>/dev/null)" ] || \
 		  rm -rf build/kmod/$$k; } && \
 		KDIR=$$kdir $(MAKE) --no-print-directory module KVER=$$k && \
-		KVER=$$k tests/vm/debug-selftest.sh && \
+		KVER=$$k SUITES=debug-selftest scripts/run-tests.sh debug && \
 		KERNELS=$$k SUITES="$(DEBUG_SUITES)" scripts/run-tests.sh guest
 
 # The tracer (build/abidep) watches the alias in the guest.
 patches-check: deps tools
-	$(Q)scripts/patches-check.sh
+	$(Q)SUITES=patches-check scripts/run-tests.sh debug
 
 demo: deps module tools
 	$(need_kver)

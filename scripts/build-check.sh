@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the module and the example with W=1 from clean against the Debian
 # headers of every supported kernel (scripts/kernels), and the abidep command
-# with -Werror; any warning fails. Prints "build: N passed, N failed".
+# with -Werror; any warning fails. Prints "build-check: N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$repo/build"
@@ -36,5 +36,5 @@ else
 	echo "build: build/abidep did not build cleanly; see $tlog"
 	fail=$((fail + 1))
 fi
-echo "build: $pass passed, $fail failed"
+echo "build-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

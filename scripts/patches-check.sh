@@ -15,7 +15,7 @@
 #               with the patched tree's kunit.py
 #   guest       the debug kernel carrying the series (scripts/debug-kernel.sh
 #               applies it after tests/vm/debug-patches/) booted in the guest:
-#               tests/vm/patches-tests.sh, with tests/vm/alias-visible/ (a
+#               tests/guest/patches.sh, with tests/guest/alias-visible/ (a
 #               group whose is_visible() hides and narrows an aliased
 #               attribute) built against that kernel first
 #
@@ -171,16 +171,16 @@ else
 		av=$repo/build/patches/alias-visible
 		rm -rf "$av"
 		mkdir -p "$av"
-		cp tests/vm/alias-visible/Kbuild tests/vm/alias-visible/*.c "$av/"
+		cp tests/guest/alias-visible/Kbuild tests/guest/alias-visible/*.c "$av/"
 		if make -C "$(scripts/debug-kernel.sh --kdir)" M="$av" W=1 modules >"$work/alias-visible.log" 2>&1 &&
 			! grep -q 'warning:' "$work/alias-visible.log"; then
-			ok "tests/vm/alias-visible builds against $kver, W=1 clean"
+			ok "tests/guest/alias-visible builds against $kver, W=1 clean"
 		else
 			tail -n 20 "$work/alias-visible.log"
-			ko "tests/vm/alias-visible against $kver (see $work/alias-visible.log)"
+			ko "tests/guest/alias-visible against $kver (see $work/alias-visible.log)"
 		fi
 		log=$work/guest.log
-		if KVER=$kver tests/vm/run --timeout 900 tests/vm/patches-tests.sh >"$log" 2>&1; then
+		if KVER=$kver tests/vm/run --timeout 900 tests/guest/patches.sh >"$log" 2>&1; then
 			ok "guest ($kver): $(tail -n 1 "$log")"
 		else
 			tail -n 40 "$log"

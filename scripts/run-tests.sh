@@ -79,7 +79,8 @@ run_group() {
 		run_suite "$name${suffix:+-$suffix}" "$name" st "$@"
 	done <"$list"
 }
-wanted() { [ -z "$groups" ] || echo " $groups " | grep -q " $1 "; }
+wanted() { [ -z "$groups" ] || named "$1"; }
+named() { echo " $groups " | grep -q " $1 "; }
 
 for n in ${SUITES:-}; do
 	sed 's/#.*//' tests/suites | awk '{print $1}' | grep -qx "$n" ||
@@ -105,6 +106,9 @@ fi
 for g in kunit-debug pkg vm; do
 	wanted $g && run_group $g
 done
+# On the debug kernel ($KVER), so only when named (make test-debug,
+# make patches-check).
+named debug && run_group debug
 
 # The guest suites, once per kernel: a lane each, side by side (a guest is
 # one TCG thread, so two lanes keep both cores busy), each lane's suites in

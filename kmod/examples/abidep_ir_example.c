@@ -68,7 +68,7 @@ struct ir_example {
  * the write. A real receiver reprograms its decoders here, as rc-core's
  * change_protocol() does. This one has no hardware: it takes the time that
  * would, so writers of protocol wait for each other on the lock as they
- * would on a real device (tests/vm/module-tests.sh has two at once).
+ * would on a real device (tests/guest/module.sh has two at once).
  */
 static int ir_example_apply(struct device *dev,
 			    const struct abidep_typed_attr *ta, u64 val)

@@ -398,4 +398,4 @@ for o in $objects; do
 		test -n "$opts" -a -z "$missing_comp"
 done
 
-finish cli
+finish tables

@@ -14,7 +14,7 @@
 #
 # Pass: exact counts in (a); in both, no BUG, WARNING, Oops, lockdep or
 # hung-task report in the kernel log (checked here and by tests/vm/run).
-#	tests/vm/run --timeout 900 tests/vm/stress-tests.sh [SECONDS]
+#	tests/vm/run --timeout 900 tests/guest/stress.sh [SECONDS]
 # (the guest gets no environment from the host: pass SECONDS as an argument)
 # Ends with "stress: N passed, N failed".
 set -u
@@ -67,7 +67,7 @@ kernel_reports() {
 }
 
 section "setup ($SECS s: counted $SECS_A s, churn $SECS_B s)"
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/vm/stress-hammer.c"
+check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
 # A task blocked for 20 s is a report (the default, 120 s, is longer than a run).
 echo 20 >/proc/sys/kernel/hung_task_timeout_secs
 check "abidep.ko loads" insmod "$KMOD/abidep.ko"

@@ -7,7 +7,7 @@
 # fexit and in kprobe mode, every count is checked exactly against what the
 # clients did, the twins that are not deprecated must not count, and the
 # kernel's own warnings show the files were the deprecated ones.
-#	tests/vm/run --timeout 600 tests/vm/special-tests.sh
+#	tests/vm/run --timeout 600 tests/guest/special.sh
 # Ends with "special: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"

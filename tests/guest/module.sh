@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest tests for abidep.ko and the example driver, on a supported kernel ($KVER)
 # with a real rc device (rc-loopback). Run by `make check-vm`:
-#	tests/vm/run tests/vm/module-tests.sh
+#	tests/vm/run tests/guest/module.sh
 # Prints "ok"/"not ok" per check and ends with "guest: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -401,4 +401,4 @@ if [ -e $KL ]; then
 	sed 's/^/# /' $KL | head -n 60
 fi
 
-finish guest
+finish module

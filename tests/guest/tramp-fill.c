@@ -2,7 +2,7 @@
 /*
  * Fill a kernel function's BPF trampoline, so that one more fentry or fexit
  * program cannot attach there: the real condition under which abidep trace
- * falls back to kprobes (tests/vm/trace-tests.sh). A trampoline takes at
+ * falls back to kprobes (tests/guest/trace.sh). A trampoline takes at
  * most BPF_MAX_TRAMP_LINKS programs (38 on x86-64); each one here is a
  * distinct, empty fentry program ("return 0"), its link pinned under DIR.
  *	tramp-fill FUNCTION DIR

@@ -6,7 +6,7 @@
 # (rc-loopback, with abidep.ko's current_protocol alias) and on cpuidle, in
 # fexit and in kprobe mode. Each client runs in a cgroup of its own, so that
 # its accesses are keys of their own. Run by `make check-vm`:
-#	tests/vm/run tests/vm/sweep-tests.sh
+#	tests/vm/run tests/guest/sweep.sh
 # Ends with "sweep: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"

@@ -5,7 +5,7 @@
 # survey only ever opens read-only, debugfs and tracefs are refused, and a
 # read that blocks is bounded (on a FUSE file system whose reads never
 # answer). Run by `make check-vm`:
-#	tests/vm/run --timeout 900 tests/vm/survey-tests.sh
+#	tests/vm/run --timeout 900 tests/guest/survey-guest.sh
 # Leaves the census in $ABIDEP_OUT (survey.json, survey.txt, wc.txt): the
 # figures of Documentation/admin-guide/survey.rst. Ends with "survey-guest: N passed, N failed".
 set -u

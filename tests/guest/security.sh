@@ -5,7 +5,7 @@
 # tracer says which capabilities it lacks. Every refusal has a positive
 # control (root, or the right capabilities, can), so that a check cannot pass
 # because the thing it tries is broken.
-#	tests/vm/run --timeout 600 tests/vm/security-tests.sh
+#	tests/vm/run --timeout 600 tests/guest/security.sh
 # Ends with "security: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"

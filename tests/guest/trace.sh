@@ -2,7 +2,7 @@
 # Guest tests of the BPF usage tracer: abidep trace (pinned and live) and
 # abidep report. Every access below is made on purpose and the report must
 # hold exactly those: no more, no fewer. Run by `make check-vm`:
-#	tests/vm/run tests/vm/trace-tests.sh
+#	tests/vm/run tests/guest/trace.sh
 # Ends with "trace: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -263,7 +263,7 @@ Status:		deprecated
 Deprecated:	2026-01-01
 Remove-after:	2027-01-01
 Replaced-by:	/sys/bus/pci/devices/0000:00:00.0/vendor
-Source:		tests/vm/trace-tests.sh
+Source:		tests/guest/trace.sh
 Description:
 		A binary attribute, watched for the test.
 EOT
@@ -302,7 +302,7 @@ section "fexit cannot attach (its trampoline is full): kprobes, by themselves"
 # A trampoline takes at most 38 programs on x86-64; tramp-fill attaches empty
 # fentry programs to kernfs_fop_open until the kernel refuses one (E2BIG).
 FILL=/sys/fs/bpf/abidep-test-fill
-check "build the trampoline filler" gcc -O2 -o /tmp/tramp-fill "$ABIDEP_REPO/tests/vm/tramp-fill.c" -lbpf
+check "build the trampoline filler" gcc -O2 -o /tmp/tramp-fill "$ABIDEP_REPO/tests/guest/tramp-fill.c" -lbpf
 check "kernfs_fop_open's trampoline is full" sh -c "/tmp/tramp-fill kernfs_fop_open $FILL | tee /tmp/fill.out | grep -q 'Argument list too long'"
 sed 's/^/# /' /tmp/fill.out
 DB5=/tmp/fallback.db

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The load of tests/vm/stress-tests.sh: one process opening, reading or
+ * The load of tests/guest/stress.sh: one process opening, reading or
  * writing, and closing sysfs files in a loop, counting exactly what it did,
  * so that the module's and the tracer's counters can be compared with it.
  *

@@ -5,7 +5,7 @@
 # counted; they must not vanish either: every access made is either counted
 # or among the runs trace --status and the sync say were skipped. Booted with
 # one CPU and preempt=full, so that skips happen:
-#	tests/vm/run --timeout 600 --smp 1 --append preempt=full tests/vm/preempt-tests.sh
+#	tests/vm/run --timeout 600 --smp 1 --append preempt=full tests/guest/preempt.sh
 # Ends with "preempt: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -22,7 +22,7 @@ mkdir -p $W
 section "setup"
 check "full preemption ($(cat /sys/kernel/debug/sched/preempt 2>/dev/null))" \
 	grep -q '(full)' /sys/kernel/debug/sched/preempt
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/vm/stress-hammer.c"
+check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
 check "abidep.ko loads" insmod "$KMOD/abidep.ko"
 check "rc-loopback loads" modprobe rc-loopback
 F=/sys/class/rc/rc0/current_protocol

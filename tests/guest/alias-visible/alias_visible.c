@@ -2,7 +2,7 @@
 /*
  * An attribute with two aliases in a group whose is_visible() hides or
  * narrows it, for the guest tests of the kernel series patches/linux-6.12/
- * (tests/vm/patches-tests.sh). It builds only against a kernel carrying
+ * (tests/guest/patches.sh). It builds only against a kernel carrying
  * the series: scripts/patches-check.sh builds it against the debug kernel.
  *
  * /sys/kernel/alias_visible/new is 0644 as declared and reads what was last

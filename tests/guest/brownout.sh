@@ -4,7 +4,7 @@
 # module and the tracer say, and is named by abidep report; the alias works
 # again afterwards; bad input is refused with its own error; device removal
 # and module unloads in the middle of a window leave nothing wrong.
-#	tests/vm/run --timeout 900 tests/vm/brownout-tests.sh
+#	tests/vm/run --timeout 900 tests/guest/brownout.sh
 # Ends with "brownout: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"

@@ -3,7 +3,7 @@
 # make test-debug runs this before the suites, which would pass on a kernel
 # whose checkers were off.
 #
-#   tests/vm/debug-selftest.sh      (KVER: default debug, scripts/debug-kernel.sh)
+#   tests/guest/debug-selftest.sh      (KVER: default debug, scripts/debug-kernel.sh)
 #
 # A clean run must exit 0 with each checker's sign of life in its kernel log
 # (KASAN's and lockdep's banners, KFENCE, kmemleak, lockdep still on at the

@@ -5,7 +5,7 @@
 # A legacy reader must be named in the kernel log, in the line format of
 # abidep.ko (the prefix aside: "sysfs: " for the in-tree alias), and by
 # abidep report, the tracer watching the file from migration-tables/.
-#	KVER=debug tests/vm/run tests/vm/patches-tests.sh
+#	KVER=debug tests/vm/run tests/guest/patches.sh
 # Ends with "patches: N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -67,7 +67,7 @@ check "no line of the log starts with the planted text (syslog(2) splits a recor
 check "debugfs escapes the name too" sh -c "grep '^old=current_governor_ro ' /sys/kernel/debug/sysfs_aliases | grep -qF ',evil\\012sysfs:\\040for,/tmp/evil\\012sysfs:\\040forged,1,0,'"
 
 section "an alias follows its target's file, as is_visible() makes it"
-# tests/vm/alias-visible: /sys/kernel/alias_visible/new, its 0644 alias old
+# tests/guest/alias-visible: /sys/kernel/alias_visible/new, its 0644 alias old
 # and 0444 alias old_ro; the group's is_visible() gives new the mode in the
 # module's target_mode, and a write of that parameter updates the group.
 # scripts/patches-check.sh builds it against this kernel.

@@ -3,7 +3,7 @@
 # writes, a usage map that fills up, no bpffs, abidep.ko unloaded while the
 # tracer runs, a full disk under the DB, two syncs (or a sync and --stop) at
 # once, a damaged DB. Every count checked is exact.
-#	tests/vm/run --timeout 900 tests/vm/fault-tests.sh
+#	tests/vm/run --timeout 900 tests/guest/fault.sh
 # FAULT_KILLS (default 12) sets the number of kill -9 rounds, FAULT_RACES
 # (default 4) the rounds of each race of two syncs.
 # Ends with "fault: N passed, N failed".
@@ -38,7 +38,7 @@ kept() {
 	     END { exit bad }' $W/now "$1"
 }
 
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/vm/stress-hammer.c"
+check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
 
 section "kill -9 during DB writes: nothing acknowledged is lost"
 DB=$W/kill.db
@@ -159,7 +159,7 @@ Contact:	abidep tests
 Status:		deprecated
 Deprecated:	2026-01-01
 Replaced-by:	/sys/bus/pci/devices/0000:00:00.0/vendor
-Source:		tests/vm/fault-tests.sh
+Source:		tests/guest/fault.sh
 Description:
 		Read by the flood.
 EOT

@@ -9,7 +9,7 @@
 # and after); what is accepted is what the file's documentation says it
 # takes; nobody is refused at open(2) with EACCES exactly where the file's
 # mode says so. tests/vm/run fails the run on any kernel report.
-#	tests/vm/run --timeout 600 tests/vm/hostile-tests.sh
+#	tests/vm/run --timeout 600 tests/guest/hostile.sh
 # HOSTILE_SEED (default 16) seeds the random inputs, HOSTILE_RANDOM (40) is
 # how many there are per file. Ends with "hostile: N passed, N failed".
 set -u
