@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the module and the example with W=1 from clean against the Debian
 # headers of every supported kernel (scripts/kernels), and the abidep command
-# with -Werror; any warning fails. Prints "build-check: N passed, N failed".
+# with -Werror; any warning fails; then the layers of tools/
+# (scripts/layers.sh). Prints "build-check: N passed, N failed".
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$repo/build"
@@ -34,6 +35,13 @@ if make -C "$repo/tools" EXTRA_CFLAGS=-Werror >"$tlog" 2>&1 && [ -x "$repo/build
 else
 	cat "$tlog"
 	echo "build: build/abidep did not build cleanly; see $tlog"
+	fail=$((fail + 1))
+fi
+# The layers of tools/: no include or call from the library up to the
+# tracer or the commands, nor from the tracer up to the commands.
+if "$repo/scripts/layers.sh"; then
+	pass=$((pass + 1))
+else
 	fail=$((fail + 1))
 fi
 echo "build-check: $pass passed, $fail failed"

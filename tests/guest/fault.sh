@@ -38,7 +38,7 @@ kept() {
 	     END { exit bad }' $W/now "$1"
 }
 
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
+check "build the load generator" make -s -C "$ABIDEP_REPO/tests" OUT=/tmp stress-hammer
 
 section "kill -9 during DB writes: nothing acknowledged is lost"
 DB=$W/kill.db

@@ -22,7 +22,7 @@ mkdir -p $W
 section "setup"
 check "full preemption ($(cat /sys/kernel/debug/sched/preempt 2>/dev/null))" \
 	grep -q '(full)' /sys/kernel/debug/sched/preempt
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
+check "build the load generator" make -s -C "$ABIDEP_REPO/tests" OUT=/tmp stress-hammer
 check "abidep.ko loads" insmod "$KMOD/abidep.ko"
 check "rc-loopback loads" modprobe rc-loopback
 F=/sys/class/rc/rc0/current_protocol

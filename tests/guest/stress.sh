@@ -67,7 +67,7 @@ kernel_reports() {
 }
 
 section "setup ($SECS s: counted $SECS_A s, churn $SECS_B s)"
-check "build the load generator" gcc -O2 -static -o $H "$ABIDEP_REPO/tests/guest/stress-hammer.c"
+check "build the load generator" make -s -C "$ABIDEP_REPO/tests" OUT=/tmp stress-hammer
 # A task blocked for 20 s is a report (the default, 120 s, is longer than a run).
 echo 20 >/proc/sys/kernel/hung_task_timeout_secs
 check "abidep.ko loads" insmod "$KMOD/abidep.ko"

@@ -302,7 +302,7 @@ section "fexit cannot attach (its trampoline is full): kprobes, by themselves"
 # A trampoline takes at most 38 programs on x86-64; tramp-fill attaches empty
 # fentry programs to kernfs_fop_open until the kernel refuses one (E2BIG).
 FILL=/sys/fs/bpf/abidep-test-fill
-check "build the trampoline filler" gcc -O2 -o /tmp/tramp-fill "$ABIDEP_REPO/tests/guest/tramp-fill.c" -lbpf
+check "build the trampoline filler" make -s -C "$ABIDEP_REPO/tests" OUT=/tmp tramp-fill
 check "kernfs_fop_open's trampoline is full" sh -c "/tmp/tramp-fill kernfs_fop_open $FILL | tee /tmp/fill.out | grep -q 'Argument list too long'"
 sed 's/^/# /' /tmp/fill.out
 DB5=/tmp/fallback.db
