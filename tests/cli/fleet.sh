@@ -325,14 +325,15 @@ for v in "" --by-host; do
 		test \$(grep -c '^  [/u]' '$T/ht') = \$(test -n '$v' && echo 8 || echo 2)"
 done
 hk --format csv >"$T/h.csv"
-check "CSV read back: the names are check -j's (bad UTF-8 as U+FFFD), the formulas' ' undone" python3 -c "
+check "CSV read back: the names are check -j's (bad UTF-8 as U+FFFD, the override as \\u202E), the formulas' ' undone" python3 -c "
 import csv, json
 d = json.load(open('$T/h.json', encoding='utf-8'))
 rows = list(csv.DictReader(open('$T/h.csv', newline='', encoding='utf-8')))
 undo = lambda s: s[1:] if s[:1] == \"'\" else s
-# JSON gives a byte that is not UTF-8 back (surrogateescape); CSV shows U+FFFD.
-fffd = lambda s: s.encode('utf-8', 'surrogateescape').decode('utf-8', 'replace')
-want = sorted((fffd(u['exe']), fffd(u['host'])) for u in d['entries'][0]['blockers'])
+# JSON gives a byte that is not UTF-8 back (surrogateescape); CSV shows U+FFFD,
+# and the right-to-left override (which would show the name backwards) as \\u202E.
+as_csv = lambda s: s.encode('utf-8', 'surrogateescape').decode('utf-8', 'replace').replace('\u202e', '\\\\u202E')
+want = sorted((as_csv(u['exe']), as_csv(u['host'])) for u in d['entries'][0]['blockers'])
 got = sorted((undo(r['exe']), undo(r['host'])) for r in rows)
 assert got == want and len(got) == 8, (got, want)
 "

@@ -19,35 +19,16 @@
 #include "text.h"
 #include "util.h"
 
+/*
+ * A newline in a name must not pass for a space: control characters show
+ * as their pictures. A right-to-left override must not show a name
+ * backwards, and a byte that is not UTF-8 is named, as on a terminal.
+ */
+#define HTML_ESC	(ESC_BAD_HEX | ESC_CTRL_PIC | ESC_HIDDEN | ESC_HTML)
+
 void html_esc(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned int cp;
-	size_t n;
-
-	for (; *p; p++) {
-		/* A right-to-left override must not show a name backwards. */
-		if (*p >= 0x80 && (cp = text_hidden((const char *)p, &n))) {
-			fprintf(f, "\\u%04X", cp);
-			p += n - 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			/* A newline in a name must not pass for a space. */
-			if (*p < 0x20)
-				fprintf(f, "&#x%x;", 0x2400 + *p);
-			else if (*p == 0x7f)
-				fputs("&#x2421;", f);
-			else
-				fputc(*p, f);
-		}
-	}
+	text_fputs(f, s, HTML_ESC);
 }
 
 static const char style[] =

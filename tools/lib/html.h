@@ -15,8 +15,10 @@
 /*
  * @s (NULL: nothing) as HTML text or a double-quoted attribute value:
  * & < > " ' as entities, control characters as their visible U+2400
- * pictures. Every string that is not the page's own goes through here:
- * exe paths and comms are chosen by the traced programs.
+ * pictures, C1 controls and the bidirectional marks and overrides as
+ * \uNNNN, bytes that are not UTF-8 as \xNN (text_escape()). Every string
+ * that is not the page's own goes through here: exe paths and comms are
+ * chosen by the traced programs.
  */
 void html_esc(FILE *f, const char *s);
 

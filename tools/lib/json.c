@@ -69,41 +69,13 @@ void json_arr_end(struct json *j) { json_close(j, ']'); }
  * bidirectional marks and overrides are escaped too, so that the JSON shown
  * on a terminal drives nothing: the decoded string is the same.
  */
+#define JSON_ESC	(ESC_BAD_DC | ESC_CTRL_JSON | ESC_HIDDEN | ESC_BSLASH | \
+			 ESC_DQUOTE | ESC_LOWER)
+
 static void json_raw_str(struct json *j, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned int cp;
-	size_t n, len;
-
 	fputc('"', j->out);
-	for (; *p; p += n) {
-		n = utf8_len(p);
-		if (!n) {
-			fprintf(j->out, "\\udc%02x", *p);
-			n = 1;
-			continue;
-		}
-		if (n > 1) {
-			cp = text_hidden((const char *)p, &len);
-			if (cp)
-				fprintf(j->out, "\\u%04x", cp);
-			else
-				fwrite(p, 1, n, j->out);
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", j->out); break;
-		case '\\': fputs("\\\\", j->out); break;
-		case '\n': fputs("\\n", j->out); break;
-		case '\t': fputs("\\t", j->out); break;
-		case '\r': fputs("\\r", j->out); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(j->out, "\\u%04x", *p);
-			else
-				fputc(*p, j->out);
-		}
-	}
+	text_fputs(j->out, s, JSON_ESC);
 	fputc('"', j->out);
 }
 

@@ -12,7 +12,8 @@
  * backslash, double quote and newline, and must be UTF-8: the collector
  * drops the whole file otherwise, so an executable named in some other
  * encoding must not cost the fleet its metrics; invalid bytes become
- * U+FFFD.
+ * U+FFFD. C1 controls and bidirectional overrides are written \uNNNN, as
+ * every output writes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,32 +78,17 @@ void prom_family(struct prom *p, const char *name, const char *type,
 	p->cur = f;
 }
 
+/*
+ * Backslash, double quote and newline escaped; bytes that are not UTF-8 as
+ * U+FFFD (the collector would drop the file); C1 controls and the
+ * bidirectional overrides as \uNNNN, so that a dashboard does not show a
+ * name backwards.
+ */
+#define PROM_LABEL_ESC	(ESC_BAD_FFFD | ESC_LF | ESC_HIDDEN | ESC_BSLASH | ESC_DQUOTE)
+
 char *prom_escape_label(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	char *out = xmalloc(3 * strlen((const char *)p) + 1), *q = out;
-	size_t n;
-
-	while (*p) {
-		if (*p == '\\' || *p == '"') {
-			*q++ = '\\';
-			*q++ = *p++;
-		} else if (*p == '\n') {
-			*q++ = '\\';
-			*q++ = 'n';
-			p++;
-		} else if ((n = utf8_len(p))) {
-			memcpy(q, p, n);
-			q += n;
-			p += n;
-		} else {
-			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD */
-			q += 3;
-			p++;
-		}
-	}
-	*q = '\0';
-	return out;
+	return text_escaped(s, PROM_LABEL_ESC);
 }
 
 void prom_sample(struct prom *p, const char *const *names,
@@ -136,14 +122,7 @@ static int cmp_family(const void *a, const void *b)
 /* HELP text escapes backslash and newline (not quotes). */
 static void put_help(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", out);
-		else if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
+	text_fputs(out, s, ESC_BSLASH | ESC_LF);
 }
 
 int prom_write(const struct prom *p, FILE *out)

@@ -38,7 +38,10 @@ int prom_write(const struct prom *p, FILE *out);
  */
 int prom_write_file(const struct prom *p, const char *path, char *err, size_t errlen);
 
-/* @s as a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD. */
+/*
+ * @s as a label value (malloc'd): \ " and newline escaped, invalid UTF-8
+ * as U+FFFD, C1 controls and bidirectional overrides as \uNNNN.
+ */
 char *prom_escape_label(const char *s);
 
 #endif

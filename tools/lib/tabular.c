@@ -287,18 +287,12 @@ static void print_text(const struct table *t, FILE *out, int width)
 /*
  * Text outside code: characters that would start emphasis, code, a link,
  * an HTML tag or entity, strikethrough or a table cell are
- * backslash-escaped (CommonMark allows it before any ASCII punctuation).
+ * backslash-escaped (CommonMark allows it before any ASCII punctuation);
+ * so is the backslash of the terminal's escapes (\xNN), to show.
  */
 static void md_text(FILE *out, const char *s)
 {
-	char *clean = text_clean(s), *p;
-
-	for (p = clean; *p; p++) {
-		if (strchr("\\`*_[]<>&|~#!@{}", *p))
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	free(clean);
+	text_fputs(out, s, TEXT_TERMINAL | ESC_MD);
 }
 
 /*
@@ -309,7 +303,7 @@ static void md_text(FILE *out, const char *s)
  */
 static void md_code(FILE *out, const char *s)
 {
-	char *clean = text_clean(s), *p;
+	char *clean = text_escaped(s, TEXT_TERMINAL | ESC_PIPE), *p;
 	int run = 0, longest = 0, len = strlen(clean), k;
 	bool pad;
 
@@ -322,17 +316,14 @@ static void md_code(FILE *out, const char *s)
 		if (run > longest)
 			longest = run;
 	}
+	/* '|' is escaped already: the fence and spaces do not depend on it. */
 	pad = clean[0] == '`' || clean[len - 1] == '`' ||
 	      (clean[0] == ' ' && clean[len - 1] == ' ');
 	for (k = 0; k <= longest; k++)
 		fputc('`', out);
 	if (pad)
 		fputc(' ', out);
-	for (p = clean; *p; p++) {
-		if (*p == '|')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
+	fputs(clean, out);
 	if (pad)
 		fputc(' ', out);
 	for (k = 0; k <= longest; k++)
@@ -409,24 +400,25 @@ static void print_markdown(const struct table *t, FILE *out)
 
 /* ---- CSV ---- */
 
+/*
+ * A cell: bytes that are not UTF-8 as U+FFFD, C1 controls and the
+ * bidirectional overrides as \uNNNN (a spreadsheet would show a name
+ * backwards), quotes doubled; newlines and other controls kept, quoted.
+ * What is quoted and what looks like a formula is ASCII, which the
+ * cleaning keeps: @s tells.
+ */
+#define CSV_ESC		(ESC_BAD_FFFD | ESC_HIDDEN | ESC_CSV)
+
 static void csv_cell(FILE *out, const char *s)
 {
-	char *v = utf8_fix(s), *p;
+	bool quote = strpbrk(s, "\",\r\n");
 	/* Formula injection: a spreadsheet would run "=HYPERLINK(...)". */
-	bool formula = *v && strchr("=+-@\t\r'", *v);
+	bool formula = *s && strchr("=+-@\t\r'", *s);
 
-	if (!strpbrk(v, "\",\r\n")) {
-		fprintf(out, "%s%s", formula ? "'" : "", v);
-	} else {
-		fprintf(out, "\"%s", formula ? "'" : "");
-		for (p = v; *p; p++) {
-			if (*p == '"')
-				fputc('"', out);
-			fputc(*p, out);
-		}
+	fprintf(out, "%s%s", quote ? "\"" : "", formula ? "'" : "");
+	text_fputs(out, s, CSV_ESC);
+	if (quote)
 		fputc('"', out);
-	}
-	free(v);
 }
 
 static void print_csv(const struct table *t, FILE *out)

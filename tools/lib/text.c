@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Text for people (text.h): what a traced process chose as its name must
- * not reach a terminal raw, and a fleet's lists must not fill it.
+ * not reach a terminal raw, and a fleet's lists must not fill it. The one
+ * walk over such a name, text_escape(), serves every output: each says
+ * with flags what to make of what the walk finds.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,64 +12,46 @@
 #include "text.h"
 #include "util.h"
 
-size_t utf8_len(const unsigned char *s)
+/*
+ * The length of the valid UTF-8 sequence at @s, of at most @avail bytes,
+ * and its code point in *@cp; 0 when there is none.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t avail, unsigned int *cp)
 {
-	unsigned int c = s[0], cp;
+	unsigned int c = s[0];
 	size_t n, i;
 
+	*cp = c;
 	if (c < 0x80)
 		return 1;
 	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
+		n = 2, *cp = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
+		n = 3, *cp = c & 0x0f;
 	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
+		n = 4, *cp = c & 0x07;
 	else
+		return 0;
+	if (n > avail)
 		return 0;
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+		*cp = *cp << 6 | (s[i] & 0x3f);
 	}
 	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if ((n == 3 && *cp < 0x800) || (n == 4 && *cp < 0x10000) ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff) || *cp > 0x10ffff)
 		return 0;
 	return n;
 }
 
-/* The code point of the valid @n-byte sequence at @s. */
-static unsigned int utf8_cp(const unsigned char *s, size_t n)
+/* utf8_seq() in a NUL-terminated string: the NUL ends any sequence. */
+static size_t utf8_len(const unsigned char *s)
 {
-	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
-	unsigned int cp = s[0] & lead[n];
-	size_t i;
+	unsigned int cp;
 
-	for (i = 1; i < n; i++)
-		cp = cp << 6 | (s[i] & 0x3f);
-	return cp;
-}
-
-char *utf8_fix(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	char *out = xmalloc(3 * strlen((const char *)p) + 1), *q = out;
-	size_t n;
-
-	while (*p) {
-		if ((n = utf8_len(p))) {
-			memcpy(q, p, n);
-			q += n;
-			p += n;
-		} else {
-			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD */
-			q += 3;
-			p++;
-		}
-	}
-	*q = '\0';
-	return out;
+	return utf8_seq(s, 4, &cp);
 }
 
 /*
@@ -81,43 +65,155 @@ static bool hidden_cp(unsigned int cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-unsigned int text_hidden(const char *s, size_t *len)
+/* A backslash, @kind ('x', 'u') and @v in @digits hex digits: its length. */
+static int hex_escape(char *out, unsigned int flags, char kind, int digits,
+		      unsigned int v)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = utf8_len(p);
-	unsigned int cp;
+	/* Markdown would take the backslash for its own: it gets one too. */
+	const char *bs = flags & ESC_MD ? "\\\\" : "\\";
 
-	if (n < 2)
-		return 0;
-	cp = utf8_cp(p, n);
-	if (!hidden_cp(cp))
-		return 0;
-	*len = n;
-	return cp;
+	return sprintf(out, flags & ESC_LOWER ? "%s%c%0*x" : "%s%c%0*X",
+		       bs, kind, digits, v);
+}
+
+/* The byte @c, not part of valid UTF-8, as @flags write it (0: as it is). */
+static int escape_bad(char *out, unsigned int c, unsigned int flags)
+{
+	if (flags & ESC_BAD_HEX)
+		return hex_escape(out, flags, 'x', 2, c);
+	if (flags & ESC_BAD_DC)
+		return hex_escape(out, flags, 'u', 4, 0xdc00 | c);
+	if (flags & ESC_BAD_FFFD)
+		return sprintf(out, "\xef\xbf\xbd");
+	return 0;
+}
+
+/* The C0 control character or DEL @c as @flags write it (0: as it is). */
+static int escape_ctrl(char *out, unsigned int c, unsigned int flags)
+{
+	static const char json_short[] = { ['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r' };
+
+	if (flags & ESC_CTRL_HEX)
+		return hex_escape(out, flags, 'x', 2, c);
+	if (flags & ESC_CTRL_JSON)
+		return c < sizeof(json_short) && json_short[c] ?
+		       sprintf(out, "\\%c", json_short[c]) :
+		       hex_escape(out, flags, 'u', 4, c);
+	/* A newline in a name must not pass for a space: its picture. */
+	if (flags & ESC_CTRL_PIC)
+		return sprintf(out, "&#x%x;", c == 0x7f ? 0x2421 : 0x2400 + c);
+	if ((flags & ESC_LF) && c == '\n')
+		return sprintf(out, "\\n");
+	return 0;
+}
+
+/* The printable ASCII @c, when special to the output (0: as it is). */
+static int escape_special(char *out, unsigned int c, unsigned int flags)
+{
+	static const char *const entity[0x80] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+		['"'] = "&quot;", ['\''] = "&#39;",
+	};
+
+	if ((flags & ESC_HTML) && entity[c])
+		return sprintf(out, "%s", entity[c]);
+	if ((flags & ESC_CSV) && c == '"')
+		return sprintf(out, "\"\"");
+	if (((flags & ESC_BSLASH) && c == '\\') ||
+	    ((flags & ESC_DQUOTE) && c == '"') ||
+	    ((flags & ESC_PIPE) && c == '|') ||
+	    ((flags & ESC_MD) && strchr("\\`*_[]<>&|~#!@{}", c)))
+		return sprintf(out, "\\%c", c);
+	return 0;
+}
+
+/*
+ * What @flags make of the character at @p, @n bytes long (0: the byte *@p
+ * is not UTF-8), code point @cp, in @out: its length; 0 to keep it.
+ */
+static int escape_one(char *out, const unsigned char *p, size_t n,
+		      unsigned int cp, unsigned int flags)
+{
+	if (!n)
+		return escape_bad(out, *p, flags);
+	if (n > 1)
+		return (flags & ESC_HIDDEN) && hidden_cp(cp) ?
+		       hex_escape(out, flags, 'u', 4, cp) : 0;
+	if (cp < 0x20 || cp == 0x7f)
+		return escape_ctrl(out, cp, flags);
+	return escape_special(out, cp, flags);
+}
+
+void text_escape(const char *s, size_t len, unsigned int flags,
+		 text_emit_fn *emit, void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	const unsigned char *kept = p;	/* the run written as it is */
+	char esc[16];			/* at most "&#x2421;" */
+	unsigned int cp;
+	size_t n;
+	int k;
+
+	while (p < end) {
+		n = utf8_seq(p, end - p, &cp);
+		k = escape_one(esc, p, n, cp, flags);
+		n = n ? n : 1;
+		if (k) {
+			if (p > kept)
+				emit(ctx, (const char *)kept, p - kept);
+			emit(ctx, esc, k);
+			kept = p + n;
+		}
+		p += n;
+	}
+	if (p > kept)
+		emit(ctx, (const char *)kept, p - kept);
+}
+
+static void emit_file(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+void text_fputs(FILE *f, const char *s, unsigned int flags)
+{
+	if (s)
+		text_escape(s, strlen(s), flags, emit_file, f);
+}
+
+struct text_buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void emit_buf(void *ctx, const char *s, size_t n)
+{
+	struct text_buf *b = ctx;
+
+	if (b->len + n >= b->cap) {
+		b->cap = 2 * (b->len + n) + 1;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+}
+
+char *text_escaped(const char *s, unsigned int flags)
+{
+	struct text_buf b = { NULL, 0, 0 };
+
+	s = s ? s : "";
+	/* Most names need no escape: one allocation. */
+	b.cap = strlen(s) + 1;
+	b.s = xmalloc(b.cap);
+	text_escape(s, b.cap - 1, flags, emit_buf, &b);
+	b.s[b.len] = '\0';
+	return b.s;
 }
 
 char *text_clean(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	/* \uNNNN (6) for at most 2 bytes, \xNN (4) for 1: 4 per byte is enough. */
-	char *out = xmalloc(4 * strlen((const char *)p) + 1), *q = out;
-	size_t n;
-
-	while (*p) {
-		n = utf8_len(p);
-		if (!n || *p < 0x20 || *p == 0x7f) {
-			q += sprintf(q, "\\x%02X", *p++);
-		} else if (n > 1 && hidden_cp(utf8_cp(p, n))) {
-			q += sprintf(q, "\\u%04X", utf8_cp(p, n));
-			p += n;
-		} else {
-			memcpy(q, p, n);
-			q += n;
-			p += n;
-		}
-	}
-	*q = '\0';
-	return out;
+	return text_escaped(s, TEXT_TERMINAL);
 }
 
 /* The byte offset of the @k-th code point of the cleaned @s (or its end). */
