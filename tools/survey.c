@@ -354,6 +354,35 @@ static bool is_special_fs(int fd)
 				     sf.f_type == TRACEFS_MAGIC);
 }
 
+static void walk(struct survey *s, int dfd, char **path, size_t *pcap, int depth);
+
+/*
+ * Walk directory @name (inode @ino, named @path) of @dfd, at @depth + 1:
+ * not when it is one of its ancestors again, or debugfs or tracefs.
+ */
+static void walk_subdir(struct survey *s, int dfd, const char *name, ino_t ino,
+			char **path, size_t *pcap, int depth)
+{
+	int i, cfd;
+
+	for (i = 0; i <= depth; i++) {
+		if (s->stack[i] == ino) {
+			s->loops++;	/* a bind mount of an ancestor */
+			return;
+		}
+	}
+	cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0) {
+		s->dir_errors++;
+	} else if (is_special_fs(cfd)) {
+		s->special_fs++;
+		close(cfd);
+	} else {
+		s->stack[depth + 1] = ino;
+		walk(s, cfd, path, pcap, depth + 1);
+	}
+}
+
 /* @path (with room to grow) names @dfd; consumes @dfd. */
 static void walk(struct survey *s, int dfd, char **path, size_t *pcap, int depth)
 {
@@ -370,7 +399,6 @@ static void walk(struct survey *s, int dfd, char **path, size_t *pcap, int depth
 		const char *name = de->d_name;
 		size_t need = plen + strlen(name) + 2;
 		struct stat st;
-		int i, cfd;
 
 		if (!strcmp(name, ".") || !strcmp(name, ".."))
 			continue;
@@ -394,24 +422,7 @@ static void walk(struct survey *s, int dfd, char **path, size_t *pcap, int depth
 		} else if (depth >= MAX_DEPTH) {
 			s->too_deep++;
 		} else {
-			for (i = 0; i <= depth; i++)
-				if (s->stack[i] == st.st_ino)
-					break;
-			if (i <= depth) {
-				s->loops++;	/* a bind mount of an ancestor */
-				continue;
-			}
-			cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-				     O_CLOEXEC);
-			if (cfd < 0) {
-				s->dir_errors++;
-			} else if (is_special_fs(cfd)) {
-				s->special_fs++;
-				close(cfd);
-			} else {
-				s->stack[depth + 1] = st.st_ino;
-				walk(s, cfd, path, pcap, depth + 1);
-			}
+			walk_subdir(s, dfd, name, st.st_ino, path, pcap, depth);
 		}
 		(*path)[plen] = '\0';
 	}
@@ -514,6 +525,12 @@ static unsigned long unreadable(const struct survey *s)
 	return s->unr_perm + s->unr_open + s->unr_read;
 }
 
+/* How many of @n groups are shown: the @top largest (0: all). */
+static int shown(int top, int n)
+{
+	return top && top < n ? top : n;
+}
+
 static double pct(unsigned long n, unsigned long of)
 {
 	return of ? 100.0 * n / of : 0;
@@ -535,10 +552,10 @@ static const char *clean(const char *str)
 	return *slot;
 }
 
-static void print_text(const struct survey *s, const struct totals *t, int top,
-		       unsigned int timeout_ms)
+/* How many files were read, and how they read. */
+static void print_text_files(const struct survey *s, unsigned int timeout_ms)
 {
-	int i, c, shown;
+	int i;
 
 	printf("Survey of %s (read only, at most %d bytes and %u ms a file)\n\n",
 	       clean(s->root), PAGE_BYTES, timeout_ms);
@@ -566,6 +583,11 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 	       s->one, s->multi);
 	if (s->larger)
 		printf("larger than a page (first page counted): %lu\n", s->larger);
+}
+
+/* What the walk passed over. */
+static void print_text_not_surveyed(const struct survey *s)
+{
 	printf("not surveyed: %lu directories on other file systems, %lu symlinks, "
 	       "%lu other files (devices, fifos, sockets)",
 	       s->other_fs, s->symlinks, s->special);
@@ -578,8 +600,12 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 	if (s->loops + s->too_deep)
 		printf(", %lu loops or too deep", s->loops + s->too_deep);
 	printf("\n");
-	if (!s->multi)
-		return;
+}
+
+/* The multi-word values: their classes, and the @top largest attributes. */
+static void print_text_groups(const struct survey *s, const struct totals *t, int top)
+{
+	int i, c, n = shown(top, t->ngroups);
 
 	printf("\nmulti-word: %lu of two words; the most, %zu words: %s\n",
 	       s->two_words, s->max_words, clean(s->max_path));
@@ -589,31 +615,46 @@ static void print_text(const struct survey *s, const struct totals *t, int top,
 	printf("\n  %d base names, %d distinct attributes (digits in names as N)\n",
 	       t->bases, t->ngroups);
 
-	shown = top && top < t->ngroups ? top : t->ngroups;
 	printf("\ndistinct multi-word attributes (%d of %d, most files first):\n",
-	       shown, t->ngroups);
+	       n, t->ngroups);
 	printf("  %6s  %-7s  %5s  %-24s  %s\n", "files", "class", "words", "name",
 	       "example");
-	for (i = 0; i < shown; i++) {
+	for (i = 0; i < n; i++) {
 		const struct group *g = &t->groups[i];
 
 		printf("  %6d  %-7s  %5zu  %-24s  %s\n", g->n, vclass_names[g->cls],
 		       g->max_words, clean(g->first->group), clean(g->first->path));
 		printf("  %6s  %-7s  %5s  %-24s    %s\n", "", "", "", "", clean(g->first->value));
 	}
+}
+
+/* The candidates for migration: multi-value attributes, and values with units. */
+static void print_text_candidates(const struct survey *s, const struct totals *t, int top)
+{
+	int i, n = shown(top, t->nugroups);
 
 	printf("\nmigration candidates:\n");
 	printf("  several values in one file (enum, list, kv, table, hexdump, other):\n"
 	       "    %lu files, %d attributes\n", t->mv_files, t->mv_groups);
-	shown = top && top < t->nugroups ? top : t->nugroups;
 	printf("  a time or a size without its unit in the name: %d files, %d attributes\n",
 	       s->nunit, t->nugroups);
-	for (i = 0; i < shown; i++) {
+	for (i = 0; i < n; i++) {
 		const struct group *g = &t->ugroups[i];
 
 		printf("  %6d  %-4s  %-28s  %s = %s\n", g->n, g->first->kind,
 		       clean(g->first->group), clean(g->first->path), clean(g->first->value));
 	}
+}
+
+static void print_text(const struct survey *s, const struct totals *t, int top,
+		       unsigned int timeout_ms)
+{
+	print_text_files(s, timeout_ms);
+	print_text_not_surveyed(s);
+	if (!s->multi)
+		return;
+	print_text_groups(s, t, top);
+	print_text_candidates(s, t, top);
 }
 
 static void json_classes(struct json *j, const char *key, const unsigned long *classes)
@@ -669,27 +710,35 @@ static void json_not_surveyed(struct json *j, const struct survey *s)
 	json_obj_end(j);
 }
 
-/* The @top largest attribute groups (0: all). */
-static void json_groups(struct json *j, const struct totals *t, int top)
+/* A group: a multi-word attribute, or (@unit) a value without its unit. */
+static void json_group(struct json *j, const struct group *g, bool unit)
 {
-	int i, n = top && top < t->ngroups ? top : t->ngroups;
-
-	json_key(j, "groups");
-	json_arr_start(j);
-	for (i = 0; i < n; i++) {
-		const struct group *g = &t->groups[i];
-
-		json_obj_start(j);
-		json_kstr(j, "name", g->first->group);
-		json_kint(j, "files", g->n);
+	json_obj_start(j);
+	json_kstr(j, "name", g->first->group);
+	if (unit)
+		json_kstr(j, "kind", g->first->kind);
+	json_kint(j, "files", g->n);
+	if (!unit) {
 		json_kstr(j, "class", vclass_names[g->cls]);
 		json_classes(j, "classes", g->classes);
 		json_kint(j, "multi_value", g->multi_value);
 		json_kint(j, "max_words", g->max_words);
-		json_kstr(j, "example", g->first->path);
-		json_kstr(j, "value", g->first->value);
-		json_obj_end(j);
 	}
+	json_kstr(j, "example", g->first->path);
+	json_kstr(j, "value", g->first->value);
+	json_obj_end(j);
+}
+
+/* The @top largest (0: all) of the @n groups @g, as @key's array. */
+static void json_group_array(struct json *j, const char *key, const struct group *g,
+			     int n, int top, bool unit)
+{
+	int i, m = shown(top, n);
+
+	json_key(j, key);
+	json_arr_start(j);
+	for (i = 0; i < m; i++)
+		json_group(j, &g[i], unit);
 	json_arr_end(j);
 }
 
@@ -697,28 +746,13 @@ static void json_groups(struct json *j, const struct totals *t, int top)
 static void json_candidates(struct json *j, const struct survey *s, const struct totals *t,
 			    int top)
 {
-	int i, n = top && top < t->nugroups ? top : t->nugroups;
-
 	json_key(j, "candidates");
 	json_obj_start(j);
 	json_kint(j, "multi_value_files", t->mv_files);
 	json_kint(j, "multi_value_attributes", t->mv_groups);
 	json_kint(j, "unit_files", s->nunit);
 	json_kint(j, "unit_attributes", t->nugroups);
-	json_key(j, "unit");
-	json_arr_start(j);
-	for (i = 0; i < n; i++) {
-		const struct group *g = &t->ugroups[i];
-
-		json_obj_start(j);
-		json_kstr(j, "name", g->first->group);
-		json_kstr(j, "kind", g->first->kind);
-		json_kint(j, "files", g->n);
-		json_kstr(j, "example", g->first->path);
-		json_kstr(j, "value", g->first->value);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	json_group_array(j, "unit", t->ugroups, t->nugroups, top, true);
 	json_obj_end(j);
 }
 
@@ -750,7 +784,7 @@ static void print_json(const struct survey *s, const struct totals *t, int top,
 	json_classes(&j, "classes", s->classes);
 	json_kint(&j, "base_names", t->bases);
 	json_kint(&j, "attributes", t->ngroups);
-	json_groups(&j, t, top);
+	json_group_array(&j, "groups", t->groups, t->ngroups, top, false);
 	json_candidates(&j, s, t, top);
 	json_obj_end(&j);
 	json_end(&j);

@@ -2218,6 +2218,97 @@ static void test_host_key(void)
 	CHECK(host_key_name_len("debian") == 6);
 }
 
+/* ---- damaged DBs ---- */
+
+/*
+ * A schema 7 DB whose tables lack NOT NULL, as no abidep wrote them: a
+ * usage row (and its day) without exe, a session and a watched run
+ * without host. Its session s1 began early: the row is a use at boot.
+ */
+static const char keyless_sql[] =
+	"CREATE TABLE usage (host, session, path, op, uid, cgroup_id, exe, what,"
+	" table_name, status, cgroup, comm, pid, ppid, count, errors, first_seen,"
+	" last_seen, swept);"
+	"CREATE TABLE sessions (host, session, started, last_sync, unrecorded, skipped,"
+	" lost_at, drained, host_id, stage, boot_offset, first_sync);"
+	"CREATE TABLE usage_days (host, session, path, op, uid, cgroup_id, exe, day, what,"
+	" count, errors, swept);"
+	"CREATE TABLE watched (host, session, what, since, last_sync, files);"
+	"INSERT INTO usage VALUES ('h1', 's1', '/sys/a', 'read', 0, 0, NULL, '/sys/a',"
+	" 't', 'deprecated', NULL, NULL, 1, 1, 1, 0, 10, 10, 0);"
+	"INSERT INTO usage_days VALUES ('h1', 's1', '/sys/a', 'read', 0, 0, NULL, 0,"
+	" '/sys/a', 1, 0, 0);"
+	"INSERT INTO sessions VALUES ('h1', 's1', 5, 20, 0, 0, NULL, NULL, 'machine-id',"
+	" 'early', 3, 20);"
+	"INSERT INTO sessions VALUES (NULL, 's2', 5, 20, 0, 0, NULL, NULL, 'machine-id',"
+	" 'late', 3, 20);"
+	"INSERT INTO watched VALUES (NULL, 's1', '/sys/a', 5, 20, 1);"
+	"PRAGMA user_version = 7;";
+
+/* The callbacks of reads that fail before any call. */
+static int any_row(const struct usage_row *r, void *arg)
+{
+	return 0;
+}
+static int any_since(const struct usage_row *r, const struct usage_counts *c,
+		     void *arg)
+{
+	return 0;
+}
+static int any_day_row(const struct usage_day_row *d, void *arg)
+{
+	return 0;
+}
+static int any_session(const struct usage_session *u, void *arg)
+{
+	return 0;
+}
+static int any_watched(const struct usage_watched *w, void *arg)
+{
+	return 0;
+}
+static int any_boot(const struct usage_boot *b, void *arg)
+{
+	return 0;
+}
+
+/* A read's failure (@ret) says that @what lacks its key, the DB damaged. */
+static bool says_keyless(struct store *s, int ret, const char *what)
+{
+	char *want = xasprintf("cannot read: %s lacks its key (damaged DB)", what);
+	bool ok = ret == -1 && store_damaged(s) && !strcmp(store_errmsg(s), want);
+
+	if (!ok)
+		printf("# ret %d: %s\n# want: %s\n", ret, store_errmsg(s), want);
+	free(want);
+	return ok;
+}
+
+/* Every read of whole rows stops at a row without its key, and says so. */
+static void test_keyless(void)
+{
+	const char *db = tpath("keyless.db");
+	char err[512];
+	struct store *s;
+	sqlite3 *h;
+
+	current = "keyless rows";
+	CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
+	      sqlite3_exec(h, keyless_sql, NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(h);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(says_keyless(s, store_each_row(s, any_row, NULL), "a row"));
+	CHECK(says_keyless(s, store_each_row_since(s, 0, any_since, NULL), "a row"));
+	CHECK(says_keyless(s, store_each_day_row(s, any_day_row, NULL), "a day row"));
+	CHECK(says_keyless(s, store_each_session(s, any_session, NULL), "a session row"));
+	CHECK(says_keyless(s, store_each_watched(s, any_watched, NULL), "a watched row"));
+	CHECK(says_keyless(s, store_boot_uses(s, NULL, any_boot, NULL), "a row"));
+	store_close(s);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -2240,6 +2331,7 @@ int main(void)
 	test_watched();
 	test_boot_uses();
 	test_host_key();
+	test_keyless();
 	test_days();
 	test_days_window();
 	test_days_merge();

@@ -199,9 +199,61 @@ static bool entry_wanted(const struct abi_entry *e)
 	return e->status == ABI_ST_DEPRECATED || e->status == ABI_ST_REMOVED;
 }
 
+/*
+ * The needle of the word @name ends with (after its last dot), with a
+ * candidate for @what's glob @g: false when that is no word to search for.
+ */
+static bool add_name(struct scan_needles *ns, const struct abi_entry *e, const char *what,
+		     const struct abi_glob *g, const char *name)
+{
+	/* memory.oom_control: oom_control, after "memory." */
+	const char *dot = strrchr(name, '.');
+	const char *word = dot ? dot + 1 : name;
+	size_t plen = word - name, l = strlen(word);
+	struct scan_needle *nd;
+	int c;
+
+	/* 2 bytes at least: the search's first test. */
+	if (l < 2 || l > SCAN_MAX_NEEDLE || !all_word(word, l) || plen + l > SCAN_MAX_NEEDLE)
+		return false;
+	nd = needle_get(ns, word, l);
+	/* One candidate per What and glob. */
+	for (c = 0; c < nd->ncands; c++)
+		if (nd->cands[c].what == what && nd->cands[c].glob == g)
+			break;
+	if (c == nd->ncands)
+		cands_add(nd, e, what, g, name, plen);
+	return true;
+}
+
+/* The needles of @what, of entry @e: how many names of its globs it added. */
+static int add_what(struct scan_needles *ns, const struct abi_entry *e, const char *what)
+{
+	struct abi_glob *g;
+	int a, x, n = abi_pattern_globs(what, &g), added = 0;
+	struct scan_globs *sg = GROW(ns->globs, ns->nglobs, ns->gcap);
+
+	sg->g = g;
+	sg->n = n;
+	for (a = 0; a < n; a++) {
+		char **names;
+		int nn;
+
+		if (!g[a].ncomp)
+			continue;
+		nn = expand_classes(g[a].comp[g[a].ncomp - 1], &names);
+		for (x = 0; x < nn; x++) {
+			added += add_name(ns, e, what, &g[a], names[x]);
+			free(names[x]);
+		}
+		free(names);
+	}
+	return added;
+}
+
 void scan_needles_build(struct scan_needles *ns, const struct abi_set *tables)
 {
-	int i, k, a, x;
+	int i, k;
 
 	memset(ns, 0, sizeof(*ns));
 	for (i = 0; i < tables->nentries; i++) {
@@ -211,51 +263,9 @@ void scan_needles_build(struct scan_needles *ns, const struct abi_set *tables)
 			continue;
 		for (k = 0; k < e->nwhat; k++) {
 			const char *what = e->what[k];
-			struct abi_glob *g;
-			int n, added = 0;
 
-			if (!abi_is_path(what) || abi_pattern_check(what)) {
-				*GROW(ns->skipped, ns->nskipped, ns->scap) = xstrdup(what);
-				continue;
-			}
-			n = abi_pattern_globs(what, &g);
-			struct scan_globs *sg = GROW(ns->globs, ns->nglobs, ns->gcap);
-
-			sg->g = g;
-			sg->n = n;
-			for (a = 0; a < n; a++) {
-				char **names;
-				int nn;
-
-				if (!g[a].ncomp)
-					continue;
-				nn = expand_classes(g[a].comp[g[a].ncomp - 1], &names);
-				for (x = 0; x < nn; x++) {
-					/* memory.oom_control: oom_control, after "memory." */
-					const char *dot = strrchr(names[x], '.');
-					const char *word = dot ? dot + 1 : names[x];
-					size_t plen = word - names[x], l = strlen(word);
-
-					/* 2 bytes at least: the search's first test. */
-					if (l >= 2 && l <= SCAN_MAX_NEEDLE && all_word(word, l) &&
-					    plen + l <= SCAN_MAX_NEEDLE) {
-						struct scan_needle *nd = needle_get(ns, word, l);
-						int c;
-
-						/* One candidate per What and glob. */
-						for (c = 0; c < nd->ncands; c++)
-							if (nd->cands[c].what == what &&
-							    nd->cands[c].glob == &g[a])
-								break;
-						if (c == nd->ncands)
-							cands_add(nd, e, what, &g[a], names[x], plen);
-						added++;
-					}
-					free(names[x]);
-				}
-				free(names);
-			}
-			if (!added)
+			if (!abi_is_path(what) || abi_pattern_check(what) ||
+			    !add_what(ns, e, what))
 				*GROW(ns->skipped, ns->nskipped, ns->scap) = xstrdup(what);
 		}
 	}

@@ -322,60 +322,64 @@ static unsigned long line_of(struct worker *wk, size_t pos)
 	return wk->line_no;
 }
 
-/* A word run [s, s+n) equal to needle @nd: record its hits. */
-static void found(struct worker *wk, const struct scan_needle *nd, size_t s, size_t n)
+/* A needle's word [ns, ne) in the buffer, within its path [ts, te). */
+struct run {
+	const char *ns, *ne, *ts, *te;
+};
+
+/* Rate each of the @nc first candidates of @nd for @r into @conf: the best. */
+static enum scan_confidence rate_cands(const struct worker *wk, const struct scan_needle *nd,
+				       int nc, const struct run *r,
+				       enum scan_confidence *conf)
 {
 	const char *b = (const char *)wk->base;
-	const char *ns = b + s, *ne = ns + n, *ts = ns, *te = ne;
-	const char *lo = s > CTX_MAX ? ns - CTX_MAX : b;
-	const char *hi = wk->len - (s + n) > CTX_MAX ? ne + CTX_MAX : b + wk->len;
-	enum scan_confidence conf[256], best = SCAN_NONE;
-	int i, nc = nd->ncands < 256 ? nd->ncands : 256;
-	const char *match = NULL;
-	unsigned long line = 0;
+	enum scan_confidence best = SCAN_NONE;
+	int i;
 
-	while (ts > lo && scan_path_byte(ts[-1]))
-		ts--;
-	while (te < hi && scan_path_byte(*te))
-		te++;
 	for (i = 0; i < nc; i++) {
 		const struct scan_cand *c = &nd->cands[i];
-		const char *cs = ns - c->plen;
+		const char *cs = r->ns - c->plen;
 
 		/* A dotted name's start: its prefix, not after a word or dot. */
-		if (c->plen && (cs < ts || memcmp(cs, c->prefix, c->plen) ||
+		if (c->plen && (cs < r->ts || memcmp(cs, c->prefix, c->plen) ||
 				(cs > b && (scan_word_tab()[(unsigned char)cs[-1]] || cs[-1] == '.'))))
 			conf[i] = SCAN_NONE;
 		else
-			conf[i] = scan_classify(c->glob, ts, cs, ne, te);
+			conf[i] = scan_classify(c->glob, r->ts, cs, r->ne, r->te);
 		/* A mention in documentation never says a program uses it. */
 		if (wk->doc && conf[i] > SCAN_WEAK)
 			conf[i] = SCAN_WEAK;
 		if (conf[i] > best)
 			best = conf[i];
 	}
-	if (best == SCAN_NONE)
-		return;
-	if (best == SCAN_WEAK && nd->common && !wk->sh->opts->weak) {
-		/* Counted as they would be listed: one per entry. */
-		for (i = 0; i < nc; i++) {
-			int k;
+	return best;
+}
 
-			for (k = 0; k < i && nd->cands[k].entry != nd->cands[i].entry; k++)
-				;
-			wk->weak_hidden += k == i;
-		}
-		return;
+/* How many entries the @nc first candidates of @nd are of (one per entry). */
+static int cand_entries(const struct scan_needle *nd, int nc)
+{
+	int i, k, entries = 0;
+
+	for (i = 0; i < nc; i++) {
+		for (k = 0; k < i && nd->cands[k].entry != nd->cands[i].entry; k++)
+			;
+		entries += k == i;
 	}
-	/* For a list of files, millions of hits of --weak need not be kept. */
-	if (wk->file_hit && wk->sh->opts->first_only)
-		return;
-	wk->file_hit = true;
-	if (!wk->binary)
-		line = line_of(wk, ts - b) + 1;
+	return entries;
+}
+
+/* Record @r as a hit of each entry of a candidate rated @best. */
+static void add_hits(struct worker *wk, const struct scan_needle *nd, int nc,
+		     const struct run *r, const enum scan_confidence *conf,
+		     enum scan_confidence best)
+{
+	const char *b = (const char *)wk->base;
+	unsigned long line = wk->binary ? 0 : line_of(wk, r->ts - b) + 1;
+	const char *match = NULL;
+	int i, k;
+
 	for (i = 0; i < nc; i++) {
 		const struct scan_cand *c = &nd->cands[i];
-		int k;
 
 		if (conf[i] != best)
 			continue;
@@ -386,16 +390,45 @@ static void found(struct worker *wk, const struct scan_needle *nd, size_t s, siz
 		if (k < i)
 			continue;
 		if (!match)
-			match = arena_strndup(&wk->strs, ts, te - ts);
+			match = arena_strndup(&wk->strs, r->ts, r->te - r->ts);
 		struct whit *h = GROW(wk->hits, wk->nhits, wk->hcap);
 
 		h->file = wk->cur;
 		h->line = line;
-		h->offset = wk->base_off + (ts - b);
+		h->offset = wk->base_off + (r->ts - b);
 		h->cand = c;
 		h->match = match;
 		h->conf = best;
 	}
+}
+
+/* A word run [s, s+n) equal to needle @nd: record its hits. */
+static void found(struct worker *wk, const struct scan_needle *nd, size_t s, size_t n)
+{
+	const char *b = (const char *)wk->base;
+	struct run r = { .ns = b + s, .ne = b + s + n, .ts = b + s, .te = b + s + n };
+	const char *lo = s > CTX_MAX ? r.ns - CTX_MAX : b;
+	const char *hi = wk->len - (s + n) > CTX_MAX ? r.ne + CTX_MAX : b + wk->len;
+	enum scan_confidence conf[256], best;
+	int nc = nd->ncands < 256 ? nd->ncands : 256;
+
+	while (r.ts > lo && scan_path_byte(r.ts[-1]))
+		r.ts--;
+	while (r.te < hi && scan_path_byte(*r.te))
+		r.te++;
+	best = rate_cands(wk, nd, nc, &r, conf);
+	if (best == SCAN_NONE)
+		return;
+	if (best == SCAN_WEAK && nd->common && !wk->sh->opts->weak) {
+		/* Counted as they would be listed: one per entry. */
+		wk->weak_hidden += cand_entries(nd, nc);
+		return;
+	}
+	/* For a list of files, millions of hits of --weak need not be kept. */
+	if (wk->file_hit && wk->sh->opts->first_only)
+		return;
+	wk->file_hit = true;
+	add_hits(wk, nd, nc, &r, conf, best);
 }
 
 static inline void run_end(struct worker *wk, const struct scan_needles *ns,

@@ -224,16 +224,24 @@ static const char day_rows_sql[] =
 /* Which of the reads' variants: see read_variant(). */
 enum { READ_ROWS, READ_NO_SWEPT, READ_DAYS };
 
+/*
+ * A read's variants, SELECT(FROM, SWEPT) the read: by rows, and by rows of
+ * a DB older than schema 3, opened read-only, which has no swept column
+ * and is read as if nothing was swept (s->no_swept); within a window, by
+ * days (w).
+ */
+#define READ_VARIANTS(SELECT) {						\
+	[READ_ROWS] = SELECT("usage" FILTER_SQL, "SUM(swept)"),		\
+	[READ_NO_SWEPT] = SELECT("usage" FILTER_SQL, "0"),		\
+	[READ_DAYS] = WINDOW_CTE_SQL SELECT("w WHERE" ENTRY_SQL, "SUM(swept)"),	\
+}
+
 /* With one MAX(), SQLite takes the bare columns from the row of the max. */
-#define FILES_SQL(FROM)							\
+#define FILES_SQL(FROM, SWEPT)						\
 	"SELECT what, path, table_name, status, MAX(last_seen) FROM " FROM	\
 	" GROUP BY what, path ORDER BY what, path"
 
-static const char *const files_sql[] = {
-	[READ_ROWS] = FILES_SQL("usage" FILTER_SQL),
-	[READ_NO_SWEPT] = FILES_SQL("usage" FILTER_SQL),
-	[READ_DAYS] = WINDOW_CTE_SQL FILES_SQL("w WHERE" ENTRY_SQL),
-};
+static const char *const files_sql[] = READ_VARIANTS(FILES_SQL);
 
 /* store_each_day(): the days summed over sessions, cgroups and files. */
 static const char days_sql[] =
@@ -242,20 +250,18 @@ static const char days_sql[] =
 	" GROUP BY what, exe, uid, op, host, day ORDER BY what, exe, uid, op, host, day";
 
 /*
- * The reads of swept: a DB older than schema 3, opened read-only, has no
- * such column, and is read as if nothing was swept (s->no_swept).
+ * The sums of use (struct usage_sum's columns), with CGROUP (NULL: summed
+ * over cgroups) and the columns MORE after swept, grouped and ordered BY.
  */
-#define SUMS_SQL(FROM, SWEPT)						\
-	"SELECT what, exe, uid, cgroup, op, host, SUM(count), SUM(errors),"	\
-	" MIN(first_seen), MAX(last_seen), " SWEPT " FROM " FROM		\
-	" GROUP BY what, exe, uid, cgroup, op, host"			\
-	" ORDER BY what, exe, uid, cgroup, op, host"
+#define SUMS_BY_SQL(CGROUP, MORE, BY, FROM, SWEPT)			\
+	"SELECT what, exe, uid, " CGROUP ", op, host, SUM(count), SUM(errors),"	\
+	" MIN(first_seen), MAX(last_seen), " SWEPT MORE " FROM " FROM	\
+	" GROUP BY " BY " ORDER BY " BY
 
-static const char *const sums_sql[] = {
-	[READ_ROWS] = SUMS_SQL("usage" FILTER_SQL, "SUM(swept)"),
-	[READ_NO_SWEPT] = SUMS_SQL("usage" FILTER_SQL, "0"),
-	[READ_DAYS] = WINDOW_CTE_SQL SUMS_SQL("w WHERE" ENTRY_SQL, "SUM(swept)"),
-};
+#define SUMS_SQL(FROM, SWEPT)						\
+	SUMS_BY_SQL("cgroup", "", "what, exe, uid, cgroup, op, host", FROM, SWEPT)
+
+static const char *const sums_sql[] = READ_VARIANTS(SUMS_SQL);
 
 /*
  * store_boot_uses(): the rows first seen before their session's first sync
@@ -310,16 +316,9 @@ static const char merge_sql[] = USAGE_INSERT_SQL
 	USAGE_KEEP_FIRST_SQL;
 
 #define PATH_SUMS_SQL(FROM, SWEPT)					\
-	"SELECT what, exe, uid, NULL, op, host, SUM(count), SUM(errors),"	\
-	" MIN(first_seen), MAX(last_seen), " SWEPT ", path FROM " FROM	\
-	" GROUP BY what, path, exe, uid, op, host"			\
-	" ORDER BY what, path, exe, uid, op, host"
+	SUMS_BY_SQL("NULL", ", path", "what, path, exe, uid, op, host", FROM, SWEPT)
 
-static const char *const path_sums_sql[] = {
-	[READ_ROWS] = PATH_SUMS_SQL("usage" FILTER_SQL, "SUM(swept)"),
-	[READ_NO_SWEPT] = PATH_SUMS_SQL("usage" FILTER_SQL, "0"),
-	[READ_DAYS] = WINDOW_CTE_SQL PATH_SUMS_SQL("w WHERE" ENTRY_SQL, "SUM(swept)"),
-};
+static const char *const path_sums_sql[] = READ_VARIANTS(PATH_SUMS_SQL);
 
 #define ROWS_SQL(SWEPT)							\
 	"SELECT host, session, path, op, uid, cgroup_id, exe, what, table_name,"	\
@@ -329,8 +328,8 @@ static const char *const path_sums_sql[] = {
 static const char *const rows_sql[] = { ROWS_SQL("swept"), ROWS_SQL("0") };
 
 /*
- * The rows, each with its days since ?1 (whole days) summed: n NULL when
- * it has no day at all.
+ * The rows, each with its days since ?2 (whole days; a filter's since, as
+ * store_walk() binds it) summed: n NULL when it has no day at all.
  */
 static const char rows_since_sql[] =
 	"SELECT u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe, u.what,"
@@ -338,9 +337,9 @@ static const char rows_since_sql[] =
 	" u.first_seen, u.last_seen, u.swept, h.n, h.count, h.errors, h.swept"
 	" FROM usage u LEFT JOIN (SELECT host, session, path, op, uid, cgroup_id, exe,"
 	" count(*) AS n,"
-	" SUM(CASE WHEN day > ?1 - 86400 THEN count ELSE 0 END) AS count,"
-	" SUM(CASE WHEN day > ?1 - 86400 THEN errors ELSE 0 END) AS errors,"
-	" SUM(CASE WHEN day > ?1 - 86400 THEN swept ELSE 0 END) AS swept"
+	" SUM(CASE WHEN day > ?2 - 86400 THEN count ELSE 0 END) AS count,"
+	" SUM(CASE WHEN day > ?2 - 86400 THEN errors ELSE 0 END) AS errors,"
+	" SUM(CASE WHEN day > ?2 - 86400 THEN swept ELSE 0 END) AS swept"
 	" FROM usage_days GROUP BY host, session, path, op, uid, cgroup_id, exe) h"
 	" ON" KEY_EQ_SQL("h", "u")
 	" ORDER BY u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe";
@@ -761,13 +760,36 @@ bool usage_all_swept(const struct usage_counts *c)
 	return c->swept && c->swept >= c->count;
 }
 
+/* Has @k all of its NOT NULL columns? */
+static bool key_whole(const struct usage_key *k)
+{
+	return k->host && k->session && k->path && k->op && k->exe;
+}
+
+/* Bind @k to ?1 to ?7: every table's key columns are in its order. */
+static int bind_key(sqlite3_stmt *st, const struct usage_key *k)
+{
+	return store_bind_text(st, 1, k->host) | store_bind_text(st, 2, k->session) |
+	       store_bind_text(st, 3, k->path) | store_bind_text(st, 4, k->op) |
+	       sqlite3_bind_int64(st, 5, k->uid) |
+	       sqlite3_bind_int64(st, 6, (sqlite3_int64)k->cgroup_id) |
+	       store_bind_text(st, 7, k->exe);
+}
+
+/* A write refused: the store is open read-only. */
+static int fail_read_only(struct store *s)
+{
+	store_err(s, "the usage DB %s is open read-only", s->path);
+	return -1;
+}
+
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r);
 static int write_day(struct store *s, const struct usage_row *r);
 
 int store_upsert(struct store *s, const struct usage_row *r)
 {
 	/* The day first: it reads the row that the upsert replaces. */
-	if (r->host && r->session && r->path && r->op && r->exe && write_day(s, r))
+	if (key_whole(&r->key) && write_day(s, r))
 		return -1;
 	return write_row(s, s->upsert, r);
 }
@@ -784,10 +806,7 @@ static int add_row_counts(struct store *s, const struct usage_row *r, struct usa
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
 		return store_db_fail(s, "cannot read a usage row");
-	rc = store_bind_text(st, 1, r->host) | store_bind_text(st, 2, r->session) |
-	     store_bind_text(st, 3, r->path) | store_bind_text(st, 4, r->op) |
-	     sqlite3_bind_int64(st, 5, r->uid) |
-	     sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id) | store_bind_text(st, 7, r->exe);
+	rc = bind_key(st, &r->key);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -811,8 +830,7 @@ int store_add(struct store *s, const struct usage_row *r)
 	struct usage_row sum = *r;
 
 	/* A row without its key: store_upsert() says what it lacks. */
-	if (r->host && r->session && r->path && r->op && r->exe &&
-	    add_row_counts(s, r, &sum.counts))
+	if (key_whole(&r->key) && add_row_counts(s, r, &sum.counts))
 		return -1;
 	return store_upsert(s, &sum);
 }
@@ -841,25 +859,18 @@ int store_step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_OK ? 0 : -1;
 }
+
 static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *r)
 {
-	int rc = SQLITE_OK;
+	int rc;
 
-	if (!st) {
-		store_err(s, "the usage DB %s is open read-only", s->path);
-		return -1;
-	}
-	if (!r->host || !r->session || !r->path || !r->op || !r->exe) {
+	if (!st)
+		return fail_read_only(s);
+	if (!key_whole(&r->key)) {
 		store_err(s, "a usage row needs host, session, path, op and exe");
 		return -1;
 	}
-	rc |= store_bind_text(st, 1, r->host);
-	rc |= store_bind_text(st, 2, r->session);
-	rc |= store_bind_text(st, 3, r->path);
-	rc |= store_bind_text(st, 4, r->op);
-	rc |= sqlite3_bind_int64(st, 5, r->uid);
-	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)r->cgroup_id);
-	rc |= store_bind_text(st, 7, r->exe);
+	rc = bind_key(st, &r->key);
 	rc |= store_bind_text(st, 8, r->what);
 	rc |= store_bind_text(st, 9, r->table);
 	rc |= store_bind_text(st, 10, r->status);
@@ -881,57 +892,39 @@ static long long day_of(long long t)
 	return t - ((t % 86400) + 86400) % 86400;
 }
 
-/* Bind a day row's key, its day and what: ?1 to ?9 of day_sql and merge_day_sql. */
-static int bind_day_key(sqlite3_stmt *st, const char *host, const char *session,
-			const char *path, const char *op, unsigned int uid,
-			unsigned long long cgroup_id, const char *exe, long long day,
-			const char *what)
+/* Write @d with @st: day_sql or merge_day_sql, whose ?1 to ?12 are alike. */
+static int step_day(struct store *s, sqlite3_stmt *st, const struct usage_day_row *d)
 {
-	int rc = SQLITE_OK;
+	int rc = bind_key(st, &d->key) | sqlite3_bind_int64(st, 8, d->day) |
+		 store_bind_text(st, 9, d->what) |
+		 sqlite3_bind_int64(st, 10, clamp(d->count)) |
+		 sqlite3_bind_int64(st, 11, clamp(d->errors)) |
+		 sqlite3_bind_int64(st, 12, clamp(d->swept));
 
-	rc |= store_bind_text(st, 1, host);
-	rc |= store_bind_text(st, 2, session);
-	rc |= store_bind_text(st, 3, path);
-	rc |= store_bind_text(st, 4, op);
-	rc |= sqlite3_bind_int64(st, 5, uid);
-	rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)cgroup_id);
-	rc |= store_bind_text(st, 7, exe);
-	rc |= sqlite3_bind_int64(st, 8, day);
-	rc |= store_bind_text(st, 9, what);
-	return rc;
-}
-
-/* store_upsert()'s day: what @r's row grew by, on the day of its last use. */
-static int write_day(struct store *s, const struct usage_row *r)
-{
-	sqlite3_stmt *st = s->day;
-	int rc;
-
-	if (!st) {
-		store_err(s, "the usage DB %s is open read-only", s->path);
-		return -1;
-	}
-	rc = bind_day_key(st, r->host, r->session, r->path, r->op, r->uid, r->cgroup_id,
-			  r->exe, day_of(r->last_seen), r->what);
-	rc |= sqlite3_bind_int64(st, 10, clamp(r->count));
-	rc |= sqlite3_bind_int64(st, 11, clamp(r->errors));
-	rc |= sqlite3_bind_int64(st, 12, clamp(r->swept));
 	if (store_step_write(s, st, rc, "cannot write a usage day"))
 		return -1;
 	s->days_written = true;
 	return 0;
 }
 
+/* store_upsert()'s day: what @r's row grew by, on the day of its last use. */
+static int write_day(struct store *s, const struct usage_row *r)
+{
+	const struct usage_day_row d = {
+		.key = r->key, .day = day_of(r->last_seen), .what = r->what,
+		.count = r->count, .errors = r->errors, .swept = r->swept,
+	};
+
+	if (!s->day)
+		return fail_read_only(s);
+	return step_day(s, s->day, &d);
+}
+
 int store_merge_day(struct store *s, const struct usage_day_row *d)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (s->readonly) {
-		store_err(s, "the usage DB %s is open read-only", s->path);
-		return -1;
-	}
-	if (!d->host || !d->session || !d->path || !d->op || !d->exe) {
+	if (s->readonly)
+		return fail_read_only(s);
+	if (!key_whole(&d->key)) {
 		store_err(s, "a usage day needs host, session, path, op and exe");
 		return -1;
 	}
@@ -939,16 +932,7 @@ int store_merge_day(struct store *s, const struct usage_day_row *d)
 	    sqlite3_prepare_v3(s->db, merge_day_sql, -1, SQLITE_PREPARE_PERSISTENT,
 			       &s->merge_day, NULL))
 		return store_db_fail(s, "cannot write a usage day");
-	st = s->merge_day;
-	rc = bind_day_key(st, d->host, d->session, d->path, d->op, d->uid, d->cgroup_id,
-			  d->exe, d->day, d->what);
-	rc |= sqlite3_bind_int64(st, 10, clamp(d->count));
-	rc |= sqlite3_bind_int64(st, 11, clamp(d->errors));
-	rc |= sqlite3_bind_int64(st, 12, clamp(d->swept));
-	if (store_step_write(s, st, rc, "cannot write a usage day"))
-		return -1;
-	s->days_written = true;
-	return 0;
+	return step_day(s, s->merge_day, d);
 }
 
 /* Prepare @sql once into *@st; the bound session's key must be whole. */
@@ -956,7 +940,7 @@ static sqlite3_stmt *session_stmt(struct store *s, sqlite3_stmt **st, const char
 				  const char *host, const char *session)
 {
 	if (s->readonly) {
-		store_err(s, "the usage DB %s is open read-only", s->path);
+		fail_read_only(s);
 		return NULL;
 	}
 	if (!host || !session) {
@@ -1057,20 +1041,99 @@ long long store_drained(struct store *s, const char *host, const char *session)
 
 /* ---- reading ---- */
 
-/* The callbacks of store_files(), store_sums() and store_each_day(): one is set. */
-struct walk {
-	int (*file)(const struct usage_file *f, void *arg);
-	int (*sum)(const struct usage_sum *u, void *arg);
-	int (*day)(const struct usage_day *d, void *arg);
-	void *arg;
-};
-
 static const char *col_text(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);
 }
 
-static int file_row(sqlite3_stmt *st, const struct walk *w)
+/* Column @i, or @none when it is NULL (unknown). */
+static long long col_int64_or(sqlite3_stmt *st, int i, long long none)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? none : sqlite3_column_int64(st, i);
+}
+
+static int int_or_unknown(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
+}
+
+/* The key of a usage or usage_days row, its columns first (ROWS_SQL). */
+static struct usage_key col_key(sqlite3_stmt *st)
+{
+	return (struct usage_key){
+		.host = col_text(st, 0),
+		.session = col_text(st, 1),
+		.path = col_text(st, 2),
+		.op = col_text(st, 3),
+		.uid = (unsigned int)sqlite3_column_int64(st, 4),
+		.cgroup_id = (unsigned long long)sqlite3_column_int64(st, 5),
+		.exe = col_text(st, 6),
+	};
+}
+
+/* The key of a sum (or of a use at boot), its columns first (SUMS_SQL). */
+static struct usage_sum_key col_sum_key(sqlite3_stmt *st)
+{
+	return (struct usage_sum_key){
+		.what = col_text(st, 0),
+		.exe = col_text(st, 1),
+		.uid = (unsigned int)sqlite3_column_int64(st, 2),
+		.cgroup = col_text(st, 3),
+		.op = col_text(st, 4),
+		.host = col_text(st, 5),
+	};
+}
+
+/* A row without a NOT NULL column: only a damaged file has one. */
+int store_keyless(struct store *s, const char *what)
+{
+	s->rc = SQLITE_CORRUPT;
+	store_err(s, "cannot read: %s lacks its key (damaged DB)", what);
+	return -1;
+}
+
+/* Bind @f (NULL: all) to ?1 entry, ?2 since and ?3 until, those @st has. */
+static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
+{
+	int n = sqlite3_bind_parameter_count(st);
+
+	if (n >= 1)
+		store_bind_text(st, 1, f ? f->entry : NULL);
+	if (n >= 2)
+		sqlite3_bind_int64(st, 2, f ? f->since : 0);
+	if (n >= 3)
+		sqlite3_bind_int64(st, 3, f ? f->until : 0);
+}
+
+/*
+ * Run the read @sql, @f bound, and w->call() on each row until one
+ * returns non-zero: that is returned. NULL @sql: @s's schema lacks what
+ * it reads, no rows.
+ */
+int store_walk(struct store *s, const char *sql, const struct store_filter *f,
+	       const struct store_walk *w)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	s->err[0] = '\0';
+	if (s->empty || !sql)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return store_db_fail(s, "cannot read");
+	bind_filter(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ret = w->call(s, st, w);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_db_fail(s, "cannot read");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int file_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
 {
 	struct usage_file f = {
 		.what = col_text(st, 0),
@@ -1083,15 +1146,10 @@ static int file_row(sqlite3_stmt *st, const struct walk *w)
 	return w->file(&f, w->arg);
 }
 
-static int sum_row(sqlite3_stmt *st, const struct walk *w)
+static int sum_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
 {
 	struct usage_sum u = {
-		.what = col_text(st, 0),
-		.exe = col_text(st, 1),
-		.uid = (unsigned int)sqlite3_column_int64(st, 2),
-		.cgroup = col_text(st, 3),
-		.op = col_text(st, 4),
-		.host = col_text(st, 5),
+		.key = col_sum_key(st),
 		.count = (unsigned long long)sqlite3_column_int64(st, 6),
 		.errors = (unsigned long long)sqlite3_column_int64(st, 7),
 		.first_seen = sqlite3_column_int64(st, 8),
@@ -1104,7 +1162,7 @@ static int sum_row(sqlite3_stmt *st, const struct walk *w)
 	return w->sum(&u, w->arg);
 }
 
-static int day_row(sqlite3_stmt *st, const struct walk *w)
+static int day_sum_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
 {
 	struct usage_day d = {
 		.what = col_text(st, 0),
@@ -1119,32 +1177,6 @@ static int day_row(sqlite3_stmt *st, const struct walk *w)
 	};
 
 	return w->day(&d, w->arg);
-}
-
-/* Run @sql with the filter bound, a callback per row; see store_files(). */
-static int walk(struct store *s, const char *sql, const struct store_filter *f,
-		const struct walk *w)
-{
-	sqlite3_stmt *st;
-	int rc, ret = 0;
-
-	s->err[0] = '\0';
-	if (s->empty)
-		return 0;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	store_bind_text(st, 1, f ? f->entry : NULL);
-	sqlite3_bind_int64(st, 2, f ? f->since : 0);
-	sqlite3_bind_int64(st, 3, f ? f->until : 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ret = w->file ? file_row(st, w) : w->sum ? sum_row(st, w) : day_row(st, w);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
 }
 
 bool store_has_days(const struct store *s)
@@ -1166,29 +1198,25 @@ static int read_variant(const struct store *s, const struct store_filter *f)
 int store_files(struct store *s, const struct store_filter *f,
 		int (*fn)(const struct usage_file *, void *), void *arg)
 {
-	struct walk w = { .file = fn, .arg = arg };
+	struct store_walk w = { .call = file_row, .file = fn, .arg = arg };
 
-	return walk(s, files_sql[read_variant(s, f)], f, &w);
+	return store_walk(s, files_sql[read_variant(s, f)], f, &w);
 }
 
 int store_sums(struct store *s, const struct store_filter *f,
 	       int (*fn)(const struct usage_sum *, void *), void *arg)
 {
-	struct walk w = { .sum = fn, .arg = arg };
+	struct store_walk w = { .call = sum_row, .sum = fn, .arg = arg };
 
-	return walk(s, sums_sql[read_variant(s, f)], f, &w);
+	return store_walk(s, sums_sql[read_variant(s, f)], f, &w);
 }
 
 int store_each_day(struct store *s, const struct store_filter *f,
 		   int (*fn)(const struct usage_day *d, void *arg), void *arg)
 {
-	struct walk w = { .day = fn, .arg = arg };
+	struct store_walk w = { .call = day_sum_row, .day = fn, .arg = arg };
 
-	if (!store_has_days(s)) {
-		s->err[0] = '\0';
-		return 0;
-	}
-	return walk(s, days_sql, f, &w);
+	return store_walk(s, store_has_days(s) ? days_sql : NULL, f, &w);
 }
 
 long long store_rows(struct store *s)
@@ -1199,34 +1227,21 @@ long long store_rows(struct store *s)
 int store_path_sums(struct store *s, const struct store_filter *f,
 		    int (*fn)(const struct usage_sum *, void *), void *arg)
 {
-	struct walk w = { .sum = fn, .arg = arg };
+	struct store_walk w = { .call = sum_row, .sum = fn, .arg = arg };
 
-	return walk(s, path_sums_sql[read_variant(s, f)], f, &w);
+	return store_walk(s, path_sums_sql[read_variant(s, f)], f, &w);
 }
 
-static int int_or_unknown(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
-}
-
-/* The callbacks of store_each_row() and store_each_row_since(): one is set. */
-struct row_walk {
-	int (*row)(const struct usage_row *r, void *arg);
-	int (*since)(const struct usage_row *r, const struct usage_counts *recent,
-		     void *arg);
-	void *arg;
-};
-
-/* Call @w's callback with the row at @st: columns of ROWS_SQL, then rows_since_sql's. */
-static int each_row_call(sqlite3_stmt *st, const struct row_walk *w,
-			 const struct usage_row *r)
+/* Call w->usage or w->since with @r, the row at @st (rows_since_sql's days after it). */
+static int usage_row_call(sqlite3_stmt *st, const struct store_walk *w,
+			  const struct usage_row *r)
 {
 	struct usage_counts recent = { 0 };
 	bool has = sqlite3_column_count(st) > 19 &&
 		   sqlite3_column_type(st, 19) != SQLITE_NULL;
 
-	if (w->row)
-		return w->row(r, w->arg);
+	if (w->usage)
+		return w->usage(r, w->arg);
 	if (has) {
 		recent.count = (unsigned long long)sqlite3_column_int64(st, 20);
 		recent.errors = (unsigned long long)sqlite3_column_int64(st, 21);
@@ -1235,64 +1250,36 @@ static int each_row_call(sqlite3_stmt *st, const struct row_walk *w,
 	return w->since(r, has ? &recent : NULL, w->arg);
 }
 
-static int each_row(struct store *s, const char *sql, long long since,
-		    const struct row_walk *w)
+/* A row of ROWS_SQL's columns. */
+static int usage_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
 {
-	sqlite3_stmt *st;
-	int rc, ret = 0;
+	struct usage_row r = {
+		.key = col_key(st),
+		.what = col_text(st, 7),
+		.table = col_text(st, 8),
+		.status = col_text(st, 9),
+		.cgroup = col_text(st, 10),
+		.comm = col_text(st, 11),
+		.pid = int_or_unknown(st, 12),
+		.ppid = int_or_unknown(st, 13),
+		.count = (unsigned long long)sqlite3_column_int64(st, 14),
+		.errors = (unsigned long long)sqlite3_column_int64(st, 15),
+		.first_seen = sqlite3_column_int64(st, 16),
+		.last_seen = sqlite3_column_int64(st, 17),
+		.swept = (unsigned long long)sqlite3_column_int64(st, 18),
+	};
 
-	s->err[0] = '\0';
-	if (s->empty)
-		return 0;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	sqlite3_bind_int64(st, 1, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct usage_row r = {
-			.host = col_text(st, 0),
-			.session = col_text(st, 1),
-			.path = col_text(st, 2),
-			.op = col_text(st, 3),
-			.uid = (unsigned int)sqlite3_column_int64(st, 4),
-			.cgroup_id = (unsigned long long)sqlite3_column_int64(st, 5),
-			.exe = col_text(st, 6),
-			.what = col_text(st, 7),
-			.table = col_text(st, 8),
-			.status = col_text(st, 9),
-			.cgroup = col_text(st, 10),
-			.comm = col_text(st, 11),
-			.pid = int_or_unknown(st, 12),
-			.ppid = int_or_unknown(st, 13),
-			.count = (unsigned long long)sqlite3_column_int64(st, 14),
-			.errors = (unsigned long long)sqlite3_column_int64(st, 15),
-			.first_seen = sqlite3_column_int64(st, 16),
-			.last_seen = sqlite3_column_int64(st, 17),
-			.swept = (unsigned long long)sqlite3_column_int64(st, 18),
-		};
-
-		/* NOT NULL columns read NULL only from a damaged file. */
-		if (!r.host || !r.session || !r.path || !r.op || !r.exe) {
-			s->rc = SQLITE_CORRUPT;
-			store_err(s, "cannot read: a row lacks its key (damaged DB)");
-			ret = -1;
-			break;
-		}
-		ret = each_row_call(st, w, &r);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
+	if (!key_whole(&r.key))
+		return store_keyless(s, "a row");
+	return usage_row_call(st, w, &r);
 }
 
 int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 		   void *arg)
 {
-	struct row_walk w = { .row = fn, .arg = arg };
+	struct store_walk w = { .call = usage_row, .usage = fn, .arg = arg };
 
-	return each_row(s, rows_sql[s->no_swept], 0, &w);
+	return store_walk(s, rows_sql[s->no_swept], NULL, &w);
 }
 
 int store_each_row_since(struct store *s, long long since,
@@ -1300,144 +1287,95 @@ int store_each_row_since(struct store *s, long long since,
 				   const struct usage_counts *recent, void *arg),
 			 void *arg)
 {
-	struct row_walk w = { .since = fn, .arg = arg };
+	const struct store_filter f = { .since = since };
+	struct store_walk w = { .call = usage_row, .since = fn, .arg = arg };
 
-	return each_row(s, store_has_days(s) ? rows_since_sql : rows_sql[s->no_swept],
-			since, &w);
+	return store_walk(s, store_has_days(s) ? rows_since_sql : rows_sql[s->no_swept],
+			  &f, &w);
+}
+
+static int day_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
+{
+	struct usage_day_row d = {
+		.key = col_key(st),
+		.day = sqlite3_column_int64(st, 7),
+		.what = col_text(st, 8),
+		.count = (unsigned long long)sqlite3_column_int64(st, 9),
+		.errors = (unsigned long long)sqlite3_column_int64(st, 10),
+		.swept = (unsigned long long)sqlite3_column_int64(st, 11),
+	};
+
+	if (!key_whole(&d.key))
+		return store_keyless(s, "a day row");
+	return w->day_row(&d, w->arg);
 }
 
 int store_each_day_row(struct store *s,
 		       int (*fn)(const struct usage_day_row *d, void *arg), void *arg)
 {
-	sqlite3_stmt *st;
-	int rc, ret = 0;
+	struct store_walk w = { .call = day_row, .day_row = fn, .arg = arg };
 
-	s->err[0] = '\0';
-	if (!store_has_days(s))
-		return 0;
-	if (sqlite3_prepare_v2(s->db, day_rows_sql, -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct usage_day_row d = {
-			.host = col_text(st, 0),
-			.session = col_text(st, 1),
-			.path = col_text(st, 2),
-			.op = col_text(st, 3),
-			.uid = (unsigned int)sqlite3_column_int64(st, 4),
-			.cgroup_id = (unsigned long long)sqlite3_column_int64(st, 5),
-			.exe = col_text(st, 6),
-			.day = sqlite3_column_int64(st, 7),
-			.what = col_text(st, 8),
-			.count = (unsigned long long)sqlite3_column_int64(st, 9),
-			.errors = (unsigned long long)sqlite3_column_int64(st, 10),
-			.swept = (unsigned long long)sqlite3_column_int64(st, 11),
-		};
-
-		if (!d.host || !d.session || !d.path || !d.op || !d.exe) {
-			s->rc = SQLITE_CORRUPT;
-			store_err(s, "cannot read: a day row lacks its key (damaged DB)");
-			ret = -1;
-			break;
-		}
-		ret = fn(&d, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
+	return store_walk(s, store_has_days(s) ? day_rows_sql : NULL, NULL, &w);
 }
 
-/* Which of sessions_sql[] reads @s's schema. */
-static int sessions_variant(const struct store *s)
+/* Which of sessions_sql[] reads @s's schema; NULL: it has no sessions (schema 1). */
+static const char *sessions_read(const struct store *s)
 {
-	return s->no_lost ? SESSIONS_4 : s->no_watched ? SESSIONS_5 :
-	       s->no_first_sync ? SESSIONS_6 : SESSIONS_7;
+	if (s->no_sessions)
+		return NULL;
+	return sessions_sql[s->no_lost ? SESSIONS_4 : s->no_watched ? SESSIONS_5 :
+			    s->no_first_sync ? SESSIONS_6 : SESSIONS_7];
+}
+
+static int session_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
+{
+	struct usage_session u = {
+		.host = col_text(st, 0), .session = col_text(st, 1),
+		.started = sqlite3_column_int64(st, 2),
+		.last_sync = sqlite3_column_int64(st, 3),
+		/* Negative only in a damaged DB: read as the most. */
+		.unrecorded = (unsigned long long)sqlite3_column_int64(st, 4),
+		.skipped = (unsigned long long)sqlite3_column_int64(st, 5),
+		.lost_at = col_int64_or(st, 6, STORE_NO_LOSS),
+		.host_id = col_text(st, 7),
+		.stage = col_text(st, 8),
+		.boot_offset = col_int64_or(st, 9, -1),
+		.first_sync = sqlite3_column_int64(st, 10),	/* NULL: 0 */
+	};
+
+	if (!u.host || !u.session)
+		return store_keyless(s, "a session row");
+	return w->session(&u, w->arg);
 }
 
 int store_each_session(struct store *s,
 		       int (*fn)(const struct usage_session *u, void *arg), void *arg)
 {
-	sqlite3_stmt *st;
-	int rc, ret = 0;
+	struct store_walk w = { .call = session_row, .session = fn, .arg = arg };
 
-	s->err[0] = '\0';
-	if (s->empty || s->no_sessions)
-		return 0;
-	if (sqlite3_prepare_v2(s->db, sessions_sql[sessions_variant(s)], -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct usage_session u = {
-			.host = col_text(st, 0), .session = col_text(st, 1),
-			.started = sqlite3_column_int64(st, 2),
-			.last_sync = sqlite3_column_int64(st, 3),
-			/* Negative only in a damaged DB: read as the most. */
-			.unrecorded = (unsigned long long)sqlite3_column_int64(st, 4),
-			.skipped = (unsigned long long)sqlite3_column_int64(st, 5),
-			.lost_at = sqlite3_column_type(st, 6) == SQLITE_NULL ? STORE_NO_LOSS :
-				   sqlite3_column_int64(st, 6),
-			.host_id = col_text(st, 7),
-			.stage = col_text(st, 8),
-			.boot_offset = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
-				       sqlite3_column_int64(st, 9),
-			.first_sync = sqlite3_column_int64(st, 10),	/* NULL: 0 */
-		};
+	return store_walk(s, sessions_read(s), NULL, &w);
+}
 
-		if (!u.host || !u.session) {
-			s->rc = SQLITE_CORRUPT;
-			store_err(s, "cannot read: a session row lacks its key (damaged DB)");
-			ret = -1;
-			break;
-		}
-		ret = fn(&u, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
+static int boot_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
+{
+	struct usage_boot b = {
+		.key = col_sum_key(st),
+		.stage = col_text(st, 6),
+		.first_seen = sqlite3_column_int64(st, 7),
+		.after_boot = col_int64_or(st, 8, -1),
+	};
+
+	if (!b.exe || !b.op || !b.host)
+		return store_keyless(s, "a row");
+	return w->boot(&b, w->arg);
 }
 
 int store_boot_uses(struct store *s, const struct store_filter *f,
 		    int (*fn)(const struct usage_boot *b, void *arg), void *arg)
 {
-	sqlite3_stmt *st;
-	int rc, ret = 0;
-
-	s->err[0] = '\0';
+	struct store_walk w = { .call = boot_row, .boot = fn, .arg = arg };
 	/* Before schema 6, no session recorded its stage. */
-	if (s->empty || s->no_sessions || s->no_watched)
-		return 0;
-	if (sqlite3_prepare_v2(s->db, boot_uses_sql[s->no_first_sync], -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	store_bind_text(st, 1, f ? f->entry : NULL);
-	sqlite3_bind_int64(st, 2, f ? f->since : 0);
-	sqlite3_bind_int64(st, 3, f ? f->until : 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct usage_boot b = {
-			.what = col_text(st, 0), .exe = col_text(st, 1),
-			.uid = (unsigned int)sqlite3_column_int64(st, 2),
-			.cgroup = col_text(st, 3), .op = col_text(st, 4),
-			.host = col_text(st, 5), .stage = col_text(st, 6),
-			.first_seen = sqlite3_column_int64(st, 7),
-			.after_boot = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 :
-				      sqlite3_column_int64(st, 8),
-		};
+	bool staged = !s->no_sessions && !s->no_watched;
 
-		if (!b.exe || !b.op || !b.host) {
-			s->rc = SQLITE_CORRUPT;
-			store_err(s, "cannot read: a row lacks its key (damaged DB)");
-			ret = -1;
-			break;
-		}
-		ret = fn(&b, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
+	return store_walk(s, staged ? boot_uses_sql[s->no_first_sync] : NULL, f, &w);
 }

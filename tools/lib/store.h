@@ -54,19 +54,35 @@ void usage_add(struct usage_counts *to, const struct usage_counts *from);
  */
 bool usage_all_swept(const struct usage_counts *c);
 
+/*
+ * The key of a row (usage) and of its days (usage_days): one program's
+ * use of one file in one tracer load. The members are also those of
+ * struct usage_row and struct usage_day_row, as USAGE_COUNTS_MEMBERS are.
+ * host, session, path, op and exe are never NULL in the DB.
+ */
+#define USAGE_KEY_MEMBERS						\
+	const char *host;	/* hostname */				\
+	const char *session;	/* "<boot_id>:<map id>": one tracer load */ \
+	const char *path;	/* the concrete sysfs file, e.g. /sys/devices/system/cpu/cpuidle/current_governor_ro */ \
+	const char *op;		/* "open", "read" or "write" */		\
+	unsigned int uid;						\
+	unsigned long long cgroup_id;					\
+	const char *exe		/* executable path */
+
+struct usage_key {
+	USAGE_KEY_MEMBERS;
+};
+
 /* One row: what one tracer load (a session) has counted for one key. */
 struct usage_row {
-	const char *host;	/* hostname */
-	const char *session;	/* "<boot_id>:<map id>": one tracer load */
-	const char *path;	/* the concrete sysfs file, e.g. /sys/devices/system/cpu/cpuidle/current_governor_ro */
+	union {			/* r->host, or the whole r->key */
+		struct { USAGE_KEY_MEMBERS; };
+		struct usage_key key;
+	};
 	const char *what;	/* the table's What pattern it matched */
 	const char *table;	/* table file basename, e.g. sysfs-cpuidle */
 	const char *status;	/* "deprecated" or "removed" */
-	const char *op;		/* "open", "read" or "write" */
-	unsigned int uid;
-	unsigned long long cgroup_id;
 	const char *cgroup;	/* cgroup v2 path like /system.slice/foo.service, or NULL if unknown */
-	const char *exe;	/* executable path */
 	const char *comm;
 	int pid, ppid;		/* of the first access; negative: unknown */
 	union {			/* the session's, or since its last sync (store_add()) */
@@ -190,17 +206,31 @@ struct usage_file {
 };
 
 /*
- * Use summed over sessions, per (what, exe, uid, cgroup, op, host). Within
- * a window of daily history, first_seen and last_seen are the session's
- * own, clipped to the first and last day with a use in the window.
+ * What sums of use are keyed by: (what, exe, uid, cgroup, op, host). The
+ * members of struct usage_sum and struct usage_boot, as USAGE_KEY_MEMBERS.
+ */
+#define USAGE_SUM_KEY_MEMBERS						\
+	const char *what;	/* NULL if unknown */			\
+	const char *exe;						\
+	unsigned int uid;						\
+	const char *cgroup;	/* NULL if unknown */			\
+	const char *op;							\
+	const char *host
+
+struct usage_sum_key {
+	USAGE_SUM_KEY_MEMBERS;
+};
+
+/*
+ * Use summed over sessions, per key. Within a window of daily history,
+ * first_seen and last_seen are the session's own, clipped to the first
+ * and last day with a use in the window.
  */
 struct usage_sum {
-	const char *what;	/* NULL if unknown */
-	const char *exe;
-	unsigned int uid;
-	const char *cgroup;	/* NULL if unknown */
-	const char *op;
-	const char *host;
+	union {			/* u->what, or the whole u->key */
+		struct { USAGE_SUM_KEY_MEMBERS; };
+		struct usage_sum_key key;
+	};
 	union {			/* SUM, SUM, SUM, MIN, MAX */
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
@@ -227,12 +257,10 @@ int store_sums(struct store *s, const struct store_filter *f,
  * host.
  */
 struct usage_boot {
-	const char *what;	/* NULL if unknown */
-	const char *exe;
-	unsigned int uid;
-	const char *cgroup;	/* NULL if unknown */
-	const char *op;
-	const char *host;
+	union {			/* b->what, or the whole b->key */
+		struct { USAGE_SUM_KEY_MEMBERS; };
+		struct usage_sum_key key;
+	};
 	const char *stage;	/* STORE_STAGE_INITRAMFS or STORE_STAGE_EARLY */
 	long long first_seen;	/* unix seconds */
 	long long after_boot;	/* seconds from boot to first_seen; -1: unknown */
@@ -303,10 +331,10 @@ int store_each_row_since(struct store *s, long long since,
 
 /* One row of the daily history: a key's uses in one session on one day. */
 struct usage_day_row {
-	const char *host, *session, *path, *op;
-	unsigned int uid;
-	unsigned long long cgroup_id;
-	const char *exe;
+	union {			/* its row's key: d->host, or the whole d->key */
+		struct { USAGE_KEY_MEMBERS; };
+		struct usage_key key;
+	};
 	long long day;		/* 00:00 UTC, unix seconds */
 	const char *what;	/* NULL if unknown */
 	unsigned long long count, errors, swept;

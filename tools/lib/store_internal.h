@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The usage store's insides, shared by store.c (rows and sessions) and
- * store_schema.c (the schema and its upgrades). Not for other files: they
- * use store.h.
+ * The usage store's insides, shared by store.c (rows and sessions),
+ * store_watched.c (what sessions watched) and store_schema.c (the schema
+ * and its upgrades). Not for other files: they use store.h.
  */
 #ifndef ABIDEP_STORE_INTERNAL_H
 #define ABIDEP_STORE_INTERNAL_H
@@ -10,6 +10,8 @@
 #include <stdbool.h>
 
 #include <sqlite3.h>
+
+#include "store.h"
 
 struct store {
 	sqlite3 *db;
@@ -45,5 +47,30 @@ int store_check_schema(struct store *s);
 int store_bind_text(sqlite3_stmt *st, int i, const char *v);
 /* Step a write whose bindings gave @rc; reset it: 0, or -1 with @what. */
 int store_step_write(struct store *s, sqlite3_stmt *st, int rc, const char *what);
+
+/*
+ * A read (store_walk()): call() makes the row at @st the struct of the
+ * one callback the reader set, and calls it with arg.
+ */
+struct store_walk {
+	int (*call)(struct store *s, sqlite3_stmt *st, const struct store_walk *w);
+	int (*file)(const struct usage_file *f, void *arg);
+	int (*sum)(const struct usage_sum *u, void *arg);
+	int (*day)(const struct usage_day *d, void *arg);
+	int (*usage)(const struct usage_row *r, void *arg);
+	int (*since)(const struct usage_row *r, const struct usage_counts *recent,
+		     void *arg);
+	int (*day_row)(const struct usage_day_row *d, void *arg);
+	int (*session)(const struct usage_session *u, void *arg);
+	int (*boot)(const struct usage_boot *b, void *arg);
+	int (*watched)(const struct usage_watched *w, void *arg);
+	void *arg;
+};
+
+/* Run the read @sql, @f bound, @w called per row: as store_files() returns. */
+int store_walk(struct store *s, const char *sql, const struct store_filter *f,
+	       const struct store_walk *w);
+/* Say that @what ("a row") read from the DB lacks its key: -1. */
+int store_keyless(struct store *s, const char *what);
 
 #endif /* ABIDEP_STORE_INTERNAL_H */

@@ -128,15 +128,19 @@
 
 #define SCHEMA_VERSION	7
 
+/* The key of usage and of usage_days (struct usage_key), and its order. */
+#define KEY_COLUMNS_SQL							\
+	"	host		TEXT	NOT NULL,\n"				\
+	"	session		TEXT	NOT NULL,\n"				\
+	"	path		TEXT	NOT NULL,\n"				\
+	"	op		TEXT	NOT NULL,\n"				\
+	"	uid		INTEGER	NOT NULL,\n"				\
+	"	cgroup_id	INTEGER	NOT NULL,\n"				\
+	"	exe		TEXT	NOT NULL,\n"
+
 static const char schema_sql[] =
 	"CREATE TABLE usage (\n"
-	"	host		TEXT	NOT NULL,\n"
-	"	session		TEXT	NOT NULL,\n"
-	"	path		TEXT	NOT NULL,\n"
-	"	op		TEXT	NOT NULL,\n"
-	"	uid		INTEGER	NOT NULL,\n"
-	"	cgroup_id	INTEGER	NOT NULL,\n"
-	"	exe		TEXT	NOT NULL,\n"
+	KEY_COLUMNS_SQL
 	"	what		TEXT,\n"
 	"	table_name	TEXT,\n"
 	"	status		TEXT,\n"
@@ -171,13 +175,7 @@ static const char swept_schema_sql[] =
 /* Schema 4's table, also added to an older DB: see upgrade_schema(). */
 static const char days_schema_sql[] =
 	"CREATE TABLE usage_days (\n"
-	"	host		TEXT	NOT NULL,\n"
-	"	session		TEXT	NOT NULL,\n"
-	"	path		TEXT	NOT NULL,\n"
-	"	op		TEXT	NOT NULL,\n"
-	"	uid		INTEGER	NOT NULL,\n"
-	"	cgroup_id	INTEGER	NOT NULL,\n"
-	"	exe		TEXT	NOT NULL,\n"
+	KEY_COLUMNS_SQL
 	"	day		INTEGER	NOT NULL,\n"
 	"	what		TEXT,\n"
 	"	count		INTEGER	NOT NULL,\n"

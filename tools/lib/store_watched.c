@@ -124,41 +124,28 @@ static const char *const watched_sql[] = {
 	"SELECT host, session, NULL, started, last_sync, 0 FROM sessions ORDER BY 1, 4",
 };
 
+static int watched_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
+{
+	struct usage_watched u = {
+		.host = (const char *)sqlite3_column_text(st, 0),
+		.session = (const char *)sqlite3_column_text(st, 1),
+		.what = (const char *)sqlite3_column_text(st, 2),
+		.since = sqlite3_column_int64(st, 3),
+		.last_sync = sqlite3_column_int64(st, 4),
+		.files = sqlite3_column_int64(st, 5),
+	};
+
+	if (!u.host || !u.session)
+		return store_keyless(s, "a watched row");
+	return w->watched(&u, w->arg);
+}
+
 int store_each_watched(struct store *s,
 		       int (*fn)(const struct usage_watched *w, void *arg), void *arg)
 {
-	sqlite3_stmt *st;
-	int rc, ret = 0;
+	struct store_walk w = { .call = watched_row, .watched = fn, .arg = arg };
 
-	s->err[0] = '\0';
-	if (s->empty || s->no_sessions)
-		return 0;
-	if (sqlite3_prepare_v2(s->db, watched_sql[s->no_watched], -1, &st, NULL))
-		return store_db_fail(s, "cannot read");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct usage_watched w = {
-			.host = (const char *)sqlite3_column_text(st, 0),
-			.session = (const char *)sqlite3_column_text(st, 1),
-			.what = (const char *)sqlite3_column_text(st, 2),
-			.since = sqlite3_column_int64(st, 3),
-			.last_sync = sqlite3_column_int64(st, 4),
-			.files = sqlite3_column_int64(st, 5),
-		};
-
-		if (!w.host || !w.session) {
-			s->rc = SQLITE_CORRUPT;
-			store_err(s, "cannot read: a watched row lacks its key (damaged DB)");
-			ret = -1;
-			break;
-		}
-		ret = fn(&w, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_db_fail(s, "cannot read");
-	sqlite3_finalize(st);
-	return ret;
+	return store_walk(s, s->no_sessions ? NULL : watched_sql[s->no_watched], NULL, &w);
 }
 
 /*
