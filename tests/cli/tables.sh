@@ -305,6 +305,29 @@ check "an unknown command" test "$(status $A tables frob)" = 2
 check "ABIDEP_TABLES chooses the tables" sh -c "ABIDEP_TABLES='$T/plain' $A tables list | grep -q '/sys/a'"
 check "tables -j list: -j before the command too" \
 	sh -c "test \"\$($A tables -j list)\" = \"\$($A tables list -j)\""
+# The objects' table: abidep OBJECT help and abidep help OBJECT, as --help.
+$A --help >"$T/help-"
+same_help() {	# same_help OBJECT COMMAND...: exit 0, and OBJECT's --help
+	o=$1
+	shift
+	"$@" >"$T/help-got" && cmp "$T/help-got" "$T/help-$o"
+}
+check "help: the usage text" same_help "" $A help
+for o in tables trace report scan check merge brownout survey; do
+	$A $o --help >"$T/help-$o"
+	check "$o help: as $o --help" same_help $o $A $o help
+	check "help $o: as $o --help" same_help $o $A help $o
+	check "-j $o help: as $o --help" same_help $o $A -j $o help
+	check "abidep --help lists $o" grep -q "^  $o " "$T/help-"
+done
+check "help of an unknown object: exit 2" test "$(status $A help frobnicate)" = 2
+check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep --help)" "$T/err"
+check "help takes one object" test "$(status $A help scan check)" = 2
+# Bounded numbers are digits only, in every object.
+check "scan --threads +4: exit 2" test "$(status $A scan --threads +4 --print-patterns)" = 2
+check "... named" grep -qx "abidep scan: --threads takes a number from 1 to 64, not '+4'" "$T/err"
+check "scan --threads 64: taken" test "$(status $A scan --threads 64 --print-patterns)" = 0
+check "check --quiet-days ' 5': exit 2" test "$(status $A check --quiet-days ' 5')" = 2
 
 section "every object: one letter for one thing, one number for one thing"
 objects="tables trace report scan check merge brownout survey"
