@@ -16,6 +16,7 @@
 #include "main.h"
 #include "export.h"
 #include "json.h"
+#include "output.h"
 #include "pattern.h"
 #include "special.h"
 #include "tables_load.h"
@@ -509,37 +510,36 @@ static int do_export(int argc, char **argv)
 {
 	struct table_args a;
 	struct abi_set set;
-	FILE *out = stdout;
+	struct output o;
+	char err[1024];
 	int ret;
 
 	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
 	if (ret >= 0)
 		return ret;
-	ret = EXIT_OK;
 	if (!a.format) {
 		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
 		abi_set_free(&set);
 		free(a.paths);
 		return EXIT_USAGE;
 	}
+	/* -o as everywhere: a file, or the directory of files, replaced whole. */
 	if (a.output && a.format == 'a' && is_dir(a.output)) {
-		ret = export_abi_dir(a.output, &set) ? EXIT_USAGE : EXIT_OK;
-	} else if (a.output && !(out = fopen(a.output, "w"))) {
-		perror(a.output);
-		ret = EXIT_USAGE;
+		ret = export_abi_dir(a.output, &set, err, sizeof(err));
 	} else {
-		if (a.format == 'a')
-			export_abi(out, &set);
-		else if (!export_c(out, &set))
+		ret = output_open(&o, a.output, err, sizeof(err));
+		if (!ret && a.format == 'a')
+			export_abi(o.f, &set);
+		else if (!ret && !export_c(o.f, &set))
 			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
-		if (out != stdout && fclose(out)) {
-			perror(a.output);
-			ret = EXIT_USAGE;
-		}
+		if (!ret)
+			ret = output_close(&o, err, sizeof(err));
 	}
+	if (ret)
+		fprintf(stderr, "abidep: %s\n", err);
 	abi_set_free(&set);
 	free(a.paths);
-	return ret;
+	return ret ? EXIT_USAGE : EXIT_OK;
 }
 
 int cmd_tables(int argc, char **argv)

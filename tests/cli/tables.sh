@@ -295,6 +295,15 @@ check "export --abi reads back as clean Documentation/ABI" sh -c "
 check "export --abi keeps every What" test "$(grep -c '^What:' "$T/abi")" = "$(cat migration-tables/* | grep -c '^What:')"
 check "export needs a format" test "$(status $A tables export)" = 2
 check "export -o to an unwritable place fails" test "$(status $A tables export --c -o /nonexistent/x.h)" = 2
+# -o as every writer does it: a temporary file beside FILE, renamed over it.
+mkdir -p "$T/ex/dir" "$T/ex/abi/sysfs-class-rc"
+check "export -o FILE: what standard output gets" sh -c "
+	$A tables export --c -o '$T/ex/c.h' && $A tables export --c | cmp -s - '$T/ex/c.h'"
+check "export -o DIR for --c cannot replace it: exit 2" test "$(status $A tables export --c -o "$T/ex/dir")" = 2
+check "... says why" grep -q "^abidep: cannot replace $T/ex/dir with " "$T/err"
+check "export --abi -o DIR with a table's name taken by a directory: exit 2" \
+	test "$(status $A tables export --abi -o "$T/ex/abi")" = 2
+check "... and no temporary file is left behind" same "$(find "$T/ex" -name '.*' | wc -l)" 0
 
 section "usage"
 check "--help" test "$(status $A --help)" = 0
