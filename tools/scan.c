@@ -62,7 +62,7 @@ static int load(struct abi_set *set, char **paths, int npaths)
 		return -1;
 	if (set->nentries)
 		return 0;
-	fprintf(stderr, "abidep scan: the tables (%s) have no entry: give a table file or directory with -t\n",
+	fprintf(stderr, "abidep: the tables (%s) have no entry: give a table file or directory with -t\n",
 		npaths ? paths[0] : abidep_default_tables());
 	return -1;
 }
@@ -217,7 +217,7 @@ static int print_patterns(const struct abi_set *set)
 	for (i = 0; i < ns.n; i++)
 		printf("%s\n", ns.v[i].name);
 	for (i = 0; i < ns.nskipped; i++)
-		fprintf(stderr, "abidep scan: not searched (no literal attribute name): %s\n",
+		fprintf(stderr, "abidep: not searched (no literal attribute name): %s\n",
 			ns.skipped[i]);
 	scan_needles_free(&ns);
 	return EXIT_OK;
@@ -252,7 +252,7 @@ int cmd_scan(int argc, char **argv)
 		case 'l': files_only = opts.first_only = true; break;
 		case 'T':
 			if (parse_uint(optarg, 1, 64, &v)) {
-				fprintf(stderr, "abidep scan: --threads takes a number from 1 to 64, not '%s'\n",
+				fprintf(stderr, "abidep: --threads takes a number from 1 to 64, not '%s'\n",
 					optarg);
 				ret = EXIT_USAGE;
 			} else {
@@ -263,7 +263,7 @@ int cmd_scan(int argc, char **argv)
 		case 'A': opts.all_bytes = true; break;
 		case 'S':
 			if (parse_size(optarg, &opts.max_size)) {
-				fprintf(stderr, "abidep scan: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
+				fprintf(stderr, "abidep: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
 					optarg);
 				ret = EXIT_USAGE;
 			} else if (!opts.max_size) {
@@ -275,7 +275,7 @@ int cmd_scan(int argc, char **argv)
 	if (ret || o.done >= 0)
 		return opts_end(&o, ret);
 	if (argc - optind > 1 || (patterns && argc - optind)) {
-		fprintf(stderr, "abidep scan: %s (see abidep scan --help)\n",
+		fprintf(stderr, "abidep: %s (see abidep scan --help)\n",
 			patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
 		return opts_end(&o, EXIT_USAGE);
 	}
@@ -293,7 +293,7 @@ int cmd_scan(int argc, char **argv)
 		return ret;
 	}
 	if (scan_tree_opts(root, &set, &opts, &res, err, sizeof(err))) {
-		fprintf(stderr, "abidep scan: %s\n", err);
+		fprintf(stderr, "abidep: %s\n", err);
 		abi_set_free(&set);
 		return EXIT_USAGE;
 	}

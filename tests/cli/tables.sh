@@ -334,7 +334,7 @@ check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep -
 check "help takes one object" test "$(status $A help scan check)" = 2
 # Bounded numbers are digits only, in every object.
 check "scan --threads +4: exit 2" test "$(status $A scan --threads +4 --print-patterns)" = 2
-check "... named" grep -qx "abidep scan: --threads takes a number from 1 to 64, not '+4'" "$T/err"
+check "... named" grep -qx "abidep: --threads takes a number from 1 to 64, not '+4'" "$T/err"
 check "scan --threads 64: taken" test "$(status $A scan --threads 64 --print-patterns)" = 0
 check "check --quiet-days ' 5': exit 2" test "$(status $A check --quiet-days ' 5')" = 2
 
