@@ -332,11 +332,16 @@ done
 check "help of an unknown object: exit 2" test "$(status $A help frobnicate)" = 2
 check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep --help)" "$T/err"
 check "help takes one object" test "$(status $A help scan check)" = 2
-# Bounded numbers are digits only, in every object.
-check "scan --threads +4: exit 2" test "$(status $A scan --threads +4 --print-patterns)" = 2
-check "... named" grep -qx "abidep: --threads takes a number from 1 to 64, not '+4'" "$T/err"
+# A number is decimal digits, no sign and no space, in every object (not
+# trace here: past its options it would load BPF).
+mkdir -p "$T/empty"
+for n in +4 ' 4'; do
+	check "scan --threads '$n': exit 2" test "$(status $A scan --threads "$n" --print-patterns)" = 2
+	check "... named" grep -qx "abidep: --threads takes a number from 1 to 64, not '$n'" "$T/err"
+	check "check --quiet-days '$n': exit 2" test "$(status $A check -d "$T/none.db" --quiet-days "$n")" = 2
+	check "survey --top '$n': exit 2" test "$(status $A survey --top "$n" "$T/empty")" = 2
+done
 check "scan --threads 64: taken" test "$(status $A scan --threads 64 --print-patterns)" = 0
-check "check --quiet-days ' 5': exit 2" test "$(status $A check --quiet-days ' 5')" = 2
 
 section "every object: one letter for one thing, one number for one thing"
 objects="tables trace report scan check merge brownout survey"
