@@ -117,6 +117,8 @@ _abidep() {
 	brownout)
 		[[ $cur == -* ]] && _abidep_reply -W "--for --mode --wait --off --status
 			-j --json -p --pretty -h --help" ;;
+	help)
+		_abidep_reply -W "tables trace report scan check merge brownout survey" ;;
 	esac
 	return 0
 }

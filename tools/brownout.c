@@ -51,7 +51,7 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static void brownout_usage(FILE *f)
+void brownout_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep brownout ENTRY --for DURATION [--mode fail|hide] [--wait]\n"
@@ -473,35 +473,29 @@ int cmd_brownout(int argc, char **argv)
 		{ "wait", no_argument, NULL, O_WAIT },
 		{ "off", no_argument, NULL, O_OFF },
 		{ "status", no_argument, NULL, O_STATUS },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static const struct cmd_opts spec = { "", lopts, 0, 0, brownout_usage };
 	const char *dur = NULL, *mode = "fail", *name;
 	bool wait = false, off = false, stat = false, mode_set = false;
 	unsigned int seconds;
+	struct opts o;
 	char *line;
 	int c, ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		brownout_usage(stdout);
-		return EXIT_OK;
-	}
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while ((c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
 		case O_FOR: dur = optarg; break;
 		case O_MODE: mode = optarg; mode_set = true; break;
 		case O_WAIT: wait = true; break;
 		case O_OFF: off = true; break;
 		case O_STATUS: stat = true; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': brownout_usage(stdout); return EXIT_OK;
-		default: brownout_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	ret = opts_end(&o, EXIT_OK);
+	if (ret >= 0)
+		return ret;
 	if (stat) {
 		if (optind != argc || dur || off || wait || mode_set) {
 			fprintf(stderr, "abidep: brownout --status takes no entry and no other option (see abidep brownout --help)\n");

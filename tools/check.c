@@ -33,7 +33,7 @@
 
 #define DEFAULT_QUIET_DAYS 30
 
-static void check_usage(FILE *f)
+void check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
@@ -419,18 +419,14 @@ struct check_args {
 	const char *out;	/* -o FILE */
 	bool wide;		/* -w: text not fitted to the terminal */
 	bool by_host;		/* a line per (exe, uid, host), lists in full */
-	bool help;		/* --help printed */
 };
 
 /* --quiet-days: 0 to 36500. */
 static int parse_quiet_days(const char *arg, int *out)
 {
-	char *end;
-	long v;
+	unsigned long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0 || v > 36500) {
+	if (parse_uint(arg, 0, 36500, &v)) {
 		fprintf(stderr, "abidep: --quiet-days takes a number of days from 0 to 36500, not '%s'\n",
 			arg);
 		return EXIT_USAGE;
@@ -439,15 +435,10 @@ static int parse_quiet_days(const char *arg, int *out)
 	return EXIT_OK;
 }
 
-/* One option (getopt's @ch) into @c or @a. */
+/* One of check's own options (getopt's @ch) into @c or @a. */
 static int check_option(int ch, struct check *c, struct check_args *a)
 {
 	switch (ch) {
-	case 'd': a->db = optarg; return EXIT_OK;
-	case 't':
-		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
-		a->tables[a->ntables++] = optarg;
-		return EXIT_OK;
 	case 'e': a->entry = optarg; return EXIT_OK;
 	case 'n':
 		if (parse_utc_time(optarg, &c->now)) {
@@ -469,24 +460,15 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 	case 'r': a->root = optarg; return EXIT_OK;
 	case 'S': c->count_sweeps = true; return EXIT_OK;
 	case 'B': c->allow_late_boot = true; return EXIT_OK;
-	case 'f':
-		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
-				    FMTB(FMT_MARKDOWN) | FMTB(FMT_HTML), &a->format);
-	case 'o': a->out = optarg; return EXIT_OK;
-	case 'w': a->wide = true; return EXIT_OK;
 	case 'H': a->by_host = true; return EXIT_OK;
-	case 'j': a->format = FMT_JSON; return EXIT_OK;
-	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EXIT_OK;
-	case 'h': check_usage(stdout); a->help = true; return EXIT_OK;
-	default: check_usage(stderr); return EXIT_USAGE;
+	default: return EXIT_OK;
 	}
 }
 
+/* -1 to go on, or the exit status (after --help, or a usage error). */
 static int check_args(int argc, char **argv, struct check *c, struct check_args *a)
 {
 	static const struct option lopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "tables", required_argument, NULL, 't' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "now", required_argument, NULL, 'n' },
 		{ "quiet-days", required_argument, NULL, 'q' },
@@ -495,31 +477,30 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "root", required_argument, NULL, 'r' },
 		{ "count-sweeps", no_argument, NULL, 'S' },
 		{ "allow-late-boot", no_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "wide", no_argument, NULL, 'w' },
 		{ "by-host", no_argument, NULL, 'H' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int ch, ret;
+	static const struct cmd_opts spec = {
+		"", lopts, OPT_TABLES | OPT_DB | OPT_OUTPUT | OPT_FORMAT | OPT_WIDE,
+		FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) | FMTB(FMT_MARKDOWN) |
+		FMTB(FMT_HTML), check_usage
+	};
+	struct opts o;
+	int ch, ret = EXIT_OK;
 
-	getopt_restart();
-	a->format = cfg.json ? FMT_JSON : FMT_TEXT;
-	while ((ch = getopt_long(argc, argv, "d:t:o:wjph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (ch = opts_next(&o, argc, argv)) != -1)
 		ret = check_option(ch, c, a);
-		if (ret || a->help)
-			return ret;
-	}
-	cfg.json = a->format == FMT_JSON;
+	opts_keep(&o, &a->db, &a->tables, &a->ntables, &a->out, &a->format, &a->wide);
+	ret = opts_end(&o, ret);
+	if (ret >= 0)
+		return ret;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: check takes no argument '%s' (see abidep check --help)\n",
 			argv[optind]);
 		return EXIT_USAGE;
 	}
-	return EXIT_OK;
+	return -1;
 }
 
 /* The entries to judge (@set's, or --entry's); an exit status. */
@@ -605,12 +586,8 @@ int cmd_check(int argc, char **argv)
 	char *config = NULL, err[1024];
 	int ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		check_usage(stdout);
-		return EXIT_OK;
-	}
 	ret = check_args(argc, argv, &c, &a);
-	if (ret || a.help) {
+	if (ret >= 0) {
 		free(a.tables);
 		return ret;
 	}

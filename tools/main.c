@@ -5,7 +5,6 @@
  *	abidep tables validate
  *	abidep -j tables list
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,23 +101,51 @@ void abidep_exit_help(FILE *f, const char *answers, unsigned int codes)
 	fputc('\n', f);
 }
 
+/* The objects, in the order the usage text lists them. */
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+	void (*help)(FILE *f);
+	const char *args;	/* the usage text's, after the name */
+	const char *synopsis;
+} cmds[] = {
+	{ "tables", cmd_tables, tables_usage, "validate|list|show|resolve|export",
+	  "the migration tables" },
+	{ "trace", cmd_trace, trace_usage, "[--pin|--sync|--status|--stop]",
+	  "trace who uses them (BPF)" },
+	{ "report", cmd_report, report_usage, "[--db PATH] [--entry PATTERN]",
+	  "who used them, from the DB" },
+	{ "scan", cmd_scan, scan_usage, "[ROOT]", "files that reference them" },
+	{ "check", cmd_check, check_usage, "[--db PATH] [--now DATE]",
+	  "which entries can be removed" },
+	{ "merge", cmd_merge, merge_usage, "A.db B.db ... -o OUT.db", "merge hosts' usage DBs" },
+	{ "brownout", cmd_brownout, brownout_usage, "ENTRY --for DURATION",
+	  "rehearse a removal (module)" },
+	{ "survey", cmd_survey, survey_usage, "[DIR]", "census of sysfs values" },
+};
+
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* The usage text's column of synopses. */
+#define CMD_WIDTH 44
+
 static void usage(FILE *f)
 {
+	char head[64];
+	size_t i;
+
 	fprintf(f,
 		"Usage: abidep [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"\n"
 		"Deprecated sysfs attributes: the tables of what is deprecated, and\n"
 		"who still uses it.\n"
 		"\n"
-		"Objects and commands:\n"
-		"  tables validate|list|show|resolve|export   the migration tables\n"
-		"  trace [--pin|--sync|--status|--stop]        trace who uses them (BPF)\n"
-		"  report [--db PATH] [--entry PATTERN]        who used them, from the DB\n"
-		"  scan [ROOT]                                 files that reference them\n"
-		"  check [--db PATH] [--now DATE]              which entries can be removed\n"
-		"  merge A.db B.db ... -o OUT.db               merge hosts' usage DBs\n"
-		"  brownout ENTRY --for DURATION               rehearse a removal (module)\n"
-		"  survey [DIR]                                census of sysfs values\n"
+		"Objects and commands:\n");
+	for (i = 0; i < NCMDS; i++) {
+		snprintf(head, sizeof(head), "%s %s", cmds[i].name, cmds[i].args);
+		fprintf(f, "  %-*s%s\n", CMD_WIDTH, head, cmds[i].synopsis);
+	}
+	fprintf(f,
 		"\n"
 		"Options (also accepted after the command):\n"
 		"  -j, --json      JSON output\n"
@@ -134,52 +161,70 @@ static void usage(FILE *f)
 			 EXB(EXIT_NR) - 1);
 }
 
+static const struct cmd *cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	fprintf(stderr, "abidep: unknown object '%s' (see abidep --help)\n", name);
+	return NULL;
+}
+
+/* abidep help [OBJECT]: the usage text, or OBJECT's --help. */
+static int do_help(int argc, char **argv)
+{
+	const struct cmd *cmd;
+
+	if (argc > 2) {
+		fprintf(stderr, "abidep: help takes one OBJECT at most (see abidep --help)\n");
+		return EXIT_USAGE;
+	}
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	cmd = cmd_find(argv[1]);
+	if (!cmd)
+		return EXIT_USAGE;
+	cmd->help(stdout);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c;
+	static const struct cmd_opts spec = { "+V", lopts, 0, 0, usage };
+	const struct cmd *cmd;
+	struct opts o;
 
-	while ((c = getopt_long(argc, argv, "+jpVh", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'V': printf("abidep %s\n", ABIDEP_VERSION); return EXIT_OK;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
+	opts_start(&o, &spec);
+	/* Only -V is main's own: -j, -p and -h are every command's. */
+	if (opts_next(&o, argc, argv) == 'V') {
+		printf("abidep %s\n", ABIDEP_VERSION);
+		return EXIT_OK;
 	}
+	if (o.done >= 0)
+		return o.done;
 	argc -= optind;
 	argv += optind;
 	if (!argc) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "tables"))
-		return cmd_tables(argc, argv);
-	if (!strcmp(argv[0], "trace"))
-		return cmd_trace(argc, argv);
-	if (!strcmp(argv[0], "report"))
-		return cmd_report(argc, argv);
-	if (!strcmp(argv[0], "scan"))
-		return cmd_scan(argc, argv);
-	if (!strcmp(argv[0], "check"))
-		return cmd_check(argc, argv);
-	if (!strcmp(argv[0], "merge"))
-		return cmd_merge(argc, argv);
-	if (!strcmp(argv[0], "brownout"))
-		return cmd_brownout(argc, argv);
-	if (!strcmp(argv[0], "survey"))
-		return cmd_survey(argc, argv);
-	if (!strcmp(argv[0], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[0], "help"))
+		return do_help(argc, argv);
+	cmd = cmd_find(argv[0]);
+	if (!cmd)
+		return EXIT_USAGE;
+	/* abidep OBJECT help, as abidep help OBJECT. */
+	if (argc == 2 && !strcmp(argv[1], "help")) {
+		cmd->help(stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "abidep: unknown object '%s' (see abidep --help)\n", argv[0]);
-	return EXIT_USAGE;
+	return cmd->func(argc, argv);
 }

@@ -46,7 +46,7 @@
 #include "store.h"
 #include "util.h"
 
-static void merge_usage(FILE *f)
+void merge_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep merge [-j|-p] [-d DB]... DB... -o OUT\n"
@@ -324,31 +324,21 @@ static int sync_path(const char *path, int flags)
 static int merge_args(int argc, char **argv, const char **out, char ***in, int *nin,
 		      bool *help)
 {
-	static const struct option lopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c, i;
+	/* -d as every command takes a DB: one more input. */
+	static const struct cmd_opts spec = { "", NULL, OPT_DB | OPT_OUTPUT, 0, merge_usage };
+	struct opts o;
+	int i, ret;
 
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "d:o:jph", lopts, NULL)) != -1) {
-		switch (c) {
-		/* -d as every command takes a DB: one more input. */
-		case 'd':
-			*in = xrealloc(*in, (*nin + 1) * sizeof(**in));
-			(*in)[(*nin)++] = optarg;
-			break;
-		case 'o': *out = optarg; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': merge_usage(stdout); *help = true; return EXIT_OK;
-		default: merge_usage(stderr); return EXIT_USAGE;
-		}
-	}
+	opts_start(&o, &spec);
+	opts_next(&o, argc, argv);
+	*in = o.dbs;
+	*nin = o.ndbs;
+	*out = o.out;
+	o.dbs = NULL;
+	ret = opts_end(&o, EXIT_OK);
+	*help = ret == EXIT_OK;
+	if (ret >= 0)
+		return ret;
 	*in = xrealloc(*in, (*nin + argc - optind + 1) * sizeof(**in));
 	for (i = optind; i < argc; i++)
 		(*in)[(*nin)++] = argv[i];
@@ -508,10 +498,6 @@ int cmd_merge(int argc, char **argv)
 	long long total;
 	int i, nin = 0, ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		merge_usage(stdout);
-		return EXIT_OK;
-	}
 	ret = merge_args(argc, argv, &out, &in, &nin, &help);
 	if (!ret && !help)
 		ret = check_output(out, in, nin, &out_exists);

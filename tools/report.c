@@ -45,7 +45,7 @@
 #include "tables_load.h"
 #include "util.h"
 
-static void report_usage(FILE *f)
+void report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
@@ -540,17 +540,12 @@ struct report_args {
 	enum out_format format;	/* --format, -j */
 	bool wide;		/* -w: text not fitted to the terminal */
 	bool by_host;		/* a row per host, lists in full */
-	bool help;		/* --help printed */
 };
 
+/* One of report's own options (getopt's @c) into @a. */
 static int report_option(int c, struct report_args *a)
 {
 	switch (c) {
-	case 'd': a->db = optarg; return EXIT_OK;
-	case 't':
-		a->tables = xrealloc(a->tables, (a->ntables + 1) * sizeof(char *));
-		a->tables[a->ntables++] = optarg;
-		return EXIT_OK;
 	case 'r': a->root = optarg; return EXIT_OK;
 	case 'e': a->f.entry = optarg; return EXIT_OK;
 	case 's':
@@ -562,59 +557,48 @@ static int report_option(int c, struct report_args *a)
 		}
 		*(c == 's' ? &a->since : &a->until) = optarg;
 		return EXIT_OK;
-	case 'f':
-		return format_parse(optarg, FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) |
-				    FMTB(FMT_MARKDOWN) | FMTB(FMT_PROMETHEUS) | FMTB(FMT_HTML),
-				    &a->format);
-	case 'o': a->out = optarg; return EXIT_OK;
-	case 'w': a->wide = true; return EXIT_OK;
 	case 'H': a->by_host = true; return EXIT_OK;
-	case 'j': a->format = FMT_JSON; return EXIT_OK;
-	case 'p': a->format = FMT_JSON; cfg.pretty = true; return EXIT_OK;
-	case 'h': report_usage(stdout); a->help = true; return EXIT_OK;
-	default: report_usage(stderr); return EXIT_USAGE;
+	default: return EXIT_OK;
 	}
 }
 
+/* -1 to go on, or the exit status (after --help, or a usage error). */
 static int report_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option lopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "tables", required_argument, NULL, 't' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "wide", no_argument, NULL, 'w' },
 		{ "by-host", no_argument, NULL, 'H' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, ret;
+	static const struct cmd_opts spec = {
+		"", lopts, OPT_TABLES | OPT_DB | OPT_OUTPUT | OPT_FORMAT | OPT_WIDE,
+		FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) | FMTB(FMT_MARKDOWN) |
+		FMTB(FMT_PROMETHEUS) | FMTB(FMT_HTML), report_usage
+	};
+	struct opts o;
+	int c, ret = EXIT_OK;
 
-	getopt_restart();
-	a->format = cfg.json ? FMT_JSON : FMT_TEXT;
-	while ((c = getopt_long(argc, argv, "d:t:o:wjph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1)
 		ret = report_option(c, a);
-		if (ret || a->help)
-			return ret;
-	}
+	opts_keep(&o, &a->db, &a->tables, &a->ntables, &a->out, &a->format, &a->wide);
+	ret = opts_end(&o, ret);
+	if (ret >= 0)
+		return ret;
 	if (a->since && a->until && a->f.since > a->f.until) {
 		fprintf(stderr, "abidep: report --since %s is after --until %s: nothing can match\n",
 			a->since, a->until);
 		return EXIT_USAGE;
 	}
-	cfg.json = a->format == FMT_JSON;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: report takes no argument '%s' (see abidep report --help)\n",
 			argv[optind]);
 		return EXIT_USAGE;
 	}
-	return EXIT_OK;
+	return -1;
 }
 
 /* Why a text or Markdown report has no table: an empty DB, or nothing matched. */
@@ -711,12 +695,8 @@ int cmd_report(int argc, char **argv)
 	char err[1024];
 	int ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		report_usage(stdout);
-		return EXIT_OK;
-	}
 	ret = report_args(argc, argv, &a);
-	if (ret || a.help || (ret = report_tables(&r, &a)))
+	if (ret >= 0 || (ret = report_tables(&r, &a)))
 		goto out;
 	r.owner = owner_new(a.root);
 	/* A root named on purpose must have a package database; / need not. */

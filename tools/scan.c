@@ -20,7 +20,7 @@
 #include "text.h"
 #include "util.h"
 
-static void scan_usage(FILE *f)
+void scan_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep scan [-t PATH]... [--weak] [-l] [--all-bytes] [--threads N]\n"
@@ -62,7 +62,7 @@ static int load(struct abi_set *set, char **paths, int npaths)
 		return -1;
 	if (set->nentries)
 		return 0;
-	fprintf(stderr, "abidep scan: the tables (%s) have no entry: give a table file or directory with -t\n",
+	fprintf(stderr, "abidep: the tables (%s) have no entry: give a table file or directory with -t\n",
 		npaths ? paths[0] : abidep_default_tables());
 	return -1;
 }
@@ -217,7 +217,7 @@ static int print_patterns(const struct abi_set *set)
 	for (i = 0; i < ns.n; i++)
 		printf("%s\n", ns.v[i].name);
 	for (i = 0; i < ns.nskipped; i++)
-		fprintf(stderr, "abidep scan: not searched (no literal attribute name): %s\n",
+		fprintf(stderr, "abidep: not searched (no literal attribute name): %s\n",
 			ns.skipped[i]);
 	scan_needles_free(&ns);
 	return EXIT_OK;
@@ -226,86 +226,74 @@ static int print_patterns(const struct abi_set *set)
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "tables", required_argument, NULL, 't' },
-		{ "weak", no_argument, NULL, 'w' },
+		{ "weak", no_argument, NULL, 'W' },
 		{ "files", no_argument, NULL, 'l' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "print-patterns", no_argument, NULL, 'P' },
 		{ "all-bytes", no_argument, NULL, 'A' },
 		{ "max-size", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static const struct cmd_opts spec = { "l", lopts, OPT_TABLES, 0, scan_usage };
 	struct scan_opts opts = { 0 };
 	bool files_only = false, patterns = false;
-	char **paths = NULL, err[512], *end;
 	struct scan_result res;
 	struct abi_set set;
-	int npaths = 0, c, ret;
+	unsigned long v;
 	const char *root = "/";
-	long v;
+	char err[512];
+	struct opts o;
+	int c, ret = EXIT_OK;
 
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "t:ljph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
-		case 't':
-			paths = xrealloc(paths, (npaths + 1) * sizeof(*paths));
-			paths[npaths++] = optarg;
-			break;
-		case 'w': opts.weak = true; break;
+		case 'W': opts.weak = true; break;
 		case 'l': files_only = opts.first_only = true; break;
 		case 'T':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 64) {
-				fprintf(stderr, "abidep scan: --threads takes a number from 1 to 64, not '%s'\n",
+			if (parse_uint(optarg, 1, 64, &v)) {
+				fprintf(stderr, "abidep: --threads takes a number from 1 to 64, not '%s'\n",
 					optarg);
-				free(paths);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+			} else {
+				opts.threads = v;
 			}
-			opts.threads = v;
 			break;
 		case 'P': patterns = true; break;
 		case 'A': opts.all_bytes = true; break;
 		case 'S':
 			if (parse_size(optarg, &opts.max_size)) {
-				fprintf(stderr, "abidep scan: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
+				fprintf(stderr, "abidep: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
 					optarg);
-				free(paths);
-				return EXIT_USAGE;
-			}
-			if (!opts.max_size)
+				ret = EXIT_USAGE;
+			} else if (!opts.max_size) {
 				opts.max_size = SCAN_NO_MAX_SIZE;
+			}
 			break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': scan_usage(stdout); free(paths); return EXIT_OK;
-		default: scan_usage(stderr); free(paths); return EXIT_USAGE;
 		}
 	}
+	if (ret || o.done >= 0)
+		return opts_end(&o, ret);
 	if (argc - optind > 1 || (patterns && argc - optind)) {
-		fprintf(stderr, "abidep scan: %s (see abidep scan --help)\n",
+		fprintf(stderr, "abidep: %s (see abidep scan --help)\n",
 			patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
-		free(paths);
-		return EXIT_USAGE;
+		return opts_end(&o, EXIT_USAGE);
 	}
 	if (optind < argc)
 		root = argv[optind];
-	if (load(&set, paths, npaths)) {
+	ret = load(&set, o.tables, o.ntables);
+	opts_end(&o, EXIT_OK);
+	if (ret) {
 		abi_set_free(&set);
-		free(paths);
 		return EXIT_USAGE;
 	}
-	free(paths);
 	if (patterns) {
 		ret = print_patterns(&set);
 		abi_set_free(&set);
 		return ret;
 	}
 	if (scan_tree_opts(root, &set, &opts, &res, err, sizeof(err))) {
-		fprintf(stderr, "abidep scan: %s\n", err);
+		fprintf(stderr, "abidep: %s\n", err);
 		abi_set_free(&set);
 		return EXIT_USAGE;
 	}

@@ -85,7 +85,7 @@ struct survey {
 	int ngroups;
 };
 
-static void survey_usage(FILE *f)
+void survey_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep survey [-j|-p] [--timeout-ms MS] [--top N] [--save DIR] [DIR]\n"
@@ -804,17 +804,6 @@ static void free_recs(struct rec *r, int n)
 
 /* ---- the command ---- */
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	*out = strtoul(s, &end, 10);
-	return errno || *end || *out > max ? -1 : 0;
-}
-
 /* --save DIR: new or empty, and not inside the tree being surveyed. */
 static int check_save(const char *save, const char *root)
 {
@@ -863,41 +852,40 @@ struct survey_args {
 static int survey_args(int argc, char **argv, struct survey *s, struct survey_args *a)
 {
 	static const struct option lopts[] = {
-		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "timeout-ms", required_argument, NULL, 'T' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "save", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static const struct cmd_opts spec = { "", lopts, 0, 0, survey_usage };
 	bool top_set = false;
-	int c;
+	struct opts o;
+	int c, ret = EXIT_OK;
 
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
-		case 't':
-			if (parse_uint(optarg, 600000, &a->timeout_ms) || !a->timeout_ms) {
+		case 'T':
+			if (parse_uint(optarg, 1, 600000, &a->timeout_ms)) {
 				fprintf(stderr, "abidep: --timeout-ms takes 1 to 600000 (milliseconds), not '%s'\n",
 					optarg);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
 			}
 			break;
 		case 'n':
-			if (parse_uint(optarg, INT_MAX, &a->top)) {
+			if (parse_uint(optarg, 0, INT_MAX, &a->top)) {
 				fprintf(stderr, "abidep: --top takes a count (0: all), not '%s'\n", optarg);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
 			}
 			top_set = true;
 			break;
 		case 's': s->save = optarg; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': survey_usage(stdout); a->help = true; return EXIT_OK;
-		default: survey_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	ret = opts_end(&o, ret);
+	a->help = ret == EXIT_OK;
+	if (ret >= 0)
+		return ret;
 	if (argc - optind > 1) {
 		fprintf(stderr, "abidep: survey takes one DIR, not also '%s' (see abidep survey --help)\n",
 			argv[optind + 1]);
@@ -998,10 +986,6 @@ int cmd_survey(int argc, char **argv)
 	struct totals t = { 0 };
 	int fd, ret;
 
-	if (argc == 2 && !strcmp(argv[1], "help")) {
-		survey_usage(stdout);
-		return EXIT_OK;
-	}
 	ret = survey_args(argc, argv, &s, &a);
 	if (ret || a.help)
 		return ret;

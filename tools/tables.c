@@ -16,12 +16,13 @@
 #include "main.h"
 #include "export.h"
 #include "json.h"
+#include "output.h"
 #include "pattern.h"
 #include "special.h"
 #include "tables_load.h"
 #include "util.h"
 
-static void tables_usage(FILE *f)
+void tables_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep tables validate [--strict|--no-strict] [-q] [-t PATH]... [PATH...]\n"
@@ -98,32 +99,25 @@ static int do_validate(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "no-strict", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "tables", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
 		{ 0 }
 	};
-	int strict = -1, quiet = 0, ntables = 0, c, i, ret = 0;
-	char **tables = NULL;
+	/* -t as every command takes it: one more PATH. */
+	static const struct cmd_opts spec = { "q", lopts, OPT_TABLES, 0, tables_usage };
+	int strict = -1, quiet = 0, ntables, c, i, ret = 0;
 	struct abi_set set;
+	struct opts o;
 
-	while ((c = getopt_long(argc, argv, "qt:hjp", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while ((c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
 		case 's': strict = 1; break;
 		case 'n': strict = 0; break;
 		case 'q': quiet = 1; break;
-		/* -t as every command takes it: one more PATH. */
-		case 't':
-			tables = xrealloc(tables, (ntables + 1) * sizeof(char *));
-			tables[ntables++] = optarg;
-			break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); free(tables); return EXIT_OK;
-		default: tables_usage(stderr); free(tables); return EXIT_USAGE;
 		}
 	}
+	if (o.done >= 0)
+		return opts_end(&o, EXIT_OK);
+	ntables = o.ntables;
 	if (strict < 0)
 		strict = optind == argc && !ntables;
 	abi_set_init(&set);
@@ -131,10 +125,10 @@ static int do_validate(int argc, char **argv)
 	if (optind == argc && !ntables)
 		ret |= abi_load_path(&set, abidep_default_tables());
 	for (i = 0; i < ntables; i++)
-		ret |= abi_load_path(&set, tables[i]);
+		ret |= abi_load_path(&set, o.tables[i]);
 	for (i = optind; i < argc; i++)
 		ret |= abi_load_path(&set, argv[i]);
-	free(tables);
+	opts_end(&o, EXIT_OK);
 	abi_check(&set, strict);
 
 	if (cfg.json) {
@@ -191,47 +185,39 @@ struct table_args {
 static int parse_table_args(int argc, char **argv, struct table_args *a)
 {
 	static const struct option lopts[] = {
-		{ "tables", required_argument, NULL, 't' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "status", required_argument, NULL, 'S' },
 		{ "sysfs", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
 		{ "abi", no_argument, NULL, 'a' },
 		{ "c", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c;
+	static const struct cmd_opts spec = { "", lopts, OPT_TABLES | OPT_OUTPUT, 0,
+					      tables_usage };
+	struct opts o;
+	int c, ret = EXIT_OK;
 
 	memset(a, 0, sizeof(*a));
-	while ((c = getopt_long(argc, argv, "t:o:jph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
-		case 't':
-			a->paths = xrealloc(a->paths, (a->npaths + 1) * sizeof(char *));
-			a->paths[a->npaths++] = optarg;
-			break;
 		case 'S':
 			if (strcmp(optarg, "deprecated") && strcmp(optarg, "removed")) {
 				fprintf(stderr, "abidep: --status takes deprecated or removed, not '%s'\n",
 					optarg);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+			} else {
+				a->status = optarg;
 			}
-			a->status = optarg;
 			break;
 		case 's': a->strict = true; break;
 		case 'D': a->sysfs = optarg; break;
-		case 'o': a->output = optarg; break;
 		case 'a': a->format = 'a'; break;
 		case 'c': a->format = 'c'; break;
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return EXIT_OK;
-		default: tables_usage(stderr); return EXIT_USAGE;
 		}
 	}
-	return -1;
+	opts_keep(&o, NULL, &a->paths, &a->npaths, &a->output, NULL, NULL);
+	return opts_end(&o, ret);
 }
 
 /*
@@ -524,37 +510,36 @@ static int do_export(int argc, char **argv)
 {
 	struct table_args a;
 	struct abi_set set;
-	FILE *out = stdout;
+	struct output o;
+	char err[1024];
 	int ret;
 
 	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
 	if (ret >= 0)
 		return ret;
-	ret = EXIT_OK;
 	if (!a.format) {
 		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
 		abi_set_free(&set);
 		free(a.paths);
 		return EXIT_USAGE;
 	}
+	/* -o as everywhere: a file, or the directory of files, replaced whole. */
 	if (a.output && a.format == 'a' && is_dir(a.output)) {
-		ret = export_abi_dir(a.output, &set) ? EXIT_USAGE : EXIT_OK;
-	} else if (a.output && !(out = fopen(a.output, "w"))) {
-		perror(a.output);
-		ret = EXIT_USAGE;
+		ret = export_abi_dir(a.output, &set, err, sizeof(err));
 	} else {
-		if (a.format == 'a')
-			export_abi(out, &set);
-		else if (!export_c(out, &set))
+		ret = output_open(&o, a.output, err, sizeof(err));
+		if (!ret && a.format == 'a')
+			export_abi(o.f, &set);
+		else if (!ret && !export_c(o.f, &set))
 			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
-		if (out != stdout && fclose(out)) {
-			perror(a.output);
-			ret = EXIT_USAGE;
-		}
+		if (!ret)
+			ret = output_close(&o, err, sizeof(err));
 	}
+	if (ret)
+		fprintf(stderr, "abidep: %s\n", err);
 	abi_set_free(&set);
 	free(a.paths);
-	return ret;
+	return ret ? EXIT_USAGE : EXIT_OK;
 }
 
 int cmd_tables(int argc, char **argv)
@@ -569,25 +554,15 @@ int cmd_tables(int argc, char **argv)
 		{ "resolve", do_resolve },
 		{ "export", do_export },
 	};
-	static const struct option lopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	size_t i;
-	int c;
-
 	/* -j, -p and -h before the command too ("+": stop at the command). */
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "+jph", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': cfg.json = true; break;
-		case 'p': cfg.json = cfg.pretty = true; break;
-		case 'h': tables_usage(stdout); return EXIT_OK;
-		default: tables_usage(stderr); return EXIT_USAGE;
-		}
-	}
+	static const struct cmd_opts spec = { "+", NULL, 0, 0, tables_usage };
+	struct opts o;
+	size_t i;
+
+	opts_start(&o, &spec);
+	opts_next(&o, argc, argv);
+	if (o.done >= 0)
+		return o.done;
 	argc -= optind - 1;
 	argv += optind - 1;
 	if (argc < 2 || !strcmp(argv[1], "help")) {
@@ -595,10 +570,8 @@ int cmd_tables(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name)) {
-			getopt_restart();
+		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-		}
 	fprintf(stderr, "abidep: unknown command 'tables %s' (see abidep tables --help)\n",
 		argv[1]);
 	return EXIT_USAGE;

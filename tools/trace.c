@@ -47,7 +47,7 @@ struct trace_args {
 	bool adopt;		/* --pin --adopt: a tracer pinned already is kept */
 };
 
-static void trace_usage(FILE *f)
+void trace_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep trace [-d PATH] [-t PATH]... [-i S] [--duration S] [-q]\n"
@@ -155,11 +155,8 @@ static int parse_seconds(int c, const char *arg, double *out)
 static int parse_map_size(int c, const char *arg, __u32 *out)
 {
 	unsigned long max = c == 'M' ? ABIDEP_MAX_USAGE : ABIDEP_SLOTS, v;
-	char *end;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || !v || v > max || arg[0] == '-' || (c == 'L' && (v & (v - 1)))) {
+	if (parse_uint(arg, 1, max, &v) || (c == 'L' && (v & (v - 1)))) {
 		if (c == 'M')
 			fprintf(stderr, "abidep: --max-entries takes a number of keys from 1 to %lu, not '%s'\n",
 				max, arg);
@@ -176,11 +173,8 @@ static int parse_map_size(int c, const char *arg, __u32 *out)
 static int parse_quota(const char *arg, __u32 *out)
 {
 	unsigned long v;
-	char *end;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || end == arg || v > ABIDEP_MAX_USAGE || arg[0] == '-') {
+	if (parse_uint(arg, 0, ABIDEP_MAX_USAGE, &v)) {
 		fprintf(stderr, "abidep: --uid-quota takes a number of keys from 0 (no bound) to %d, not '%s'\n",
 			ABIDEP_MAX_USAGE, arg);
 		return EXIT_USAGE;
@@ -189,7 +183,7 @@ static int parse_quota(const char *arg, __u32 *out)
 	return EXIT_OK;
 }
 
-/* One option (getopt's @c) into @tr or @a. */
+/* One of trace's own options (getopt's @c) into @tr or @a. */
 static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 {
 	switch (c) {
@@ -200,24 +194,16 @@ static int trace_option(int c, struct tracer *tr, struct trace_args *a)
 		}
 		a->mode = c;
 		return EXIT_OK;
-	case 'd': tr->db_path = optarg; return EXIT_OK;
 	case 'i': return parse_seconds(c, optarg, &a->interval);
 	case 'D': return parse_seconds(c, optarg, &a->duration);
 	case 'M': return parse_map_size(c, optarg, &tr->max_usage);
 	case 'L': return parse_map_size(c, optarg, &tr->nr_slots);
 	case 'Q': return parse_quota(optarg, &tr->uid_quota);
-	case 't':
-		a->tpaths = xrealloc(a->tpaths, (a->ntpaths + 1) * sizeof(char *));
-		a->tpaths[a->ntpaths++] = optarg;
-		return EXIT_OK;
 	case 'q': tr->print = false; return EXIT_OK;
 	case 'K': tr->kprobe = true; return EXIT_OK;
 	case 'E': tr->early = true; return EXIT_OK;
 	case 'A': a->adopt = true; return EXIT_OK;
-	case 'j': cfg.json = true; return EXIT_OK;
-	case 'p': cfg.json = cfg.pretty = true; return EXIT_OK;
-	case 'h': trace_usage(stdout); a->help = true; return EXIT_OK;
-	default: trace_usage(stderr); return EXIT_USAGE;
+	default: return EXIT_OK;
 	}
 }
 
@@ -228,7 +214,6 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 		{ "stop", no_argument, NULL, 'S' },
 		{ "sync", no_argument, NULL, 'Y' },
 		{ "status", no_argument, NULL, 's' },
-		{ "db", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'M' },
@@ -237,21 +222,22 @@ static int trace_args(int argc, char **argv, struct tracer *tr, struct trace_arg
 		{ "kprobe", no_argument, NULL, 'K' },
 		{ "early", no_argument, NULL, 'E' },
 		{ "adopt", no_argument, NULL, 'A' },
-		{ "tables", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, ret;
+	static const struct cmd_opts spec = { "i:q", lopts, OPT_TABLES | OPT_DB, 0,
+					      trace_usage };
+	struct opts o;
+	int c, ret = EXIT_OK;
 
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, "d:i:t:qjph", lopts, NULL)) != -1) {
+	opts_start(&o, &spec);
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1)
 		ret = trace_option(c, tr, a);
-		if (ret || a->help)
-			return ret;
-	}
+	opts_keep(&o, &tr->db_path, &a->tpaths, &a->ntpaths, NULL, NULL, NULL);
+	ret = opts_end(&o, ret);
+	a->help = ret == EXIT_OK;
+	if (ret >= 0)
+		return ret;
 	if (optind != argc) {
 		fprintf(stderr, "abidep: trace takes no argument '%s' (see abidep trace --help)\n",
 			argv[optind]);

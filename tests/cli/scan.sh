@@ -250,11 +250,11 @@ check "--weak -l --all-bytes finds the files grep -rlwF finds with them" sh -c "
 
 section "bad input"
 check "a missing ROOT exits 2" test "$(status $A scan "$T/nope")" = 2
-check "... and says so" grep -qx "abidep scan: cannot read ROOT '$T/nope': No such file or directory" "$T/err"
+check "... and says so" grep -qx "abidep: cannot read ROOT '$T/nope': No such file or directory" "$T/err"
 check "a file as ROOT exits 2" test "$(status $A scan "$F/etc/ir.conf")" = 2
-check "... and says so" grep -qx "abidep scan: ROOT '$F/etc/ir.conf' is not a directory" "$T/err"
+check "... and says so" grep -qx "abidep: ROOT '$F/etc/ir.conf' is not a directory" "$T/err"
 check "/proc as ROOT exits 2" test "$(status $A scan /proc)" = 2
-check "... and says why" grep -qx "abidep scan: ROOT '/proc' is on a kernel filesystem (proc, sysfs, ...): it holds no installed files to scan" "$T/err"
+check "... and says why" grep -qx "abidep: ROOT '/proc' is on a kernel filesystem (proc, sysfs, ...): it holds no installed files to scan" "$T/err"
 check "missing --tables exit 2" test "$(status $A scan -t "$T/none" "$F")" = 2
 check "... naming the file" grep -q "$T/none: error: cannot read: No such file or directory" "$T/err"
 printf 'What:\t/sys/a\nStatus:\tgone\nDescription:\tx\n' >"$T/badtable"

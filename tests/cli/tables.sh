@@ -295,6 +295,15 @@ check "export --abi reads back as clean Documentation/ABI" sh -c "
 check "export --abi keeps every What" test "$(grep -c '^What:' "$T/abi")" = "$(cat migration-tables/* | grep -c '^What:')"
 check "export needs a format" test "$(status $A tables export)" = 2
 check "export -o to an unwritable place fails" test "$(status $A tables export --c -o /nonexistent/x.h)" = 2
+# -o as every writer does it: a temporary file beside FILE, renamed over it.
+mkdir -p "$T/ex/dir" "$T/ex/abi/sysfs-class-rc"
+check "export -o FILE: what standard output gets" sh -c "
+	$A tables export --c -o '$T/ex/c.h' && $A tables export --c | cmp -s - '$T/ex/c.h'"
+check "export -o DIR for --c cannot replace it: exit 2" test "$(status $A tables export --c -o "$T/ex/dir")" = 2
+check "... says why" grep -q "^abidep: cannot replace $T/ex/dir with " "$T/err"
+check "export --abi -o DIR with a table's name taken by a directory: exit 2" \
+	test "$(status $A tables export --abi -o "$T/ex/abi")" = 2
+check "... and no temporary file is left behind" same "$(find "$T/ex" -name '.*' | wc -l)" 0
 
 section "usage"
 check "--help" test "$(status $A --help)" = 0
@@ -305,6 +314,34 @@ check "an unknown command" test "$(status $A tables frob)" = 2
 check "ABIDEP_TABLES chooses the tables" sh -c "ABIDEP_TABLES='$T/plain' $A tables list | grep -q '/sys/a'"
 check "tables -j list: -j before the command too" \
 	sh -c "test \"\$($A tables -j list)\" = \"\$($A tables list -j)\""
+# The objects' table: abidep OBJECT help and abidep help OBJECT, as --help.
+$A --help >"$T/help-"
+same_help() {	# same_help OBJECT COMMAND...: exit 0, and OBJECT's --help
+	o=$1
+	shift
+	"$@" >"$T/help-got" && cmp "$T/help-got" "$T/help-$o"
+}
+check "help: the usage text" same_help "" $A help
+for o in tables trace report scan check merge brownout survey; do
+	$A $o --help >"$T/help-$o"
+	check "$o help: as $o --help" same_help $o $A $o help
+	check "help $o: as $o --help" same_help $o $A help $o
+	check "-j $o help: as $o --help" same_help $o $A -j $o help
+	check "abidep --help lists $o" grep -q "^  $o " "$T/help-"
+done
+check "help of an unknown object: exit 2" test "$(status $A help frobnicate)" = 2
+check "... is named" grep -qx "abidep: unknown object 'frobnicate' (see abidep --help)" "$T/err"
+check "help takes one object" test "$(status $A help scan check)" = 2
+# A number is decimal digits, no sign and no space, in every object (not
+# trace here: past its options it would load BPF).
+mkdir -p "$T/empty"
+for n in +4 ' 4'; do
+	check "scan --threads '$n': exit 2" test "$(status $A scan --threads "$n" --print-patterns)" = 2
+	check "... named" grep -qx "abidep: --threads takes a number from 1 to 64, not '$n'" "$T/err"
+	check "check --quiet-days '$n': exit 2" test "$(status $A check -d "$T/none.db" --quiet-days "$n")" = 2
+	check "survey --top '$n': exit 2" test "$(status $A survey --top "$n" "$T/empty")" = 2
+done
+check "scan --threads 64: taken" test "$(status $A scan --threads 64 --print-patterns)" = 0
 
 section "every object: one letter for one thing, one number for one thing"
 objects="tables trace report scan check merge brownout survey"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "output.h"
 #include "pattern.h"
 #include "util.h"
 
@@ -97,25 +98,24 @@ void export_abi(FILE *f, const struct abi_set *set)
 	}
 }
 
-int export_abi_dir(const char *dir, const struct abi_set *set)
+int export_abi_dir(const char *dir, const struct abi_set *set, char *err, size_t errlen)
 {
-	int i;
+	struct output o;
+	int i, ret = 0;
 
-	for (i = 0; i < set->nfiles; i++) {
+	for (i = 0; i < set->nfiles && !ret; i++) {
 		char *copy = xstrdup(set->files[i].path);
 		char *path = path_join(dir, basename(copy));
-		FILE *f = fopen(path, "w");
 
-		if (!f || (export_file(f, set, &set->files[i], true), fclose(f))) {
-			perror(path);
-			free(path);
-			free(copy);
-			return -1;
+		ret = output_open(&o, path, err, errlen);
+		if (!ret) {
+			export_file(o.f, set, &set->files[i], true);
+			ret = output_close(&o, err, errlen);
 		}
 		free(path);
 		free(copy);
 	}
-	return 0;
+	return ret;
 }
 
 /* "/sys/class/CLASS/<dev>/NAME" -> CLASS and NAME (pointers into @path). */

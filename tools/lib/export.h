@@ -3,6 +3,7 @@
 #define ABIDEP_EXPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "abi.h"
@@ -11,8 +12,11 @@
 void export_entry_text(FILE *f, const struct abi_entry *e, bool ours);
 /* Strict Documentation/ABI text of every entry, as one stream. */
 void export_abi(FILE *f, const struct abi_set *set);
-/* The same, one file per table (with its introduction) in @dir. */
-int export_abi_dir(const char *dir, const struct abi_set *set);
+/*
+ * The same, one file per table (with its introduction) in @dir, each
+ * written as -o writes (output.h); -1 with a message in @err.
+ */
+int export_abi_dir(const char *dir, const struct abi_set *set, char *err, size_t errlen);
 /* The kernel module's table (kmod/table_gen.h); returns its entry count. */
 int export_c(FILE *f, const struct abi_set *set);
 /* Whether the module makes What @k of @e itself (an entry export_c() exports). */

@@ -130,6 +130,21 @@ int parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 char *path_join(const char *dir, const char *name)
 {
 	size_t l = strlen(dir);

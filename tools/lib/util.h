@@ -3,7 +3,6 @@
 #ifndef ABIDEP_UTIL_H
 #define ABIDEP_UTIL_H
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,21 +34,17 @@ char *path_join(const char *dir, const char *name);
 int parse_size(const char *s, unsigned long long *out);
 
 /*
+ * A number from @min to @max, in decimal digits only (no sign, no space),
+ * for an option's argument. 0, or -1 when @s is not one or is out of range.
+ */
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/*
  * On merged-/usr systems /bin, /sbin and /lib* link to /usr/...: the kernel
  * names /usr/bin/cat where a package database may list /bin/cat, or the
  * other way round. The other name of @path (malloc'd), or NULL when it has
  * none (not under those directories, or not absolute).
  */
 char *usr_twin(const char *path);
-
-/*
- * Start a command's getopt_long() afresh. 0, not 1: glibc initialises
- * again, so the command's options are taken in any position (it permutes)
- * instead of stopping at the first operand as main()'s "+" does.
- */
-static inline void getopt_restart(void)
-{
-	optind = 0;
-}
 
 #endif
