@@ -151,14 +151,9 @@ static void verdict_table(FILE *f, const struct check *c)
 static void exe_row(FILE *f, const struct check_exe *x, bool enumerated)
 {
 	const struct check_use *u = x->uses;
-	unsigned int *uids = xcalloc(x->n, sizeof(*uids));
-	char **hosts = xcalloc(x->n, sizeof(*hosts)), *list;
-	int k, o, j;
+	char *list;
+	int o, j;
 
-	for (k = 0; k < x->n; k++) {
-		hosts[k] = u[k].host;
-		uids[k] = u[k].uid;
-	}
 	fputs("<tr class=\"exe\" data-exe=\"", f);
 	html_esc(f, u[0].exe);
 	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"", x->sum.count,
@@ -177,11 +172,11 @@ static void exe_row(FILE *f, const struct check_exe *x, bool enumerated)
 	}
 	/* The text's capped lists (text.c), as check's table has them. */
 	fprintf(f, "<td class=\"n\">%d</td><td>", x->nhosts);
-	list = distinct_list(hosts, x->n, NAMES_SHOWN);
+	list = check_exe_hosts(x, NAMES_SHOWN);
 	html_esc(f, list);
 	free(list);
 	fputs("</td><td>", f);
-	list = uids_list(uids, x->n, NAMES_SHOWN);
+	list = check_exe_uids(x, NAMES_SHOWN);
 	html_esc(f, list);
 	free(list);
 	fputs("</td><td>", f);
@@ -197,8 +192,6 @@ static void exe_row(FILE *f, const struct check_exe *x, bool enumerated)
 		x->sum.swept, x->sum.errors);
 	html_time(f, x->sum.last_seen);
 	fputs("</td></tr>\n", f);
-	free(uids);
-	free(hosts);
 }
 
 /* Uses a row per executable. */

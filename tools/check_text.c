@@ -137,29 +137,27 @@ static const char *const enum_head[U_NCOLS] = {
 	"HOSTS", "WHY",
 };
 
-/* The distinct uids of @u[0..n), as a capped list. */
-static char *uids_text(const struct check_use *u, int n, int cap)
+char *check_exe_uids(const struct check_exe *x, int cap)
 {
-	unsigned int *uid = xmalloc(n * sizeof(*uid));
+	unsigned int *uid = xmalloc((x->n + 1) * sizeof(*uid));
 	char *text;
 	int i;
 
-	for (i = 0; i < n; i++)
-		uid[i] = u[i].uid;
-	text = uids_list(uid, n, cap);
+	for (i = 0; i < x->n; i++)
+		uid[i] = x->uses[i].uid;
+	text = uids_list(uid, x->n, cap);
 	free(uid);
 	return text;
 }
 
-/* The distinct hosts of @u[0..n), as a capped list. */
-static char *hosts_text(const struct check_use *u, int n, int cap)
+char *check_exe_hosts(const struct check_exe *x, int cap)
 {
-	char **names = xmalloc(n * sizeof(char *)), *text;
+	char **names = xmalloc((x->n + 1) * sizeof(char *)), *text;
 	int i;
 
-	for (i = 0; i < n; i++)
-		names[i] = u[i].host;
-	text = distinct_list(names, n, cap);
+	for (i = 0; i < x->n; i++)
+		names[i] = x->uses[i].host;
+	text = distinct_list(names, x->n, cap);
 	free(names);
 	return text;
 }
@@ -172,14 +170,14 @@ static void add_use_sum(struct table *t, int layout, const struct check_exe *x, 
 
 	col[U_EXE] = xstrdup(u->exe);
 	col[U_PKG] = xstrdup(or_dash(u->package));
-	col[U_UIDS] = uids_text(u, x->n, NAMES_SHOWN);
+	col[U_UIDS] = check_exe_uids(x, NAMES_SHOWN);
 	col[U_USES] = xasprintf("%llu", x->sum.count);
 	/* "-" when the DB cannot tell for one of them. */
 	col[U_WINDOW] = x->recent < 0 ? xstrdup("-") : xasprintf("%lld", x->recent);
 	col[U_FAILED] = xasprintf("%llu", x->sum.errors);
 	col[U_OPS] = ops_text(x->ops);
 	col[U_LAST] = xstrdup(iso_time(x->sum.last_seen, tm, sizeof(tm)));
-	col[U_HOSTS] = hosts_text(u, x->n, NAMES_SHOWN);
+	col[U_HOSTS] = check_exe_hosts(x, NAMES_SHOWN);
 	if (enumerated)
 		col[U_WHY] = xstrdup(check_enum_reason(u));
 }

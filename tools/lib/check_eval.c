@@ -1007,6 +1007,17 @@ void check_judge(struct check *c)
 	}
 }
 
+static void uses_free(struct check_use *u, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		free(u[k].exe);
+		free(u[k].host);
+	}
+	free(u);
+}
+
 void check_free(struct check *c)
 {
 	int i, k;
@@ -1014,16 +1025,8 @@ void check_free(struct check *c)
 	for (i = 0; i < c->n; i++) {
 		struct check_entry *ce = &c->entries[i];
 
-		for (k = 0; k < ce->nuses; k++) {
-			free(ce->uses[k].exe);
-			free(ce->uses[k].host);
-		}
-		for (k = 0; k < ce->nenums; k++) {
-			free(ce->enums[k].exe);
-			free(ce->enums[k].host);
-		}
-		free(ce->uses);
-		free(ce->enums);
+		uses_free(ce->uses, ce->nuses);
+		uses_free(ce->enums, ce->nenums);
 		free(ce->use_exes);
 		free(ce->enum_exes);
 		usage_daily_free(&ce->days);
