@@ -20,6 +20,7 @@
 
 #include "main.h"
 #include "check_eval.h"
+#include "usage_source.h"
 #include "check_html.h"
 #include "check_text.h"
 #include "utctime.h"
@@ -519,8 +520,7 @@ static int check_entries(struct check *c, const struct abi_set *set, const struc
 }
 
 /* The verdicts in --format's form, to -o FILE or standard output; -1 on failure. */
-static int check_output(const struct check *c, struct check_html *h,
-			const struct check_args *a)
+static int check_output(const struct check *c, const struct check_args *a)
 {
 	struct output o;
 	char err[1024];
@@ -532,7 +532,7 @@ static int check_output(const struct check *c, struct check_html *h,
 	if (a->format == FMT_JSON)
 		print_json(c, a->db, a->scan_root, o.f);
 	else if (a->format == FMT_HTML)
-		check_html_print(h, c, a->db, a->scan_root, o.f);
+		check_html_print(c, a->db, a->scan_root, o.f);
 	else
 		check_print(c, a->db, a->by_host, o.f, a->format, output_width(&o, a->wide));
 	if (output_close(&o, err, sizeof(err))) {
@@ -542,10 +542,23 @@ static int check_output(const struct check *c, struct check_html *h,
 	return 0;
 }
 
+/* The usage of the selected entries, from the DB -d names; -1 with @err. */
+static int check_usage_db(struct check *c, const struct check_args *a, char *err,
+			  size_t errlen)
+{
+	struct usage_source src;
+	int ret;
+
+	if (usage_source_store(&src, a->db, err, errlen))
+		return -1;
+	ret = check_read_usage(c, &src, err, errlen);
+	src.ops->close(&src);
+	return ret;
+}
+
 /* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
 static int check_run(struct check *c, struct abi_set *set, const struct check_args *a)
 {
-	struct check_html *h = NULL;
 	char err[1024];
 	int ret;
 
@@ -555,21 +568,19 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 	ret = check_entries(c, set, a);
 	if (ret)
 		return ret;
-	if (a->format == FMT_HTML)
-		h = check_html_new(c);
-	if (check_read_db(c, a->db, err, sizeof(err))) {
+	/* The page draws each entry's daily use. */
+	c->read_days = a->format == FMT_HTML;
+	if (check_usage_db(c, a, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
-		ret = EXIT_DB;
-	} else if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		ret = EXIT_USAGE;
-	} else {
-		check_judge(c);
-		ret = check_output(c, h, a) ? EXIT_USAGE : EXIT_OK;
+		return EXIT_DB;
 	}
-	check_html_free(h, c);
-	if (ret)
-		return ret;
+	if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EXIT_USAGE;
+	}
+	check_judge(c);
+	if (check_output(c, a))
+		return EXIT_USAGE;
 	/* 0 only when every entry judged may go: a gate removes what exits 0. */
 	if (c->counts[V_BLOCKED])
 		return EXIT_FAIL;

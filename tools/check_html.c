@@ -10,8 +10,9 @@
  *	per host: the tracer's sessions over the quiet window, and whether
  *	  they cover it (check_eval.c's rule), uncovered hosts first.
  *
- * The figures are in the DOM too (data-* attributes), for scripts and for
- * tests/cli/html.sh, which compares them with check -j.
+ * all of check's model (lib/check_eval.h, read with read_days), as every
+ * format prints it. The figures are in the DOM too (data-* attributes),
+ * for scripts and for tests/cli/html.sh, which compares them with check -j.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,81 +20,12 @@
 #include <string.h>
 
 #include "check_html.h"
+#include "check_text.h"
 #include "utctime.h"
 #include "html.h"
+#include "html_figures.h"
 #include "text.h"
 #include "util.h"
-
-struct check_html {
-	bool has_days;			/* the DB keeps a daily history */
-	struct html_plot *plots;	/* per c->entries[i] */
-	/* Per c->shosts[i], its sessions' spans, in order of start. */
-	struct host_spans { struct html_span *s; int n, cap; } *spans;
-};
-
-/* ---- reading, in check_read_db()'s snapshot ---- */
-
-struct read_ctx {
-	struct check *c;
-	struct check_html *h;
-	int host;		/* the c->shosts index of the last session */
-};
-
-/* A day of an entry's use: on its plot, by executable (uid, op, host summed). */
-static int add_day(const struct usage_day *d, void *arg)
-{
-	struct read_ctx *r = arg;
-	struct check_entry *ce = check_entry_of_what(r->c, d->what);
-
-	/* Days of a What the tracer did not record cannot be placed. */
-	if (ce)
-		html_plot_add(&r->h->plots[ce - r->c->entries], d->exe, d->day, d->count);
-	return 0;
-}
-
-/* Sessions come ordered by host as c->shosts were built: walk both. */
-static int add_span(const struct usage_session *u, void *arg)
-{
-	const char *host = u->host;
-	struct read_ctx *r = arg;
-	struct host_spans *hs;
-	struct html_span *sp;
-
-	while (r->host < r->c->nshosts && strcmp(r->c->shosts[r->host].host, host))
-		r->host++;
-	if (r->host == r->c->nshosts)
-		return -1;
-	hs = &r->h->spans[r->host];
-	sp = GROW(hs->s, hs->n, hs->cap);
-	sp->start = u->started;
-	sp->end = u->last_sync;
-	return 0;
-}
-
-static int read_more(struct store *s, struct check *c, void *arg)
-{
-	struct check_html *h = arg;
-	struct store_filter f = { 0 };
-	struct read_ctx r = { .c = c, .h = h };
-	int ret;
-
-	h->plots = xcalloc(c->n, sizeof(*h->plots));
-	h->spans = xcalloc(c->nshosts, sizeof(*h->spans));
-	h->has_days = store_has_days(s);
-	ret = h->has_days ? store_each_day(s, &f, add_day, &r) : 0;
-	if (!ret)
-		ret = store_each_session(s, add_span, &r);
-	return ret;
-}
-
-struct check_html *check_html_new(struct check *c)
-{
-	struct check_html *h = xcalloc(1, sizeof(*h));
-
-	c->read_more = read_more;
-	c->read_more_arg = h;
-	return h;
-}
 
 /* ---- the page ---- */
 
@@ -211,40 +143,23 @@ static void verdict_table(FILE *f, const struct check *c)
 
 /* ---- an entry's users, per executable ---- */
 
-/* Why an enumerated use does not block, as check's text says it. */
-static const char *enum_reason(const struct check_use *u)
-{
-	return u->ignored ? u->ignored->reason : "swept its directory";
-}
-
 /*
- * The uses @u[0..n) of one executable (sorted by host, then uid: cmp_use())
- * as one row: how many hosts (the first few named) and uids, the ops, the
- * sums, the last use.
+ * The uses of one executable (sorted by host, then uid: cmp_use()) as one
+ * row: how many hosts (the first few named) and uids, the ops, the sums,
+ * the last use.
  */
-static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
+static void exe_row(FILE *f, const struct check_exe *x, bool enumerated)
 {
-	struct usage_counts sum = u[0].counts;
-	unsigned int ops = u[0].ops, *uids = xcalloc(n, sizeof(*uids));
-	char **hosts = xcalloc(n, sizeof(*hosts)), *list;
-	long long window = 0;	/* uses of the window's days; -1: unknown */
-	int k, o, nhosts = 1, j;
+	const struct check_use *u = x->uses;
+	char *list;
+	int o, j;
 
-	for (k = 0; k < n; k++) {
-		window = window < 0 || u[k].recent < 0 ? -1 : window + u[k].recent;
-		if (k) {
-			usage_add(&sum, &u[k].counts);
-			ops |= u[k].ops;
-			nhosts += strcmp(u[k].host, u[k - 1].host) != 0;
-		}
-		hosts[k] = u[k].host;
-		uids[k] = u[k].uid;
-	}
 	fputs("<tr class=\"exe\" data-exe=\"", f);
 	html_esc(f, u[0].exe);
-	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"", sum.count, nhosts, n);
-	if (window >= 0)
-		fprintf(f, " data-window=\"%lld\"", window);
+	fprintf(f, "\" data-uses=\"%llu\" data-hosts=\"%d\" data-rows=\"%d\"", x->sum.count,
+		x->nhosts, x->n);
+	if (x->recent >= 0)
+		fprintf(f, " data-window=\"%lld\"", x->recent);
 	fputs("><td class=\"path\">", f);
 	html_esc(f, u[0].exe);
 	fputs("</td><td>", f);
@@ -252,40 +167,38 @@ static void exe_row(FILE *f, const struct check_use *u, int n, bool enumerated)
 	fputs("</td>", f);
 	if (enumerated) {
 		fputs("<td>", f);
-		html_esc(f, enum_reason(&u[0]));
+		html_esc(f, check_enum_reason(&u[0]));
 		fputs("</td>", f);
 	}
 	/* The text's capped lists (text.c), as check's table has them. */
-	fprintf(f, "<td class=\"n\">%d</td><td>", nhosts);
-	list = distinct_list(hosts, n, NAMES_SHOWN);
+	fprintf(f, "<td class=\"n\">%d</td><td>", x->nhosts);
+	list = check_exe_hosts(x, NAMES_SHOWN);
 	html_esc(f, list);
 	free(list);
 	fputs("</td><td>", f);
-	list = uids_list(uids, n, NAMES_SHOWN);
+	list = check_exe_uids(x, NAMES_SHOWN);
 	html_esc(f, list);
 	free(list);
 	fputs("</td><td>", f);
 	for (o = 0, j = 0; o < NOPS; o++)
-		if (ops & (1u << o))
+		if (x->ops & (1u << o))
 			fprintf(f, "%s%s", j++ ? "," : "", check_op_names[o]);
-	fprintf(f, "</td><td class=\"n\">%llu</td>", sum.count);
-	if (window < 0)
+	fprintf(f, "</td><td class=\"n\">%llu</td>", x->sum.count);
+	if (x->recent < 0)
 		fputs("<td class=\"n window\">-</td>", f);
 	else
-		fprintf(f, "<td class=\"n window\">%lld</td>", window);
+		fprintf(f, "<td class=\"n window\">%lld</td>", x->recent);
 	fprintf(f, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"t\">",
-		sum.swept, sum.errors);
-	html_time(f, sum.last_seen);
+		x->sum.swept, x->sum.errors);
+	html_time(f, x->sum.last_seen);
 	fputs("</td></tr>\n", f);
-	free(uids);
-	free(hosts);
 }
 
-/* Uses sorted by exe (cmp_use()): a row per executable. */
+/* Uses a row per executable. */
 static void uses_table(FILE *f, const char *title, const char *cls,
-		       const struct check_use *u, int n, bool enumerated)
+		       const struct check_exe *x, int n, bool enumerated)
 {
-	int k, start;
+	int k;
 
 	if (!n)
 		return;
@@ -293,11 +206,8 @@ static void uses_table(FILE *f, const char *title, const char *cls,
 		"<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
 		"<th>in the window</th><th>swept</th><th>failed</th><th>last use</th></tr>\n",
 		title, cls, enumerated ? "<th>why not blocking</th>" : "");
-	for (start = 0, k = 1; k <= n; k++)
-		if (k == n || strcmp(u[k].exe, u[start].exe)) {
-			exe_row(f, u + start, k - start, enumerated);
-			start = k;
-		}
+	for (k = 0; k < n; k++)
+		exe_row(f, &x[k], enumerated);
 	fputs("</table>\n", f);
 }
 
@@ -333,33 +243,36 @@ static void refs_table(FILE *f, const struct check_entry *ce)
 }
 
 /* The entry's daily use: from its first day (or the window's start) to now. */
-static void entry_plot(FILE *f, const struct check *c, struct check_html *h, int i)
+static void entry_plot(FILE *f, const struct check *c, const struct check_entry *ce)
 {
-	struct html_plot *p = &h->plots[i];
+	struct html_plot p = { 0 };
 	long long first, last;
 
-	if (!h->has_days) {
+	if (!c->has_days) {
 		fputs("<p class=\"note plot-none\">No daily history in this DB (older abidep): "
 		      "the tables above total the uses of the quiet window.</p>\n", f);
 		return;
 	}
-	if (!html_plot_days(p, &first, &last)) {
+	html_daily_plot(&p, &ce->days);
+	if (!html_plot_days(&p, &first, &last)) {
 		fputs("<p class=\"note plot-none\">No use in the daily history.</p>\n", f);
-		return;
+	} else {
+		fputs("<p>Uses per day (UTC), by executable, every uid, op and host:</p>\n", f);
+		html_plot_svg(f, &p, first < c->quiet_since ? first : c->quiet_since,
+			      last > c->now ? last : c->now, c->quiet_since, "quiet window");
 	}
-	fputs("<p>Uses per day (UTC), by executable, every uid, op and host:</p>\n", f);
-	html_plot_svg(f, p, first < c->quiet_since ? first : c->quiet_since,
-		      last > c->now ? last : c->now, c->quiet_since, "quiet window");
+	html_plot_free(&p);
 }
 
 /* Entries with something to show: a use ever, a reference, or no-data. */
-static bool entry_shown(const struct check_entry *ce, const struct html_plot *p)
+static bool entry_shown(const struct check_entry *ce)
 {
-	return ce->nuses || ce->nenums || ce->nrefs || p->n || ce->last_use != LLONG_MIN ||
-	       ce->verdict == V_BLOCKED || ce->verdict == V_NO_DATA;
+	return ce->nuses || ce->nenums || ce->nrefs || ce->days.n ||
+	       ce->last_use != LLONG_MIN || ce->verdict == V_BLOCKED ||
+	       ce->verdict == V_NO_DATA;
 }
 
-static void entries(FILE *f, const struct check *c, struct check_html *h)
+static void entries(FILE *f, const struct check *c)
 {
 	int i;
 
@@ -367,7 +280,7 @@ static void entries(FILE *f, const struct check *c, struct check_html *h)
 	for (i = 0; i < c->n; i++) {
 		const struct check_entry *ce = &c->entries[i];
 
-		if (!entry_shown(ce, &h->plots[i]))
+		if (!entry_shown(ce))
 			continue;
 		fprintf(f, "<section class=\"entry\" id=\"entry-%d\" data-what=\"", i);
 		html_esc(f, ce->e->what[0]);
@@ -379,11 +292,11 @@ static void entries(FILE *f, const struct check *c, struct check_html *h)
 		html_esc(f, ce->reason);
 		fputs("</p>\n", f);
 		uses_table(f, "Used in the quiet window by (blocking)", "blockers",
-			   ce->uses, ce->nuses, false);
+			   ce->use_exes, ce->nuse_exes, false);
 		uses_table(f, "Enumerated by (not blocking)", "enumerated",
-			   ce->enums, ce->nenums, true);
+			   ce->enum_exes, ce->nenum_exes, true);
 		refs_table(f, ce);
-		entry_plot(f, c, h, i);
+		entry_plot(f, c, ce);
 		fputs("</section>\n", f);
 	}
 }
@@ -403,7 +316,7 @@ static void late_boots(FILE *f, const struct check *c, const struct check_host *
 	free(boots);
 }
 
-static void host_row(FILE *f, const struct check *c, const struct check_html *h, int i)
+static void host_row(FILE *f, const struct check *c, int i)
 {
 	const struct check_host *sh = &c->shosts[i];
 	long long gap = sh->covers ? LLONG_MAX :
@@ -428,12 +341,12 @@ static void host_row(FILE *f, const struct check *c, const struct check_html *h,
 	fputs("</td><td class=\"t\">", f);
 	html_time(f, sh->covered_until);
 	fprintf(f, "</td><td class=\"n\">%d</td><td>", sh->nsessions);
-	html_timeline_svg(f, c->quiet_since, c->now, h->spans[i].s, h->spans[i].n, gap);
+	html_sessions_svg(f, c->quiet_since, c->now, sh->spans, sh->nspans, gap);
 	fputs("</td></tr>\n", f);
 }
 
 /* Uncovered hosts first, then covered ones, CHECK_HTML_HOSTS in all. */
-static void hosts(FILE *f, const struct check *c, const struct check_html *h)
+static void hosts(FILE *f, const struct check *c)
 {
 	int i, pass, shown = 0, shown_uncovered = 0;
 
@@ -457,7 +370,7 @@ static void hosts(FILE *f, const struct check *c, const struct check_html *h)
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < c->nshosts && shown < CHECK_HTML_HOSTS; i++)
 			if (c->shosts[i].covers == (bool)pass) {
-				host_row(f, c, h, i);
+				host_row(f, c, i);
 				shown++;
 				shown_uncovered += !pass;
 			}
@@ -474,8 +387,7 @@ static void hosts(FILE *f, const struct check *c, const struct check_html *h)
 
 /* ---- writing ---- */
 
-void check_html_print(struct check_html *h, const struct check *c, const char *db,
-		      const char *scan_root, FILE *f)
+void check_html_print(const struct check *c, const char *db, const char *scan_root, FILE *f)
 {
 	char t[64];
 	char *title = xasprintf("abidep check at %s", iso_time(c->now, t, sizeof(t)));
@@ -484,22 +396,7 @@ void check_html_print(struct check_html *h, const struct check *c, const char *d
 	free(title);
 	summary(f, c, db, scan_root);
 	verdict_table(f, c);
-	entries(f, c, h);
-	hosts(f, c, h);
+	entries(f, c);
+	hosts(f, c);
 	html_end(f);
-}
-
-void check_html_free(struct check_html *h, const struct check *c)
-{
-	int i;
-
-	if (!h)
-		return;
-	for (i = 0; h->plots && i < c->n; i++)
-		html_plot_free(&h->plots[i]);
-	for (i = 0; h->spans && i < c->nshosts; i++)
-		free(h->spans[i].s);
-	free(h->plots);
-	free(h->spans);
-	free(h);
 }

@@ -12,22 +12,12 @@
 
 #include "check_eval.h"
 
-struct check_html;
-
 /*
- * Before check_read_db(): have it read, in its snapshot, what the page
- * needs besides the verdicts (the daily history, the sessions' spans).
+ * After check_judge(), of a model read with read_days: the page, to @out
+ * (a write error is the caller's to find, as ferror(@out)).
  */
-struct check_html *check_html_new(struct check *c);
-
-/*
- * After check_judge(): the page, to @out (a write error is the caller's
- * to find, as ferror(@out)).
- */
-void check_html_print(struct check_html *h, const struct check *c, const char *db,
-		      const char *scan_root, FILE *out);
-
-void check_html_free(struct check_html *h, const struct check *c);
+void check_html_print(const struct check *c, const char *db, const char *scan_root,
+		      FILE *out);
 
 /* Hosts in the coverage table; the rest are counted (-j lists them). */
 #define CHECK_HTML_HOSTS	100

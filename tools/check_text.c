@@ -137,88 +137,59 @@ static const char *const enum_head[U_NCOLS] = {
 	"HOSTS", "WHY",
 };
 
-/* Uses of the quiet window's days, summed: "-" when the DB cannot tell for one. */
-static char *window_text(const struct check_use *u, int n)
+char *check_exe_uids(const struct check_exe *x, int cap)
 {
-	unsigned long long sum = 0;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (u[i].recent < 0)
-			return xstrdup("-");
-		sum += u[i].recent;
-	}
-	return xasprintf("%llu", sum);
-}
-
-/* The distinct uids of @u[0..n), as a capped list. */
-static char *uids_text(const struct check_use *u, int n, int cap)
-{
-	unsigned int *uid = xmalloc(n * sizeof(*uid));
+	unsigned int *uid = xmalloc((x->n + 1) * sizeof(*uid));
 	char *text;
 	int i;
 
-	for (i = 0; i < n; i++)
-		uid[i] = u[i].uid;
-	text = uids_list(uid, n, cap);
+	for (i = 0; i < x->n; i++)
+		uid[i] = x->uses[i].uid;
+	text = uids_list(uid, x->n, cap);
 	free(uid);
 	return text;
 }
 
-/* The distinct hosts of @u[0..n), as a capped list. */
-static char *hosts_text(const struct check_use *u, int n, int cap)
+char *check_exe_hosts(const struct check_exe *x, int cap)
 {
-	char **names = xmalloc(n * sizeof(char *)), *text;
+	char **names = xmalloc((x->n + 1) * sizeof(char *)), *text;
 	int i;
 
-	for (i = 0; i < n; i++)
-		names[i] = u[i].host;
-	text = distinct_list(names, n, cap);
+	for (i = 0; i < x->n; i++)
+		names[i] = x->uses[i].host;
+	text = distinct_list(names, x->n, cap);
 	free(names);
 	return text;
 }
 
-/* One row for the uses @u[0..n) of one executable. */
-static void add_use_sum(struct table *t, int layout, const struct check_use *u, int n,
-			bool enumerated)
+/* One row for the uses of one executable, summed. */
+static void add_use_sum(struct table *t, int layout, const struct check_exe *x, bool enumerated)
 {
-	unsigned long long count = 0, errors = 0;
-	long long last = LLONG_MIN;
-	unsigned int ops = 0;
+	const struct check_use *u = x->uses;
 	char **col = table_row(t, layout), tm[64];
-	int i;
 
-	for (i = 0; i < n; i++) {
-		count += u[i].count;
-		errors += u[i].errors;
-		ops |= u[i].ops;
-		if (u[i].last_seen > last)
-			last = u[i].last_seen;
-	}
 	col[U_EXE] = xstrdup(u->exe);
 	col[U_PKG] = xstrdup(or_dash(u->package));
-	col[U_UIDS] = uids_text(u, n, NAMES_SHOWN);
-	col[U_USES] = xasprintf("%llu", count);
-	col[U_WINDOW] = window_text(u, n);
-	col[U_FAILED] = xasprintf("%llu", errors);
-	col[U_OPS] = ops_text(ops);
-	col[U_LAST] = xstrdup(iso_time(last, tm, sizeof(tm)));
-	col[U_HOSTS] = hosts_text(u, n, NAMES_SHOWN);
+	col[U_UIDS] = check_exe_uids(x, NAMES_SHOWN);
+	col[U_USES] = xasprintf("%llu", x->sum.count);
+	/* "-" when the DB cannot tell for one of them. */
+	col[U_WINDOW] = x->recent < 0 ? xstrdup("-") : xasprintf("%lld", x->recent);
+	col[U_FAILED] = xasprintf("%llu", x->sum.errors);
+	col[U_OPS] = ops_text(x->ops);
+	col[U_LAST] = xstrdup(iso_time(x->sum.last_seen, tm, sizeof(tm)));
+	col[U_HOSTS] = check_exe_hosts(x, NAMES_SHOWN);
 	if (enumerated)
 		col[U_WHY] = xstrdup(check_enum_reason(u));
 }
 
-/* @u[0..n), sorted by exe: a row per executable. */
-static void add_use_sums(struct table *t, int layout, const struct check_use *u, int n,
+/* A row per executable. */
+static void add_use_sums(struct table *t, int layout, const struct check_exe *x, int n,
 			 bool enumerated)
 {
-	int i, k;
+	int i;
 
-	for (i = 0; i < n; i = k) {
-		for (k = i + 1; k < n && !strcmp(u[k].exe, u[i].exe); k++)
-			;
-		add_use_sum(t, layout, u + i, k - i, enumerated);
-	}
+	for (i = 0; i < n; i++)
+		add_use_sum(t, layout, &x[i], enumerated);
 }
 
 /* ---- the document ---- */
@@ -244,11 +215,11 @@ static void add_details(struct table *t, int layout, const struct check_entry *c
 	} else {
 		if (ce->nuses) {
 			table_head(t, layout, used_head);
-			add_use_sums(t, layout, ce->uses, ce->nuses, false);
+			add_use_sums(t, layout, ce->use_exes, ce->nuse_exes, false);
 		}
 		if (ce->nenums) {
 			table_head(t, layout, enum_head);
-			add_use_sums(t, layout, ce->enums, ce->nenums, true);
+			add_use_sums(t, layout, ce->enum_exes, ce->nenum_exes, true);
 		}
 	}
 	for (k = 0; k < ce->nrefs; k++) {

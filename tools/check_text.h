@@ -15,6 +15,10 @@
 /* Why an enumerated use does not block: its Ignore: reason, or its sweep. */
 const char *check_enum_reason(const struct check_use *u);
 
+/* The distinct uids, or hosts, of @x's uses, as a list capped at @cap (text.c). */
+char *check_exe_uids(const struct check_exe *x, int cap);
+char *check_exe_hosts(const struct check_exe *x, int cap);
+
 /*
  * The judged @c (its usage DB @db) as @f: FMT_TEXT fitted to @width (0:
  * not), FMT_MARKDOWN or FMT_CSV. Uses are summed per executable across

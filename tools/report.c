@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abidep report: who uses the deprecated files (sysfs, /proc, cgroup v1), from
- * the usage store
- * the tracer keeps (store.c). Per table entry (What): the files used, and
- * per executable, uid, cgroup and operation the counts summed over the
- * tracer's sessions and hosts, with the package of the executable (dpkg or rpm).
+ * the usage store the tracer keeps (store.c), read once into report's model
+ * (lib/report_model.c), which every format prints. Per table entry (What):
+ * the files used, and per executable, uid, cgroup and operation the counts
+ * summed over the tracer's sessions and hosts, with the package of the
+ * executable (dpkg or rpm).
  *
  *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE] [--until DATE]
  *	abidep -j report
@@ -115,240 +116,6 @@ void report_usage(FILE *f)
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EXIT_USAGE) | EXB(EXIT_DB));
 }
 
-/* ---- collecting ---- */
-
-static bool same(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
-/* The entry of @what, if there is one: mostly the last, as the store walks in What order. */
-static struct entry *entry_find(struct report *r, const char *what)
-{
-	int i;
-
-	for (i = r->n - 1; i >= 0; i--)
-		if (same(r->entries[i].what, what))
-			return &r->entries[i];
-	return NULL;
-}
-
-/* The entry of @what, added when there is none. */
-static struct entry *entry_of(struct report *r, const char *what)
-{
-	struct entry *e = entry_find(r, what);
-
-	if (e)
-		return e;
-	e = GROW(r->entries, r->n, r->cap);
-	memset(e, 0, sizeof(*e));
-	e->what = dup_or_null(what);
-	e->last_seen = LLONG_MIN;
-	e->abi = abi_entry_of_what(&r->set, what);
-	return e;
-}
-
-static int add_file(const struct usage_file *f, void *arg)
-{
-	struct entry *e = entry_of(arg, f->what);
-
-	*GROW(e->files, e->nfiles, e->fcap) = xstrdup(f->path);
-	/* The entry's table and status as of its latest use. */
-	if (f->last_seen > e->last_seen || !e->status) {
-		free(e->table);
-		free(e->status);
-		e->table = dup_or_null(f->table);
-		e->status = dup_or_null(f->status);
-		e->last_seen = f->last_seen;
-	}
-	return 0;
-}
-
-/* Sums come by (what, exe, uid, cgroup, op), then host: merge the hosts. */
-static int add_sum(const struct usage_sum *s, void *arg)
-{
-	struct report *r = arg;
-	struct entry *e = entry_of(r, s->what);
-	struct user *u = e->nusers ? &e->users[e->nusers - 1] : NULL;
-	struct user_host *h;
-
-	if (!u || strcmp(u->exe, s->exe) || u->uid != s->uid ||
-	    !same(u->cgroup, s->cgroup) || strcmp(u->op, s->op)) {
-		u = GROW(e->users, e->nusers, e->ucap);
-		memset(u, 0, sizeof(*u));
-		u->exe = xstrdup(s->exe);
-		u->package = owner_of(r->owner, s->exe, &u->package_version);
-		u->uid = s->uid;
-		u->cgroup = dup_or_null(s->cgroup);
-		u->op = xstrdup(s->op);
-		u->counts = s->counts;
-		u->ignored = abi_ignored(&r->set, e->abi, s->exe);
-	} else {
-		usage_add(&u->counts, &s->counts);
-	}
-	h = GROW(u->hosts, u->nhosts, u->hcap);
-	memset(h, 0, sizeof(*h));
-	h->host = xstrdup(s->host);
-	h->counts = s->counts;
-	return 0;
-}
-
-/* SQLite's order of a text column (BINARY): NULL first, then by bytes. */
-static int cmp_text(const char *a, const char *b)
-{
-	if (!a || !b)
-		return !!a - !!b;
-	return strcmp(a, b);
-}
-
-/* A use during boot against a user: the store's order of both (add_sum()). */
-static int cmp_user(const void *key, const void *elem)
-{
-	const struct usage_boot *b = key;
-	const struct user *u = elem;
-	int r = cmp_text(b->exe, u->exe);
-
-	if (!r)
-		r = b->uid < u->uid ? -1 : b->uid > u->uid;
-	if (!r)
-		r = cmp_text(b->cgroup, u->cgroup);
-	return r ? r : cmp_text(b->op, u->op);
-}
-
-static int cmp_host(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct user_host *)elem)->host);
-}
-
-/*
- * A use during boot, onto its user's host and the user: the earliest
- * after boot of each. A row of no user of the report (another window's)
- * is left out.
- */
-static int add_boot(const struct usage_boot *b, void *arg)
-{
-	struct report_boot boot = {
-		.stage = !strcmp(b->stage, STORE_STAGE_INITRAMFS) ? STORE_STAGE_INITRAMFS :
-			 STORE_STAGE_EARLY,
-		.after_boot = b->after_boot,
-	};
-	struct entry *e = entry_find(arg, b->what);
-	struct user *u = e && e->nusers ? bsearch(b, e->users, e->nusers, sizeof(*u), cmp_user) : NULL;
-	struct user_host *h = u ? bsearch(b->host, u->hosts, u->nhosts, sizeof(*h), cmp_host) : NULL;
-
-	if (!h)
-		return 0;
-	if (report_boot_earlier(&boot, &h->boot))
-		h->boot = boot;
-	if (report_boot_earlier(&boot, &u->boot))
-		u->boot = boot;
-	return 0;
-}
-
-/* How many users there are, and how many of them during boot. */
-static void count_boots(struct report *r)
-{
-	int i, k;
-
-	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->entries[i].nusers; k++) {
-			r->nusers++;
-			r->nboot += r->entries[i].users[k].boot.stage != NULL;
-		}
-}
-
-/* A session's losses, per host (sessions come in host order). */
-static int add_loss(const struct usage_session *u, void *arg)
-{
-	struct report *r = arg;
-	const struct store_filter *f = r->filter;
-	struct report_loss *l = r->nlosses ? &r->losses[r->nlosses - 1] : NULL;
-
-	if (u->lost_at == STORE_NO_LOSS || (f->since && u->lost_at < f->since))
-		return 0;
-	if (!l || strcmp(l->host, u->host)) {
-		l = GROW(r->losses, r->nlosses, r->lcap);
-		memset(l, 0, sizeof(*l));
-		l->host = xstrdup(u->host);
-		l->lost_at = u->lost_at;
-	}
-	l->unrecorded += u->unrecorded;
-	l->skipped += u->skipped;
-	if (u->lost_at > l->lost_at)
-		l->lost_at = u->lost_at;
-	return 0;
-}
-
-static void report_free(struct report *r)
-{
-	int i, k, h;
-
-	for (i = 0; i < r->nlosses; i++)
-		free(r->losses[i].host);
-	free(r->losses);
-	for (i = 0; i < r->n; i++) {
-		struct entry *e = &r->entries[i];
-
-		for (k = 0; k < e->nfiles; k++)
-			free(e->files[k]);
-		for (k = 0; k < e->nusers; k++) {
-			struct user *u = &e->users[k];
-
-			for (h = 0; h < u->nhosts; h++)
-				free(u->hosts[h].host);
-			free(u->hosts);
-			free(u->exe);
-			free(u->cgroup);
-			free(u->op);
-		}
-		free(e->files);
-		free(e->users);
-		free(e->what);
-		free(e->table);
-		free(e->status);
-	}
-	free(r->entries);
-	owner_free(r->owner);
-	abi_set_free(&r->set);
-}
-
-/* Every query in one read transaction: one snapshot of a DB in use. */
-static int collect(struct store *s, const struct store_filter *f, struct report *r)
-{
-	int ret;
-
-	if (store_begin(s))
-		return -1;
-	r->filter = f;
-	ret = store_files(s, f, add_file, r);
-	if (!ret)
-		ret = store_sums(s, f, add_sum, r);
-	if (!ret)
-		ret = store_boot_uses(s, f, add_boot, r);
-	if (!ret)
-		ret = store_each_session(s, add_loss, r);
-	/* Entries unknown to the tracer (What NULL) come first: put them last. */
-	if (!ret && r->n > 1 && !r->entries[0].what) {
-		struct entry e = r->entries[0];
-
-		memmove(r->entries, r->entries + 1, (r->n - 1) * sizeof(e));
-		r->entries[r->n - 1] = e;
-	}
-	if (!ret && r->read_more)
-		ret = r->read_more(s, r, r->read_more_arg);
-	if (ret) {
-		store_rollback(s);
-		return -1;
-	}
-	count_boots(r);
-	return store_commit(s);
-}
-
 /* ---- printing ---- */
 
 /* "boot": {"stage", "after_boot_s"} when the use was during boot, else null. */
@@ -378,7 +145,7 @@ static void print_json(const struct report *r, FILE *out)
 	json_init(&j, out, cfg.pretty);
 	json_arr_start(&j);
 	for (i = 0; i < r->n; i++) {
-		const struct entry *e = &r->entries[i];
+		const struct report_entry *e = &r->entries[i];
 
 		json_obj_start(&j);
 		json_kstr(&j, "what", e->what);
@@ -388,7 +155,7 @@ static void print_json(const struct report *r, FILE *out)
 		json_key(&j, "users");
 		json_arr_start(&j);
 		for (k = 0; k < e->nusers; k++) {
-			const struct user *u = &e->users[k];
+			const struct report_user *u = &e->users[k];
 
 			json_obj_start(&j);
 			json_kstr(&j, "exe", u->exe);
@@ -429,103 +196,107 @@ static void print_json(const struct report *r, FILE *out)
 
 /* ---- Prometheus ---- */
 
-static const char *const prom_labels[] = {
+/* A family of metrics: its name, type and help. */
+struct metric {
+	const char *name, *type, *help;
+};
+
+/* Per (entry, file, exe, package, uid, host, op): struct report_file_use. */
+static const struct metric use_metrics[] = {
+	{ "abidep_deprecated_access_total", "counter",
+	  "Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions." },
+	{ "abidep_deprecated_access_errors_total", "counter",
+	  "Of those uses, the ones that failed." },
+	{ "abidep_deprecated_access_swept_total", "counter",
+	  "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed." },
+	{ "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
+	  "The last use, in unix seconds." },
+};
+#define NUSE_METRICS (int)(sizeof(use_metrics) / sizeof(use_metrics[0]))
+
+/* Per host: struct report_loss. */
+static const struct metric loss_metrics[] = {
+	{ "abidep_tracer_unrecorded_total", "counter",
+	  "Accesses the abidep tracer saw but could not record (usage map full, or a uid over its new-key quota), summed over its sessions: any may have been a use." },
+	{ "abidep_tracer_skipped_runs_total", "counter",
+	  "Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen." },
+};
+#define NLOSS_METRICS (int)(sizeof(loss_metrics) / sizeof(loss_metrics[0]))
+
+static const char *const use_labels[] = {
 	"entry", "file", "exe", "package", "uid", "host", "op",
 };
-#define NLABELS (int)(sizeof(prom_labels) / sizeof(prom_labels[0]))
+#define NLABELS (int)(sizeof(use_labels) / sizeof(use_labels[0]))
 
-struct prom_ctx {
-	struct prom *p;
-	struct owner *owner;
-};
-
-/* The four families get one sample each per (what, path, exe, uid, op, host). */
-static int add_metric(const struct usage_sum *u, void *arg)
+/* A sample of each family of @m, whose values @v are in its order. */
+static void add_samples(struct prom *p, const struct metric *m, int n,
+			const char *const *labels, const char **label_values, int nlabels,
+			char v[][32])
 {
-	struct prom_ctx *c = arg;
-	char uid[16], v[32];
+	int k;
+
+	for (k = 0; k < n; k++) {
+		prom_family(p, m[k].name, m[k].type, NULL);
+		prom_sample(p, labels, label_values, nlabels, v[k]);
+	}
+}
+
+static void add_use_metrics(struct prom *p, const struct report_file_use *u)
+{
+	char uid[16], v[NUSE_METRICS][32];
 	const char *values[NLABELS] = {
-		u->what, u->path, u->exe, owner_of(c->owner, u->exe, NULL), uid, u->host, u->op,
+		u->what, u->path, u->exe, u->package, uid, u->host, u->op,
 	};
 
 	snprintf(uid, sizeof(uid), "%u", u->uid);
-	prom_family(c->p, "abidep_deprecated_access_total", "counter", NULL);
-	snprintf(v, sizeof(v), "%llu", u->count);
-	prom_sample(c->p, prom_labels, values, NLABELS, v);
-	prom_family(c->p, "abidep_deprecated_access_errors_total", "counter", NULL);
-	snprintf(v, sizeof(v), "%llu", u->errors);
-	prom_sample(c->p, prom_labels, values, NLABELS, v);
-	prom_family(c->p, "abidep_deprecated_access_swept_total", "counter", NULL);
-	snprintf(v, sizeof(v), "%llu", u->swept);
-	prom_sample(c->p, prom_labels, values, NLABELS, v);
-	prom_family(c->p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge", NULL);
-	snprintf(v, sizeof(v), "%lld", u->last_seen);
-	prom_sample(c->p, prom_labels, values, NLABELS, v);
-	return 0;
+	snprintf(v[0], sizeof(v[0]), "%llu", u->counts.count);
+	snprintf(v[1], sizeof(v[1]), "%llu", u->counts.errors);
+	snprintf(v[2], sizeof(v[2]), "%llu", u->counts.swept);
+	snprintf(v[3], sizeof(v[3]), "%lld", u->counts.last_seen);
+	add_samples(p, use_metrics, NUSE_METRICS, use_labels, values, NLABELS, v);
 }
 
 static void add_loss_metrics(struct prom *p, const struct report_loss *l)
 {
 	static const char *const names[] = { "host" };
 	const char *values[] = { l->host };
-	char v[32];
+	char v[NLOSS_METRICS][32];
 
-	prom_family(p, "abidep_tracer_unrecorded_total", "counter", NULL);
-	snprintf(v, sizeof(v), "%llu", l->unrecorded);
-	prom_sample(p, names, values, 1, v);
-	prom_family(p, "abidep_tracer_skipped_runs_total", "counter", NULL);
-	snprintf(v, sizeof(v), "%llu", l->skipped);
-	prom_sample(p, names, values, 1, v);
+	snprintf(v[0], sizeof(v[0]), "%llu", l->unrecorded);
+	snprintf(v[1], sizeof(v[1]), "%llu", l->skipped);
+	add_samples(p, loss_metrics, NLOSS_METRICS, names, values, 1, v);
 }
 
 /*
- * Metrics from the DB to @out (NULL: standard output). Counts are summed
- * over sessions, so they only grow while rows are added: counters.
+ * @r's uses per file and losses (REPORT_FILE_USES) as metrics, to @out
+ * (NULL: standard output); an exit status. Counts are summed over
+ * sessions, so they only grow while rows are added: counters.
  */
-static int report_prometheus(struct store *s, const struct store_filter *f,
-			     struct owner *owner, const char *db, const char *out)
+static int print_prometheus(const struct report *r, const char *out)
 {
-	struct prom_ctx c = { .p = prom_new(), .owner = owner };
-	struct report lr = { .filter = f };
+	struct prom *p = prom_new();
 	char err[1024];
 	int ret = EXIT_OK, i;
 
 	/* Families declared first: an empty DB still gives HELP and TYPE. */
-	prom_family(c.p, "abidep_deprecated_access_total", "counter",
-		    "Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions.");
-	prom_family(c.p, "abidep_deprecated_access_errors_total", "counter",
-		    "Of those uses, the ones that failed.");
-	prom_family(c.p, "abidep_deprecated_access_swept_total", "counter",
-		    "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed.");
-	prom_family(c.p, "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
-		    "The last use, in unix seconds.");
-	prom_family(c.p, "abidep_tracer_unrecorded_total", "counter",
-		    "Accesses the abidep tracer saw but could not record (usage map full, or a uid over its new-key quota), summed over its sessions: any may have been a use.");
-	prom_family(c.p, "abidep_tracer_skipped_runs_total", "counter",
-		    "Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen.");
-	if (store_begin(s) || store_path_sums(s, f, add_metric, &c) ||
-	    store_each_session(s, add_loss, &lr) || store_commit(s)) {
-		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", db, store_errmsg(s));
-		store_rollback(s);
-		ret = EXIT_DB;
-		goto out;
-	}
-	for (i = 0; i < lr.nlosses; i++)
-		add_loss_metrics(c.p, &lr.losses[i]);
+	for (i = 0; i < NUSE_METRICS; i++)
+		prom_family(p, use_metrics[i].name, use_metrics[i].type, use_metrics[i].help);
+	for (i = 0; i < NLOSS_METRICS; i++)
+		prom_family(p, loss_metrics[i].name, loss_metrics[i].type, loss_metrics[i].help);
+	for (i = 0; i < r->nfile_uses; i++)
+		add_use_metrics(p, &r->file_uses[i]);
+	for (i = 0; i < r->nlosses; i++)
+		add_loss_metrics(p, &r->losses[i]);
 	if (out) {
-		if (prom_write_file(c.p, out, err, sizeof(err))) {
+		if (prom_write_file(p, out, err, sizeof(err))) {
 			fprintf(stderr, "abidep: %s\n", err);
 			ret = EXIT_USAGE;
 		}
-	} else if (prom_write(c.p, stdout)) {
+	} else if (prom_write(p, stdout)) {
 		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
 		ret = EXIT_USAGE;
 	}
-out:
-	for (i = 0; i < lr.nlosses; i++)
-		free(lr.losses[i].host);
-	free(lr.losses);
-	prom_free(c.p);
+	prom_free(p);
 	return ret;
 }
 
@@ -618,12 +389,13 @@ static void print_none(const struct report_args *a, long long rows, FILE *out)
 }
 
 /* @r in --format's form, to -o FILE or standard output; an exit status. */
-static int report_output(const struct report *r, struct report_html *h,
-			 const struct report_args *a, long long rows)
+static int report_output(const struct report *r, const struct report_args *a)
 {
 	struct output o;
 	char err[1024];
 
+	if (a->format == FMT_PROMETHEUS)
+		return print_prometheus(r, a->out);
 	if (output_open(&o, a->out, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_USAGE;
@@ -631,9 +403,9 @@ static int report_output(const struct report *r, struct report_html *h,
 	if (a->format == FMT_JSON)
 		print_json(r, o.f);
 	else if (a->format == FMT_HTML)
-		report_html_print(h, r, a->db, rows, o.f);
+		report_html_print(r, a->db, o.f);
 	else if (!r->n && a->format != FMT_CSV)
-		print_none(a, rows, o.f);
+		print_none(a, r->rows, o.f);
 	else
 		report_print(r, a->by_host, o.f, a->format, output_width(&o, a->wide));
 	if (output_close(&o, err, sizeof(err))) {
@@ -643,25 +415,24 @@ static int report_output(const struct report *r, struct report_html *h,
 	return EXIT_OK;
 }
 
-/* The report of the open store @s in --format's form. */
+/* The parts of the model --format prints. */
+static unsigned int report_parts(enum out_format f)
+{
+	if (f == FMT_PROMETHEUS)
+		return REPORT_FILE_USES;
+	return f == FMT_HTML ? REPORT_USERS | REPORT_HISTORY : REPORT_USERS;
+}
+
+/* The report of the open store @s, read once, in --format's form. */
 static int report_store(struct store *s, const struct report_args *a, struct report *r)
 {
-	long long rows = store_rows(s);
-	struct report_html *h = NULL;
-	int ret;
-
 	r->filter = &a->f;
-	/* The page shows the sessions of a DB without rows too. */
-	if (a->format == FMT_HTML)
-		h = report_html_new(r);
-	if (rows < 0 || ((rows || h) && collect(s, &a->f, r))) {
+	r->parts = report_parts(a->format);
+	if (report_read(r, s)) {
 		fprintf(stderr, "abidep: cannot read the usage DB %s: %s\n", a->db, store_errmsg(s));
-		ret = EXIT_DB;
-	} else {
-		ret = report_output(r, h, a, rows);
+		return EXIT_DB;
 	}
-	report_html_free(h, r);
-	return ret;
+	return report_output(r, a);
 }
 
 /*
@@ -711,10 +482,7 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_DB;
 		goto out;
 	}
-	if (a.format == FMT_PROMETHEUS)
-		ret = report_prometheus(s, &a.f, r.owner, a.db, a.out);
-	else
-		ret = report_store(s, &a, &r);
+	ret = report_store(s, &a, &r);
 	store_close(s);
 out:
 	report_free(&r);

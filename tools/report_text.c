@@ -22,15 +22,6 @@ const char *report_how(const struct usage_counts *c)
 	return usage_all_swept(c) ? "sweep" : "by-name";
 }
 
-bool report_boot_earlier(const struct report_boot *a, const struct report_boot *b)
-{
-	if (!a->stage || !b->stage)
-		return a->stage && !b->stage;
-	if (a->after_boot < 0 || b->after_boot < 0)
-		return a->after_boot >= 0 && b->after_boot < 0;
-	return a->after_boot < b->after_boot;
-}
-
 char *report_boot_text(const struct report_boot *b)
 {
 	if (!b->stage)
@@ -70,21 +61,16 @@ static char *ops_text(char **ops, int n)
 	return text;
 }
 
-/* One row for the users @u[0..n) of one executable. */
-static void add_sum(struct table *t, int layout, const struct user *u, int n, int cap)
+/* One row for the users of one executable, summed. */
+static void add_sum(struct table *t, int layout, const struct report_exe *x, int cap)
 {
-	struct usage_counts sum = u->counts;
-	struct report_boot boot = u->boot;
+	const struct report_user *u = x->users;
+	int i, h, n = x->nusers, nhosts = 0;
 	unsigned int *uids = xmalloc(n * sizeof(*uids));
 	char **cgroups = xmalloc(n * sizeof(char *)), **ops = xmalloc(n * sizeof(char *));
 	char **hosts, **col = table_row(t, layout), tm[64];
-	int i, h, nhosts = 0;
 
 	for (i = 0; i < n; i++) {
-		if (i)
-			usage_add(&sum, &u[i].counts);
-		if (report_boot_earlier(&u[i].boot, &boot))
-			boot = u[i].boot;
 		uids[i] = u[i].uid;
 		cgroups[i] = (char *)or_dash(u[i].cgroup);
 		ops[i] = u[i].op;
@@ -99,11 +85,11 @@ static void add_sum(struct table *t, int layout, const struct user *u, int n, in
 	col[S_UIDS] = uids_list(uids, n, cap);
 	col[S_CGROUPS] = distinct_list(cgroups, n, cap);
 	col[S_OPS] = ops_text(ops, n);
-	col[S_HOW] = xstrdup(report_how(&sum));
-	col[S_BOOT] = report_boot_text(&boot);
-	col[S_COUNT] = xasprintf("%llu", sum.count);
-	col[S_ERRORS] = xasprintf("%llu", sum.errors);
-	col[S_LAST] = xstrdup(iso_time(sum.last_seen, tm, sizeof(tm)));
+	col[S_HOW] = xstrdup(report_how(&x->sum));
+	col[S_BOOT] = report_boot_text(&x->boot);
+	col[S_COUNT] = xasprintf("%llu", x->sum.count);
+	col[S_ERRORS] = xasprintf("%llu", x->sum.errors);
+	col[S_LAST] = xstrdup(iso_time(x->sum.last_seen, tm, sizeof(tm)));
 	col[S_HOSTS] = distinct_list(hosts, nhosts, cap);
 	free(uids);
 	free(cgroups);
@@ -123,7 +109,7 @@ static const struct table_col host_cols[H_NCOLS] = {
 	{ "FIRST-SEEN", 0 }, { "LAST-SEEN", 0 }, { "HOST", TC_SHRINK | TC_LITERAL },
 };
 
-static void add_host_rows(struct table *t, int layout, const struct user *u)
+static void add_host_rows(struct table *t, int layout, const struct report_user *u)
 {
 	char tm[64];
 	int h;
@@ -151,12 +137,12 @@ static void add_host_rows(struct table *t, int layout, const struct user *u)
 /* ---- the document ---- */
 
 /* An entry's users that are known enumerators, each executable once. */
-static void add_enumerators(struct table *t, const struct entry *e)
+static void add_enumerators(struct table *t, const struct report_entry *e)
 {
 	int k;
 
 	for (k = 0; k < e->nusers; k++) {
-		const struct user *u = &e->users[k];
+		const struct report_user *u = &e->users[k];
 
 		if (!u->ignored || (k && !strcmp(e->users[k - 1].exe, u->exe)))
 			continue;
@@ -207,11 +193,11 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 {
 	int layout = by_host ? table_layout(t, 2, H_NCOLS, host_cols) :
 			       table_layout(t, 2, S_NCOLS, sum_cols);
-	int cap = by_host ? 0 : NAMES_SHOWN, i, k, n;
+	int cap = by_host ? 0 : NAMES_SHOWN, i, k;
 	char *files;
 
 	for (i = 0; i < r->n; i++) {
-		const struct entry *e = &r->entries[i];
+		const struct report_entry *e = &r->entries[i];
 
 		if (i)
 			table_blank(t);
@@ -220,15 +206,12 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 			    e->status ? e->status : "?", e->table ? e->table : "?", files);
 		free(files);
 		table_head(t, layout, NULL);
-		for (k = 0; k < e->nusers; k = n) {
-			for (n = k + 1; n < e->nusers && !strcmp(e->users[n].exe, e->users[k].exe); n++)
-				;
-			if (!by_host)
-				add_sum(t, layout, &e->users[k], n - k, cap);
-			else
-				for (; k < n; k++)
-					add_host_rows(t, layout, &e->users[k]);
-		}
+		if (!by_host)
+			for (k = 0; k < e->nexes; k++)
+				add_sum(t, layout, &e->exes[k], cap);
+		else
+			for (k = 0; k < e->nusers; k++)
+				add_host_rows(t, layout, &e->users[k]);
 		add_enumerators(t, e);
 	}
 	add_boots(t, r);
@@ -250,7 +233,7 @@ static const struct table_col csv_cols[C_NCOLS] = {
 	{ "boot_after_s", 0 },
 };
 
-static void csv_user(struct table *t, int layout, const struct entry *e, const struct user *u)
+static void csv_user(struct table *t, int layout, const struct report_entry *e, const struct report_user *u)
 {
 	char **col = table_row(t, layout), tm[64], *p;
 	size_t len = 1;

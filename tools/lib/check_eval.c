@@ -465,6 +465,7 @@ static int add_session(const struct usage_session *u, void *arg)
 	long long started = u->started, last_sync = u->last_sync;
 	struct check *c = arg;
 	struct check_host *h = c->nshosts ? &c->shosts[c->nshosts - 1] : NULL;
+	struct usage_span *sp;
 	long long cursor;
 
 	c->nsessions++;
@@ -479,6 +480,9 @@ static int add_session(const struct usage_session *u, void *arg)
 		h->lost_at = STORE_NO_LOSS;
 	}
 	h->nsessions++;
+	sp = GROW(h->spans, h->nspans, h->spcap);
+	sp->start = started;
+	sp->end = last_sync;
 	add_boot(c, h, u);
 	/*
 	 * Its losses were after the sync before lost_at: in the window if
@@ -609,42 +613,91 @@ static void judge_hosts(struct check *c)
 	}
 }
 
-int check_read_db(struct check *c, const char *path, char *err, size_t errlen)
+/* A day of an entry's use; days of a What the tracer did not record cannot be placed. */
+static int add_day(const struct usage_day *d, void *arg)
 {
-	struct store *s = store_open(path, true, err, errlen);
-	int i, ret;
+	struct check_entry *ce = check_entry_of_what(arg, d->what);
 
-	if (!s)
-		return -1;
-	build_index(c);
-	/* One read transaction: one snapshot of a DB the tracer writes. */
-	ret = store_begin(s);
+	if (ce)
+		usage_daily_add(&ce->days, d);
+	return 0;
+}
+
+/* Every walk of check_read_usage(), in its snapshot. */
+static int read_walks(struct check *c, struct usage_source *src)
+{
+	const struct usage_source_ops *ops = src->ops;
+	struct store_filter all = { 0 };
+	int ret;
+
+	ret = ops->each_row_since(src, c->quiet_since, add_row, c);
 	if (!ret)
-		ret = store_each_row_since(s, c->quiet_since, add_row, c);
-	if (!ret)
-		ret = store_each_session(s, add_session, c);
+		ret = ops->each_session(src, add_session, c);
 	if (!ret)
 		judge_hosts(c);
 	if (!ret)
-		ret = check_read_watched(s, c);
-	if (!ret && c->read_more)
-		ret = c->read_more(s, c, c->read_more_arg);
-	if (ret || store_commit(s)) {
-		snprintf(err, errlen, "the usage DB %s: %s; check it with 'sqlite3 %s \"PRAGMA integrity_check\"', and restore a copy or move it aside",
-			 path, store_errmsg(s), path);
-		store_rollback(s);
-		store_close(s);
+		ret = check_read_watched(src, c);
+	if (!ret)
+		c->has_days = ops->has_days(src);
+	if (!ret && c->read_days && c->has_days)
+		ret = ops->each_day(src, &all, add_day, c);
+	return ret;
+}
+
+/* @u[0..n), sorted by exe (cmp_use()), summed per executable into *@exes. */
+static int sum_exes(const struct check_use *u, int n, struct check_exe **exes)
+{
+	struct check_exe *x = NULL;
+	int i, nexes = 0;
+
+	*exes = xcalloc(n + 1, sizeof(**exes));
+	for (i = 0; i < n; i++) {
+		if (x && !strcmp(u[i].exe, x->uses[0].exe)) {
+			usage_add(&x->sum, &u[i].counts);
+			x->ops |= u[i].ops;
+			x->nhosts += strcmp(u[i].host, u[i - 1].host) != 0;
+			x->recent = x->recent < 0 || u[i].recent < 0 ? -1 :
+				    u[i].recent > LLONG_MAX - x->recent ? LLONG_MAX :
+				    x->recent + u[i].recent;
+			x->n++;
+			continue;
+		}
+		x = &(*exes)[nexes++];
+		x->uses = &u[i];
+		x->n = 1;
+		x->sum = u[i].counts;
+		x->ops = u[i].ops;
+		x->nhosts = 1;
+		x->recent = u[i].recent;
+	}
+	return nexes;
+}
+
+int check_read_usage(struct check *c, struct usage_source *src, char *err, size_t errlen)
+{
+	int i, ret;
+
+	build_index(c);
+	/* One snapshot of a source the tracer writes. */
+	ret = src->ops->begin(src);
+	if (!ret)
+		ret = read_walks(c, src);
+	if (ret || src->ops->end(src, false)) {
+		src->ops->error(src, err, errlen);
+		if (ret)
+			src->ops->end(src, true);
 		return -1;
 	}
-	store_close(s);
 	/* qsort() of no elements may not be given the NULL of an empty array. */
 	for (i = 0; i < c->n; i++) {
-		if (c->entries[i].nuses > 1)
-			qsort(c->entries[i].uses, c->entries[i].nuses,
-			      sizeof(struct check_use), cmp_use);
-		if (c->entries[i].nenums > 1)
-			qsort(c->entries[i].enums, c->entries[i].nenums,
-			      sizeof(struct check_use), cmp_use);
+		struct check_entry *ce = &c->entries[i];
+
+		if (ce->nuses > 1)
+			qsort(ce->uses, ce->nuses, sizeof(struct check_use), cmp_use);
+		if (ce->nenums > 1)
+			qsort(ce->enums, ce->nenums, sizeof(struct check_use), cmp_use);
+		ce->nuse_exes = sum_exes(ce->uses, ce->nuses, &ce->use_exes);
+		ce->nenum_exes = sum_exes(ce->enums, ce->nenums, &ce->enum_exes);
 	}
 	return 0;
 }
@@ -954,6 +1007,17 @@ void check_judge(struct check *c)
 	}
 }
 
+static void uses_free(struct check_use *u, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		free(u[k].exe);
+		free(u[k].host);
+	}
+	free(u);
+}
+
 void check_free(struct check *c)
 {
 	int i, k;
@@ -961,16 +1025,11 @@ void check_free(struct check *c)
 	for (i = 0; i < c->n; i++) {
 		struct check_entry *ce = &c->entries[i];
 
-		for (k = 0; k < ce->nuses; k++) {
-			free(ce->uses[k].exe);
-			free(ce->uses[k].host);
-		}
-		for (k = 0; k < ce->nenums; k++) {
-			free(ce->enums[k].exe);
-			free(ce->enums[k].host);
-		}
-		free(ce->uses);
-		free(ce->enums);
+		uses_free(ce->uses, ce->nuses);
+		uses_free(ce->enums, ce->nenums);
+		free(ce->use_exes);
+		free(ce->enum_exes);
+		usage_daily_free(&ce->days);
 		free(ce->refs);
 		for (k = 0; k < ce->nunwatched; k++)
 			free(ce->unwatched[k].boots);
@@ -993,6 +1052,7 @@ void check_free(struct check *c)
 			free(h->boots[k].after_pin);
 		}
 		free(h->boots);
+		free(h->spans);
 		free(h->host);
 		free(h->host_id);
 	}

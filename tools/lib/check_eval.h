@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * abidep check's judgement: for each migration entry, is it due, who still
- * uses it (usage DB) or references it (scan), and the verdict. The rules
- * are in Documentation/admin-guide/check.rst; check.c parses options and prints.
+ * abidep check's model and judgement: for each migration entry, is it due,
+ * who still uses it (a usage source: usage_source.h, today the usage DB)
+ * or references it (scan), and the verdict; the hosts' coverage of the
+ * quiet window; the history the page draws. Built once, printed by every
+ * format (check.c: JSON; check_text.c: text, Markdown, CSV; check_html.c:
+ * HTML), none of which reads the source. The rules are in
+ * Documentation/admin-guide/check.rst; check.c parses options.
  */
 #ifndef ABIDEP_CHECK_EVAL_H
 #define ABIDEP_CHECK_EVAL_H
@@ -13,6 +17,8 @@
 #include "abi.h"
 #include "scan.h"
 #include "store.h"
+#include "usage_history.h"
+#include "usage_source.h"
 
 struct owner;
 
@@ -41,6 +47,19 @@ struct check_use {
 	 * a row written before its upgrade).
 	 */
 	long long recent;
+};
+
+/*
+ * An entry's uses (or enumerations) of one executable, summed: uses[0..n),
+ * consecutive in check_entry.uses (or .enums), which are sorted by exe.
+ */
+struct check_exe {
+	const struct check_use *uses;
+	int n;
+	struct usage_counts sum;
+	unsigned int ops;
+	int nhosts;		/* distinct hosts */
+	long long recent;	/* of sum.count, on the window's days; -1: unknown */
 };
 
 enum { OP_OPEN, OP_READ, OP_WRITE, OP_OTHER, NOPS };
@@ -79,7 +98,7 @@ struct check_boot {
 
 /*
  * A host of the sessions table: whether its tracer ran through the quiet
- * window (check_read_db(); the rule is in check_eval.c).
+ * window (check_read_usage(); the rule is in check_eval.c).
  */
 struct check_host {
 	char *host;
@@ -98,6 +117,8 @@ struct check_host {
 	bool late;			/* a boot overlapping the window observed only late */
 	bool ran;			/* its sessions chain through the window */
 	bool covers;			/* ran, lost nothing in it, no late boot (unless allowed) */
+	struct usage_span *spans;	/* its sessions, in order of start */
+	int nspans, spcap;
 };
 
 /*
@@ -135,6 +156,9 @@ struct check_entry {
 	 */
 	struct check_use *enums;
 	int nenums, ecap;
+	/* uses and enums per executable */
+	struct check_exe *use_exes, *enum_exes;
+	int nuse_exes, nenum_exes;
 	struct check_ref *refs;
 	int nrefs, rcap;
 	int nblocking_refs;
@@ -146,6 +170,7 @@ struct check_entry {
 	 * watched (an older tracer's): judged as if watched, and said so.
 	 */
 	int nwatch_unknown;
+	struct usage_daily days;	/* check.read_days: its daily use, every day */
 };
 
 struct check {
@@ -157,13 +182,7 @@ struct check {
 	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
 	bool allow_late_boot;		/* a boot observed only late covers too */
-	/*
-	 * More to read from the DB, in check_read_db()'s snapshot (check
-	 * --format html: the daily history, the sessions); NULL: none. A
-	 * non-zero return is an error of the store.
-	 */
-	int (*read_more)(struct store *s, struct check *c, void *arg);
-	void *read_more_arg;
+	bool read_days;			/* read each entry's days (check --format html) */
 
 	/* Derived. */
 	const struct abi_set *set;	/* check_select()'s: its enumerators */
@@ -175,6 +194,7 @@ struct check {
 	long long first_use, last_use;	/* LLONG_MAX / LLONG_MIN: none */
 	char **hosts;
 	int nhosts, hcap;
+	bool has_days;			/* the source keeps a daily history */
 	/* The sessions table: none (an older DB) falls back to first_use. */
 	long long nsessions;
 	struct check_host *shosts;	/* ordered by host */
@@ -224,10 +244,13 @@ char *check_late_boots(const struct check_host *h);
  */
 int check_select(struct check *c, const struct abi_set *set, const char *pattern);
 
-/* Read the usage DB at @path; -1 with a message in @err. */
-int check_read_db(struct check *c, const char *path, char *err, size_t errlen);
+/*
+ * Read the usage of the selected entries from @src, in one snapshot of it;
+ * -1 with a message in @err.
+ */
+int check_read_usage(struct check *c, struct usage_source *src, char *err, size_t errlen);
 
-/* The selected entry with the What @what, or NULL (after check_read_db()). */
+/* The selected entry with the What @what, or NULL (after check_read_usage()). */
 struct check_entry *check_entry_of_what(const struct check *c, const char *what);
 
 /* The index of the What @what in c->index, or -1: not a selected entry's. */
@@ -243,11 +266,11 @@ void check_judge(struct check *c);
 void check_free(struct check *c);
 
 /*
- * check_watch.c: in check_read_db(), after the sessions, which hosts did
- * not watch each entry through the window (check_entry.unwatched); and
- * why, as a reason naming @cap hosts of each kind (0: all).
+ * check_watch.c: in check_read_usage(), after the sessions, which hosts
+ * did not watch each entry through the window (check_entry.unwatched);
+ * and why, as a reason naming @cap hosts of each kind (0: all).
  */
-int check_read_watched(struct store *s, struct check *c);
+int check_read_watched(struct usage_source *src, struct check *c);
 char *check_unwatched_reason(const struct check *c, const struct check_entry *ce, int cap);
 
 /* @b's Whats whose files came after the pin: "WHAT, WHAT"; "" for none. */

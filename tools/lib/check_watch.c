@@ -242,7 +242,7 @@ static int add_run(const struct usage_watched *w, void *arg)
 	return 0;
 }
 
-int check_read_watched(struct store *s, struct check *c)
+int check_read_watched(struct usage_source *src, struct check *c)
 {
 	struct watch_walk ww = {
 		c, xcalloc(c->n + 1, sizeof(*ww.ew)), xcalloc(c->nindex + 1, sizeof(*ww.pin_empty)),
@@ -252,7 +252,7 @@ int check_read_watched(struct store *s, struct check *c)
 
 	for (i = 0; i < c->n; i++)
 		ww.ew[i].covered_until = LLONG_MIN;
-	ret = store_each_watched(s, add_run, &ww);
+	ret = src->ops->each_watched(src, add_run, &ww);
 	if (!ret) {
 		host_done(&ww);
 		/* The hosts after the last run: they watched nothing. */
