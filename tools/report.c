@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "abi.h"
+#include "entry.h"
 #include "main.h"
 #include "utctime.h"
 #include "owner.h"
