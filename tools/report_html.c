@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "entry.h"
 #include "report_html.h"
 #include "util.h"
 
@@ -333,7 +334,7 @@ void report_html_print(struct report_html *h, const struct report *r, const char
 	fprintf(f, "</span>: %lld row%s", rows, rows == 1 ? "" : "s");
 	if (sf->entry) {
 		fputs("; --entry ", f);
-		html_esc(f, sf->entry);
+		html_esc(f, sf->entry->pattern);
 	}
 	if (sf->since) {
 		fputs("; uses since ", f);
