@@ -153,8 +153,8 @@ struct abidep_listing {
  * cgroup v1 file per cgroup), so each is known to the programs by what it
  * is: a handler that serves it alone, or its name where a handler serves
  * many. The tracer gives each one watched a file id (special_id[], set at
- * load, +1: 0 is not watched); tools/tracer/trace_special.c maps the tables' What
- * to them.
+ * load, +1: 0 is not watched); special_of() (tools/lib/entry.c) maps the
+ * tables' What to them.
  */
 enum abidep_special {
 	ABIDEP_SP_NEIGH6_RETRANS_TIME,		/* /proc/sys/net/ipv6/neigh/X/retrans_time */

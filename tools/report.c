@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "abi.h"
+#include "entry.h"
 #include "main.h"
 #include "utctime.h"
 #include "owner.h"
@@ -307,6 +308,8 @@ struct report_args {
 	const char *db, *root, *since, *until, *out;
 	char **tables;		/* -t */
 	int ntables;
+	const char *entry;	/* --entry PATTERN */
+	struct entry_sel sel;	/* its selector, once the tables are read */
 	struct store_filter f;
 	enum out_format format;	/* --format, -j */
 	bool wide;		/* -w: text not fitted to the terminal */
@@ -318,7 +321,7 @@ static int report_option(int c, struct report_args *a)
 {
 	switch (c) {
 	case 'r': a->root = optarg; return EXIT_OK;
-	case 'e': a->f.entry = optarg; return EXIT_OK;
+	case 'e': a->entry = optarg; return EXIT_OK;
 	case 's':
 	case 'u':
 		if (parse_utc_time(optarg, c == 's' ? &a->f.since : &a->f.until)) {
@@ -381,7 +384,7 @@ static void print_none(const struct report_args *a, long long rows, FILE *out)
 		table_line(t, 0, "The usage DB %s is empty: nothing traced yet.", a->db);
 	else
 		table_line(t, 0, "No use recorded in %s matches%s%s%s%s%s%s.", a->db,
-			   a->f.entry ? " --entry " : "", a->f.entry ? a->f.entry : "",
+			   a->entry ? " --entry " : "", a->entry ? a->entry : "",
 			   a->since ? " --since " : "", a->since ? a->since : "",
 			   a->until ? " --until " : "", a->until ? a->until : "");
 	table_print(t, out, a->format, 0);
@@ -469,6 +472,10 @@ int cmd_report(int argc, char **argv)
 	ret = report_args(argc, argv, &a);
 	if (ret >= 0 || (ret = report_tables(&r, &a)))
 		goto out;
+	if (a.entry) {
+		entry_sel_init(&a.sel, &r.set, a.entry);
+		a.f.entry = &a.sel;
+	}
 	r.owner = owner_new(a.root);
 	/* A root named on purpose must have a package database; / need not. */
 	if (a.root && owner_load(r.owner, err, sizeof(err))) {
@@ -485,6 +492,7 @@ int cmd_report(int argc, char **argv)
 	ret = report_store(s, &a, &r);
 	store_close(s);
 out:
+	entry_sel_free(&a.sel);
 	report_free(&r);
 	free(a.tables);
 	return ret;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "entry.h"
 #include "html_figures.h"
 #include "report_html.h"
 #include "util.h"
@@ -217,7 +218,7 @@ void report_html_print(const struct report *r, const char *db, FILE *f)
 	fprintf(f, "</span>: %lld row%s", r->rows, r->rows == 1 ? "" : "s");
 	if (sf->entry) {
 		fputs("; --entry ", f);
-		html_esc(f, sf->entry);
+		html_esc(f, sf->entry->pattern);
 	}
 	if (sf->since) {
 		fputs("; uses since ", f);

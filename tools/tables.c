@@ -3,7 +3,6 @@
  * abidep tables: validate, list, show, resolve and export migration tables
  * (and plain Documentation/ABI files).
  */
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +12,12 @@
 #include <sys/stat.h>
 
 #include "abi.h"
+#include "entry.h"
 #include "main.h"
 #include "export.h"
 #include "json.h"
 #include "output.h"
 #include "pattern.h"
-#include "special.h"
 #include "tables_load.h"
 #include "util.h"
 
@@ -297,52 +296,6 @@ static int do_list(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* Does the concrete path @path match What @what (component by component)? */
-static bool what_covers(const char *what, const char *path)
-{
-	struct abi_glob *g;
-	int n = abi_pattern_globs(what, &g), i, k;
-	bool hit = false;
-
-	for (i = 0; i < n && !hit; i++) {
-		const char *p = path;
-
-		for (k = 0; k < g[i].ncomp; k++) {
-			size_t len;
-			char *comp;
-			bool ok;
-
-			while (*p == '/')
-				p++;
-			len = strcspn(p, "/");
-			if (!len)
-				break;
-			comp = xstrndup(p, len);
-			ok = !fnmatch(g[i].comp[k], comp, 0);
-			free(comp);
-			if (!ok)
-				break;
-			p += len;
-		}
-		while (*p == '/')
-			p++;
-		hit = k == g[i].ncomp && !*p;
-	}
-	abi_globs_free(g, n);
-	return hit;
-}
-
-static bool entry_matches(const struct abi_entry *e, const char *pat)
-{
-	int k;
-
-	for (k = 0; k < e->nwhat; k++)
-		if (strstr(e->what[k], pat) || !fnmatch(pat, e->what[k], 0) ||
-		    (pat[0] == '/' && what_covers(e->what[k], pat)))
-			return true;
-	return false;
-}
-
 static int do_show(int argc, char **argv)
 {
 	struct table_args a;
@@ -360,7 +313,7 @@ static int do_show(int argc, char **argv)
 	for (i = 0; i < set.nentries; i++) {
 		const struct abi_entry *e = &set.entries[i];
 
-		if (!entry_matches(e, argv[optind]))
+		if (!entry_selected(e, argv[optind]))
 			continue;
 		if (cfg.json) {
 			json_entry(&j, e);
@@ -469,8 +422,7 @@ static int do_resolve(int argc, char **argv)
 
 		for (k = 0; k < e->nwhat; k++) {
 			/* cgroup v1 files are under /sys/fs/cgroup, not in sysfs. */
-			if (!abi_is_path(e->what[k]) || strncmp(e->what[k], "/sys/", 5) ||
-			    special_of(e->what[k]) >= 0) {
+			if (!what_in_sysfs(e->what[k])) {
 				nonsys++;
 				continue;
 			}

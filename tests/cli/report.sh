@@ -124,7 +124,8 @@ check "report -p is the same, pretty" sh -c "$A report -p --db '$T/u.db' --root 
 section "filters"
 check "--entry, part of a What" sh -c "$A report -j --db '$T/u.db' --entry rcN | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"
 check "--entry, a glob" sh -c "$A report -j --db '$T/u.db' --entry '*/cpuidle/*' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$GOV\"]'"
-check "--entry, a concrete file" sh -c "$A report -j --db '$T/u.db' --entry /sys/class/rc/rc3/current_protocol | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0][\"files\"] == [\"/sys/class/rc/rc3/current_protocol\"] and [u[\"op\"] for u in d[0][\"users\"]] == [\"open\"]'"
+check "--entry, a concrete file: its entry, every file of it (as check selects)" sh -c "$A report -j --db '$T/u.db' --entry /sys/class/rc/rc3/current_protocol | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"] and d[0][\"files\"] == [\"/sys/class/rc/rc0/current_protocol\", \"/sys/class/rc/rc3/current_protocol\"] and [u[\"op\"] for u in d[0][\"users\"]] == [\"open\", \"write\"]'"
+check "... a glob of files is no concrete path: nothing" sh -c "test \"\$($A report -j --db '$T/u.db' --entry '/sys/class/rc/rc3/*')\" = '[]'"
 check "--since drops older sessions" sh -c "$A report -j --db '$T/u.db' --since 2024-05-02 | python3 -c 'import json,sys; d=json.load(sys.stdin); u=d[1][\"users\"][0]; assert (u[\"count\"], u[\"hosts\"]) == (2, [\"h1\"]) and len(d[0][\"users\"]) == 1'"
 since_t=$("$A" report -j --db "$T/u.db" --since 2024-05-02T10:00:06Z)
 since_s=$("$A" report -j --db "$T/u.db" --since @$((t1 + 6)))

@@ -2,9 +2,8 @@
 /*
  * Unit tests of the usage store (tools/lib/store.c) and the dpkg lookup
  * (tools/lib/dpkg.c), under ASan and UBSan. Ends with
- * "store: N passed, N failed"; exit 1 on any failure. Build and run:
- *
- * mkdir -p build/unit && gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined -Itools -o build/unit/test_store tests/unit/test_store.c tools/lib/store.c tools/lib/store_schema.c tools/lib/store_watched.c tools/lib/dpkg.c tools/lib/rootfs.c tools/lib/util.c tools/lib/hostid.c -lsqlite3 -lsystemd && build/unit/test_store (plus -Itests/unit)
+ * "store: N passed, N failed"; exit 1 on any failure. Built by
+ * tests/Makefile (tests/build-helper unit), run by tests/unit/run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "dpkg.h"
+#include "entry.h"
 #include "hostid.h"
 #include "store.h"
 #include "util.h"
@@ -222,6 +222,16 @@ static bool sums_are(struct store *s, const struct store_filter *f, const char *
 	return !ret && !strcmp(l.buf, want);
 }
 
+/* @f reads the uses --entry @pattern selects, without tables (@sel's old pattern freed). */
+static struct store_filter *entry_filter(struct store_filter *f, struct entry_sel *sel,
+					 const char *pattern)
+{
+	entry_sel_free(sel);
+	entry_sel_init(sel, NULL, pattern);
+	f->entry = sel;
+	return f;
+}
+
 static void test_upsert(void)
 {
 	const char *rc = "/sys/class/rc/rcN/current_protocol";
@@ -301,19 +311,25 @@ static void test_upsert(void)
 		 rc, rc, rc, rc);
 	CHECK(sums_are(s, NULL, q));
 
-	/* Filters: part of a What, a glob, a concrete path, a date. */
+	/*
+	 * Filters: part of a What, a concrete path (its entry's uses, every
+	 * file: entry.h), a use without a What by its path, a date.
+	 */
 	{
-		struct store_filter f = { .entry = "rcN" };
+		struct entry_sel sel = { 0 };
+		struct store_filter f = { 0 };
 		struct lines l = { "", 0 };
 
-		CHECK(!store_sums(s, &f, sum_line, &l) && l.n == 4);
-		f.entry = "/sys/class/*/rc3/*";
-		CHECK(sums_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|1000|NULL|read|h1|6|0|500|600\n"));
-		f.entry = "/sys/class/rc/rc0/current_protocol";
+		CHECK(!store_sums(s, entry_filter(&f, &sel, "rcN"), sum_line, &l) && l.n == 4);
 		memset(&l, 0, sizeof(l));
-		CHECK(!store_sums(s, &f, sum_line, &l) && l.n == 3);
-		f.entry = "nothing";
-		CHECK(sums_are(s, &f, ""));
+		entry_filter(&f, &sel, "/sys/class/rc/rc3/current_protocol");
+		CHECK(!store_sums(s, &f, sum_line, &l) && l.n == 4 && !strncmp(l.buf, rc, strlen(rc)));
+		/* A glob of paths is no concrete path: it selects no What here. */
+		CHECK(sums_are(s, entry_filter(&f, &sel, "/sys/class/*/rc3/*"), ""));
+		CHECK(sums_are(s, entry_filter(&f, &sel, "/sys/x"),
+			       "NULL|/usr/bin/cat|1000|/user.slice|read|h1|1|0|700|700\n"));
+		CHECK(sums_are(s, entry_filter(&f, &sel, "nothing"), ""));
+		entry_sel_free(&sel);
 		f.entry = NULL;
 		/*
 		 * A DB with daily history reads a window by whole days: day 0
@@ -895,9 +911,11 @@ static void test_merge(void)
 		"m-c.db|s1|write|30|0|100|202|-1|1|NULL\n"));
 	memset(&l, 0, sizeof(l));
 	{
-		struct store_filter f = { .entry = "rcN" };
+		struct entry_sel sel = { 0 };
+		struct store_filter f = { 0 };
 
-		CHECK(!store_path_sums(o, &f, path_sum_line, &l) && l.n == 6);
+		CHECK(!store_path_sums(o, entry_filter(&f, &sel, "rcN"), path_sum_line, &l) && l.n == 6);
+		entry_sel_free(&sel);
 		CHECK(!strcmp(l.buf,
 			"/sys/class/rc/rc0/current_protocol|m-a.db|read|NULL|15|300\n"
 			"/sys/class/rc/rc0/current_protocol|m-b.db|read|NULL|20|201\n"
@@ -1502,6 +1520,7 @@ static void test_days(void)
 	{
 		/* The days that overlap [since, until]: whole days. */
 		struct store_filter f = { .since = DAY(2) + 3600, .until = DAY(3) };
+		struct entry_sel sel = { 0 };
 		struct lines l = { "", 0 };
 
 		CHECK(days_are(s, &f,
@@ -1511,12 +1530,14 @@ static void test_days(void)
 		f.until = DAY(1) - 1;
 		CHECK(days_are(s, &f, "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|read|h1|0|8|2|1\n"));
 		f.until = 0;
-		f.entry = "/sys/class/rc/rc0/*";
 		f.since = DAY(4);
-		CHECK(days_are(s, &f, "NULL|/usr/bin/cat|read|h2|4|1|0|0\n"
-				   "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|write|h1|4|2|0|0\n"));
-		f.entry = "nothing";
-		CHECK(days_are(s, &f, ""));
+		/* The use without a What too: by its path, rc0's. */
+		CHECK(days_are(s, entry_filter(&f, &sel, "/sys/class/rc/rc0/current_protocol"),
+			       "NULL|/usr/bin/cat|read|h2|4|1|0|0\n"
+			       "/sys/class/rc/rcN/current_protocol|/usr/bin/cat|write|h1|4|2|0|0\n"));
+		CHECK(days_are(s, entry_filter(&f, &sel, "nothing"), ""));
+		entry_sel_free(&sel);
+		f.entry = NULL;
 		CHECK(store_each_day(s, NULL, (int (*)(const struct usage_day *, void *))stop_at_first, &l) == 7);
 	}
 	/*
@@ -2016,7 +2037,8 @@ static void test_boot_uses(void)
 {
 	const struct store_session_info pin = { "machine-id", "early", 380, 2 };
 	char *db = xstrdup(tpath("boot.db"));
-	struct store_filter f = { .entry = "/sys/other" };
+	struct entry_sel sel = { 0 };
+	struct store_filter f = { 0 };
 	struct store *s = open_rw(db);
 	struct usage_row r;
 
@@ -2036,7 +2058,8 @@ static void test_boot_uses(void)
 	/* By exe, then the earliest after boot: 60 - (50 - 3), 99 - 47. */
 	CHECK(boot_uses_are(s, NULL, "/usr/bin/a-second-before|h/1|early|52\n"
 			    "/usr/bin/cat|h/1|early|13\n"));
-	CHECK(boot_uses_are(s, &f, ""));
+	CHECK(boot_uses_are(s, entry_filter(&f, &sel, "/sys/other"), ""));
+	entry_sel_free(&sel);
 	/* A later session of the host, begun late: its first use is no use at boot. */
 	CHECK(!store_begin(s) && !store_session(s, "h/1", "s2", 300, 0, 0) &&
 	      !store_session_watched(s, "h/1", "s2", &(struct store_session_info){

@@ -120,6 +120,9 @@ struct abi_set {
 	/* The enumerators files' lines, of every directory read. */
 	struct abi_ignore *enumerators;
 	int nenumerators;
+	/* Every What, sorted: abi_check() builds it (entry.h). */
+	struct abi_what *whats;
+	int nwhats;
 	/*
 	 * Arena: the entries' strings and arrays, the files' paths and
 	 * intros, carved from large chunks and freed with the set.
@@ -140,7 +143,10 @@ int abi_parse_buffer(struct abi_set *set, const char *path, const char *buf,
 /* Read files and directories (recursively, sorted); -1 if one is unreadable. */
 int abi_load_path(struct abi_set *set, const char *path);
 
-/* Check every entry; strict: each must be a migration entry. */
+/*
+ * Check every entry; strict: each must be a migration entry. Then index
+ * the Whats (entry.h's lookups), for the set as read so far.
+ */
 void abi_check(struct abi_set *set, bool strict);
 
 void abi_diag_add(struct abi_set *set, const char *file, int line, bool error,
@@ -162,8 +168,6 @@ void abi_diag_tolerable(struct abi_set *set, const char *file, int line,
 int abi_tolerate(struct abi_set *set);
 
 bool abi_is_migration(const struct abi_entry *e);
-/* The entry of @set with the What @what (NULL: none), or NULL. */
-const struct abi_entry *abi_entry_of_what(const struct abi_set *set, const char *what);
 /*
  * Is @exe a known enumerator for @e (NULL: for any entry)? Its Ignore:
  * line, else the enumerators file's; NULL if neither names it.

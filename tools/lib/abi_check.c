@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "abi.h"
+#include "entry.h"
 #include "pattern.h"
 #include "util.h"
 
@@ -57,17 +58,6 @@ bool abi_is_migration(const struct abi_entry *e)
 		if (e->field[f])
 			return true;
 	return false;
-}
-
-const struct abi_entry *abi_entry_of_what(const struct abi_set *set, const char *what)
-{
-	int i, k;
-
-	for (i = 0; what && i < set->nentries; i++)
-		for (k = 0; k < set->entries[i].nwhat; k++)
-			if (!strcmp(set->entries[i].what[k], what))
-				return &set->entries[i];
-	return NULL;
 }
 
 /* Documentation/ABI's Date is free text: it must at least hold a year. */
@@ -371,6 +361,7 @@ void abi_check(struct abi_set *set, bool strict)
 	}
 	abi_check_duplicates(set);
 	abi_check_ignores(set, set->enumerators, set->nenumerators, ABI_ENUMERATORS);
+	entry_index_build(set);
 }
 
 /* Is @file (a path the set owns) one with a migration entry? */

@@ -148,6 +148,7 @@ void abi_set_free(struct abi_set *set)
 		free(set->diags[i].msg);
 	free(set->diags);
 	free(set->unparsed);
+	free(set->whats);
 	for (c = set->chunks; c; c = next) {
 		next = c->next;
 		ASAN_UNPOISON_MEMORY_REGION(c->data, c->size);

@@ -51,7 +51,6 @@
  * sync, kept here).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,9 +58,9 @@
 #include <time.h>
 
 #include "check_eval.h"
+#include "entry.h"
 #include "utctime.h"
 #include "owner.h"
-#include "pattern.h"
 #include "store.h"
 #include "text.h"
 #include "util.h"
@@ -102,60 +101,13 @@ const char *verdict_name(enum verdict v)
 
 /* ---- which entries ---- */
 
-/* Does the concrete @path match the What @what (its globs, per component)? */
-static bool what_matches_path(const char *what, const char *path)
-{
-	struct abi_glob *g;
-	int n, i, k;
-	bool match = false;
-
-	if (abi_pattern_check(what))
-		return false;
-	n = abi_pattern_globs(what, &g);
-	for (i = 0; i < n && !match; i++) {
-		const char *p = path;
-
-		for (k = 0; k < g[i].ncomp; k++) {
-			const char *end;
-			char *comp;
-			bool ok;
-
-			if (*p != '/')
-				break;
-			p++;
-			end = strchrnul(p, '/');
-			comp = xstrndup(p, end - p);
-			ok = !fnmatch(g[i].comp[k], comp, FNM_PERIOD);
-			free(comp);
-			if (!ok)
-				break;
-			p = end;
-		}
-		match = k == g[i].ncomp && (!*p || (*p == '/' && !p[1]));
-	}
-	abi_globs_free(g, n);
-	return match;
-}
-
-static bool entry_selected(const struct abi_entry *e, const char *pattern)
-{
-	int k;
-
-	if (!pattern)
-		return true;
-	for (k = 0; k < e->nwhat; k++)
-		if (strstr(e->what[k], pattern) || !fnmatch(pattern, e->what[k], 0) ||
-		    (pattern[0] == '/' && what_matches_path(e->what[k], pattern)))
-			return true;
-	return false;
-}
-
 int check_select(struct check *c, const struct abi_set *set, const char *pattern)
 {
 	int i;
 
 	c->set = set;
 	c->entries = xcalloc(set->nentries, sizeof(*c->entries));
+	c->of_entry = xcalloc(set->nentries + 1, sizeof(*c->of_entry));
 	for (i = 0; i < set->nentries; i++) {
 		const struct abi_entry *e = &set->entries[i];
 		struct check_entry *ce;
@@ -166,6 +118,7 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 		ce = &c->entries[c->n++];
 		ce->e = e;
 		ce->last_use = LLONG_MIN;
+		c->of_entry[i] = ce;
 	}
 	c->quiet_since = c->now - (long long)c->quiet_days * 86400;
 	c->first_use = LLONG_MAX;
@@ -183,53 +136,32 @@ static void add_host(struct check *c, const char *host)
 	*GROW(c->hosts, c->nhosts, c->hcap) = xstrdup(host);
 }
 
-static int cmp_index(const void *a, const void *b)
-{
-	return strcmp(((const struct check_what *)a)->what,
-		      ((const struct check_what *)b)->what);
-}
-
-/* A fleet DB has many rows and the tables many Whats: look them up sorted. */
-static void build_index(struct check *c)
-{
-	int i, k, n = 0;
-
-	for (i = 0; i < c->n; i++)
-		n += c->entries[i].e->nwhat;
-	c->index = xcalloc(n, sizeof(*c->index));
-	for (i = 0; i < c->n; i++)
-		for (k = 0; k < c->entries[i].e->nwhat; k++) {
-			c->index[c->nindex].what = c->entries[i].e->what[k];
-			c->index[c->nindex++].ce = &c->entries[i];
-		}
-	qsort(c->index, c->nindex, sizeof(*c->index), cmp_index);
-}
-
 int check_what_index(const struct check *c, const char *what)
 {
-	struct check_what key = { .what = what }, *hit;
+	int k = entry_what_pos(c->set, what);
 
-	if (!what)
-		return -1;
-	hit = bsearch(&key, c->index, c->nindex, sizeof(key), cmp_index);
-	return hit ? (int)(hit - c->index) : -1;
+	return k < 0 || !check_what_entry(c, k) ? -1 : k;
+}
+
+struct check_entry *check_what_entry(const struct check *c, int k)
+{
+	return c->of_entry[c->set->whats[k].entry];
 }
 
 struct check_entry *check_entry_of_what(const struct check *c, const char *what)
 {
 	int k = check_what_index(c, what);
 
-	return k < 0 ? NULL : c->index[k].ce;
+	return k < 0 ? NULL : check_what_entry(c, k);
 }
 
 /*
- * The selected entry a row belongs to: by its What, else (the tracer did
- * not know it) by matching its path; rows come in path order within a
- * session, so the last such answer is kept.
+ * The selected entry a row belongs to (entry_of_use()); rows come in path
+ * order within a session, so the last answer by path is kept.
  */
 static struct check_entry *entry_of_row(struct check *c, const struct usage_row *r)
 {
-	int i, k;
+	int i;
 
 	if (r->what)
 		return check_entry_of_what(c, r->what);
@@ -237,13 +169,8 @@ static struct check_entry *entry_of_row(struct check *c, const struct usage_row 
 		return c->last_path_ce;
 	free(c->last_path);
 	c->last_path = xstrdup(r->path);
-	c->last_path_ce = NULL;
-	for (i = 0; i < c->n && !c->last_path_ce; i++)
-		for (k = 0; k < c->entries[i].e->nwhat; k++)
-			if (what_matches_path(c->entries[i].e->what[k], r->path)) {
-				c->last_path_ce = &c->entries[i];
-				break;
-			}
+	i = entry_of_use(c->set, NULL, r->path);
+	c->last_path_ce = i < 0 ? NULL : c->of_entry[i];
 	return c->last_path_ce;
 }
 
@@ -677,7 +604,6 @@ int check_read_usage(struct check *c, struct usage_source *src, char *err, size_
 {
 	int i, ret;
 
-	build_index(c);
 	/* One snapshot of a source the tracer writes. */
 	ret = src->ops->begin(src);
 	if (!ret)
@@ -1038,7 +964,7 @@ void check_free(struct check *c)
 		free(ce->brief);
 	}
 	free(c->entries);
-	free(c->index);
+	free(c->of_entry);
 	free(c->last_path);
 	for (i = 0; i < c->nhosts; i++)
 		free(c->hosts[i]);

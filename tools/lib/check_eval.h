@@ -212,9 +212,8 @@ struct check {
 	long long nstage[4];
 	char *uncovered;		/* why, naming them all: no-data's reason */
 	char *uncovered_brief;		/* the same naming NAMES_SHOWN of each kind; NULL: as uncovered */
-	/* Rows to entries: each selected What, sorted, with its entry. */
-	struct check_what { const char *what; struct check_entry *ce; } *index;
-	int nindex;
+	/* Rows to entries: per entry of set, its selected one, or NULL. */
+	struct check_entry **of_entry;
 	char *last_path;		/* of the last row without a What... */
 	struct check_entry *last_path_ce;	/* ...and its entry */
 	/* The scan, if any. */
@@ -253,8 +252,13 @@ int check_read_usage(struct check *c, struct usage_source *src, char *err, size_
 /* The selected entry with the What @what, or NULL (after check_read_usage()). */
 struct check_entry *check_entry_of_what(const struct check *c, const char *what);
 
-/* The index of the What @what in c->index, or -1: not a selected entry's. */
+/*
+ * The position of the What @what in the tables' What index (set->whats,
+ * entry.h), or -1: not a selected entry's.
+ */
 int check_what_index(const struct check *c, const char *what);
+/* The selected entry of the What at position @k (check_what_index()). */
+struct check_entry *check_what_entry(const struct check *c, int k);
 
 /* Add the references found by scan_tree() under @root; -1 with @err. */
 int check_scan(struct check *c, const char *root, const struct abi_set *set,

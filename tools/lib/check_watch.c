@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "check_eval.h"
+#include "entry.h"
 #include "utctime.h"
 #include "export.h"
 #include "text.h"
@@ -45,8 +46,9 @@ struct watch_walk {
 	struct check *c;
 	struct entry_watch *ew;		/* c->n of them */
 	/*
-	 * Per What of c->index: the early boot whose pin found none of its
-	 * files, until the What's next run in that session (pin_run()).
+	 * Per What of the tables' index (check_what_index()): the early
+	 * boot whose pin found none of its files, until the What's next run
+	 * in that session (pin_run()).
 	 */
 	const struct check_boot **pin_empty;
 	int cur;			/* the c->shosts index being read; -1: none */
@@ -118,7 +120,7 @@ static void host_done(struct watch_walk *ww)
 	c->nafter_pin += has_after_pin(h);
 	ww->unknown = false;
 	memset(ww->ew, 0, c->n * sizeof(*ww->ew));
-	memset(ww->pin_empty, 0, c->nindex * sizeof(*ww->pin_empty));
+	memset(ww->pin_empty, 0, c->set->nwhats * sizeof(*ww->pin_empty));
 	for (i = 0; i < c->n; i++)
 		ww->ew[i].covered_until = LLONG_MIN;
 	ww->cur = -1;
@@ -142,13 +144,13 @@ static struct check_boot *early_boot_of(const struct watch_walk *ww, const char 
 /* The files of What @k came after @b's pin: say so on the boot, and on its entry. */
 static void after_pin(struct watch_walk *ww, struct check_boot *b, int k)
 {
-	const struct check_what *cw = &ww->c->index[k];
-	struct entry_watch *ew = &ww->ew[cw->ce - ww->c->entries];
+	const char *what = ww->c->set->whats[k].what;
+	struct entry_watch *ew = &ww->ew[check_what_entry(ww->c, k) - ww->c->entries];
 	char *name = check_boot_name(b), *next;
 
-	*GROW(b->after_pin, b->nafter_pin, b->apcap) = cw->what;
+	*GROW(b->after_pin, b->nafter_pin, b->apcap) = what;
 	next = xasprintf("%s%sboot %s: %s", ew->at_boot ? ew->at_boot : "",
-			 ew->at_boot ? ", " : "", name, cw->what);
+			 ew->at_boot ? ", " : "", name, what);
 	free(name);
 	free(ew->at_boot);
 	ew->at_boot = next;
@@ -233,7 +235,7 @@ static int add_run(const struct usage_watched *w, void *arg)
 	if (k < 0)
 		return 0;
 	pin_run(ww, w, k);
-	i = c->index[k].ce - c->entries;
+	i = check_what_entry(c, k) - c->entries;
 	ww->ew[i].looked = true;
 	if (w->files > 0) {
 		ww->ew[i].found = true;
@@ -245,7 +247,7 @@ static int add_run(const struct usage_watched *w, void *arg)
 int check_read_watched(struct usage_source *src, struct check *c)
 {
 	struct watch_walk ww = {
-		c, xcalloc(c->n + 1, sizeof(*ww.ew)), xcalloc(c->nindex + 1, sizeof(*ww.pin_empty)),
+		c, xcalloc(c->n + 1, sizeof(*ww.ew)), xcalloc(c->set->nwhats + 1, sizeof(*ww.pin_empty)),
 		-1, 0, false,
 	};
 	int i, ret;

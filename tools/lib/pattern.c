@@ -280,6 +280,13 @@ static bool abi_has_meta(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+bool abi_comp_match(const char *glob, const char *name)
+{
+	if (!abi_has_meta(glob))
+		return !strcmp(glob, name);
+	return name[0] != '.' && !fnmatch(glob, name, 0);
+}
+
 static int abi_walk(const struct abi_glob *g, int k, char *path,
 		    abi_resolve_cb cb, void *arg)
 {
@@ -308,7 +315,7 @@ static int abi_walk(const struct abi_glob *g, int k, char *path,
 	for (i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 
-		if (!ret && name[0] != '.' && !fnmatch(g->comp[k], name, FNM_PERIOD)) {
+		if (!ret && abi_comp_match(g->comp[k], name)) {
 			char *sub = path_join(path, name);
 
 			ret = abi_walk(g, k + 1, sub, cb, arg);

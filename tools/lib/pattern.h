@@ -23,6 +23,13 @@ const char *abi_pattern_check(const char *what);
 int abi_pattern_globs(const char *what, struct abi_glob **out);
 void abi_globs_free(struct abi_glob *g, int n);
 
+/*
+ * Does the component glob @glob match the file name @name? A wildcard
+ * matches no name starting with '.' (as a shell's, and no pattern means
+ * one); a glob without one is the name itself.
+ */
+bool abi_comp_match(const char *glob, const char *name);
+
 typedef int (*abi_resolve_cb)(const char *path, void *arg);
 /* Call @cb for each existing file matching @g, with @root standing for /sys;
  * stops at the first non-zero return and returns it. */

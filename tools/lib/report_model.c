@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry.h"
 #include "owner.h"
 #include "report_model.h"
 #include "util.h"

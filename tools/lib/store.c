@@ -30,6 +30,7 @@
 
 #include <sqlite3.h>
 
+#include "entry.h"
 #include "store.h"
 #include "store_internal.h"
 #include "util.h"
@@ -173,10 +174,8 @@ static const char day_rows_sql[] =
 	" errors, swept FROM usage_days"
 	" ORDER BY host, session, path, op, uid, cgroup_id, exe, day";
 
-/* ?1 the entry pattern or NULL. */
-#define ENTRY_SQL							\
-	" (?1 IS NULL OR instr(what, ?1) > 0 OR what GLOB ?1"		\
-	" OR path = ?1 OR path GLOB ?1)"
+/* ?1 the entry selector (a pointer, bind_entry()) or NULL: entry.h's rule. */
+#define ENTRY_SQL " abidep_entry(?1, what, path)"
 
 /*
  * ?2 since, ?3 until (0: open), by session: a use at or after since, a
@@ -571,9 +570,36 @@ static int set_wal(struct store *s)
 	return ret;
 }
 
+#define ENTRY_POINTER "abidep entry_sel"
+
+/*
+ * abidep_entry(SEL, WHAT, PATH): does the selector SEL (NULL: none, all
+ * rows) select the use of PATH under WHAT? --entry's one rule, in C
+ * (entry.h), for the reads' WHERE.
+ */
+static void sql_entry(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct entry_sel *sel = sqlite3_value_pointer(argv[0], ENTRY_POINTER);
+
+	sqlite3_result_int(ctx, !sel || entry_sel_use(sel,
+		(const char *)sqlite3_value_text(argv[1]),
+		(const char *)sqlite3_value_text(argv[2])));
+}
+
+/* ?1 of a read: @f's selector, or NULL. */
+static void bind_entry(sqlite3_stmt *st, const struct store_filter *f)
+{
+	sqlite3_bind_pointer(st, 1, f ? f->entry : NULL, ENTRY_POINTER, NULL);
+}
+
 static int setup(struct store *s)
 {
 	sqlite3_extended_result_codes(s->db, 1);
+	/* Ours, for our queries: DIRECTONLY, no schema of the file may call it. */
+	if (sqlite3_create_function_v2(s->db, "abidep_entry", 3,
+				       SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
+				       sql_entry, NULL, NULL, NULL))
+		return store_db_fail(s, NULL);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* The file may come from anywhere: no tricks in its schema. */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
@@ -1098,7 +1124,7 @@ static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
 	int n = sqlite3_bind_parameter_count(st);
 
 	if (n >= 1)
-		store_bind_text(st, 1, f ? f->entry : NULL);
+		bind_entry(st, f);
 	if (n >= 2)
 		sqlite3_bind_int64(st, 2, f ? f->since : 0);
 	if (n >= 3)

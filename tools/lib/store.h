@@ -182,10 +182,15 @@ bool store_damaged(struct store *s);
 
 /* ---- reading, for abidep report ---- */
 
+struct entry_sel;
+
 /* Which rows to read; zeroed: all. */
 struct store_filter {
-	/* A What (or part of one, or a glob), or a concrete path (or glob). */
-	const char *entry;
+	/*
+	 * --entry: the rows of the uses @entry selects (entry.h, whose
+	 * entry_sel_use() the reads call per row); NULL: all.
+	 */
+	struct entry_sel *entry;
 	/*
 	 * A time window, unix seconds, 0: open. In a DB with daily history
 	 * (store_has_days()), the uses made on the days (UTC) that overlap

@@ -32,7 +32,7 @@
 #include <linux/types.h>
 
 #include "abi.h"
-#include "special.h"
+#include "entry.h"
 #include "store.h"
 #include "bpf/abidep.h"
 
@@ -187,7 +187,7 @@ int pin_stage_refresh(const struct tracer *tr);
 void pin_stage_load(struct tracer *tr);
 void pin_stage_forget(void);
 
-/* trace_special.c (and special.h) */
+/* trace_special.c (special_of(): entry.h) */
 void specials_choose(struct tracer *tr);
 void specials_apply(struct tracer *tr, struct abidep_bpf *skel);
 void specials_publish(struct tracer *tr);

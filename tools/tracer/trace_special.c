@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abidep trace: the deprecated files outside sysfs ("specials", bpf/abidep.h).
- * Each is named in the tables by one What, exactly as below; it has no inode
- * to watch, so the programs know it by a handler or a name, and this gives
+ * Each is named in the tables by one What, exactly as special_of()
+ * (tools/lib/entry.c) knows it; it has no inode to watch, so the
+ * programs know it by a handler or a name, and this gives
  * it a file id before the load (special_id[] in .rodata), attaches only the
  * programs of the specials watched, and skips, by name, those the running
  * kernel does not have, and the paths outside sysfs it does not know.
@@ -16,49 +17,35 @@
 #include <bpf/libbpf.h>
 
 #include "abidep.skel.h"
+#include "entry.h"
 #include "pattern.h"
-#include "special.h"
 #include "trace.h"
 #include "util.h"
 
+/* What the tracer needs of a special, beyond its What (special_of()). */
 struct special_def {
-	const char *what;	/* the tables' What */
 	const char *needs;	/* a kernel function only kernels that have the file have */
 	const char *why;	/* what a kernel without it lacks */
 	const char *funcs[2];	/* the functions its programs hook */
 };
 
-#define NEIGH6 "/proc/sys/net/ipv6/neigh/<interface>/"
-#define MEMCG1 "/sys/fs/cgroup/memory/<cgroup>/memory."
-#define MEMCG1_DEF(name) { MEMCG1 name, "mem_cgroup_move_charge_write", \
+#define NEIGH6_DEF { "ndisc_ifinfo_sysctl_change", "no IPv6", \
+	{ "ndisc_ifinfo_sysctl_change", "proc_sys_open" } }
+#define MEMCG1_DEF { "mem_cgroup_move_charge_write", \
 	"no cgroup v1 memory controller (CONFIG_MEMCG_V1)", { "cgroup_seqfile_show" } }
 
 static const struct special_def defs[ABIDEP_NR_SPECIALS] = {
-	[ABIDEP_SP_NEIGH6_RETRANS_TIME] = { NEIGH6 "retrans_time", "ndisc_ifinfo_sysctl_change",
-		"no IPv6", { "ndisc_ifinfo_sysctl_change", "proc_sys_open" } },
-	[ABIDEP_SP_NEIGH6_BASE_REACHABLE_TIME] = { NEIGH6 "base_reachable_time",
-		"ndisc_ifinfo_sysctl_change", "no IPv6",
-		{ "ndisc_ifinfo_sysctl_change", "proc_sys_open" } },
-	[ABIDEP_SP_OOM_ADJ] = { "/proc/<pid>/oom_adj", "oom_adj_write", "no oom_adj",
+	[ABIDEP_SP_NEIGH6_RETRANS_TIME] = NEIGH6_DEF,
+	[ABIDEP_SP_NEIGH6_BASE_REACHABLE_TIME] = NEIGH6_DEF,
+	[ABIDEP_SP_OOM_ADJ] = { "oom_adj_write", "no oom_adj",
 		{ "oom_adj_read", "oom_adj_write" } },
-	[ABIDEP_SP_MEMCG1_KMEM_LIMIT] = MEMCG1_DEF("kmem.limit_in_bytes"),
-	[ABIDEP_SP_MEMCG1_KMEM_TCP_LIMIT] = MEMCG1_DEF("kmem.tcp.limit_in_bytes"),
-	[ABIDEP_SP_MEMCG1_SOFT_LIMIT] = MEMCG1_DEF("soft_limit_in_bytes"),
-	[ABIDEP_SP_MEMCG1_OOM_CONTROL] = MEMCG1_DEF("oom_control"),
-	[ABIDEP_SP_MEMCG1_PRESSURE_LEVEL] = MEMCG1_DEF("pressure_level"),
-	[ABIDEP_SP_MEMCG1_MOVE_CHARGE] = MEMCG1_DEF("move_charge_at_immigrate"),
+	[ABIDEP_SP_MEMCG1_KMEM_LIMIT] = MEMCG1_DEF,
+	[ABIDEP_SP_MEMCG1_KMEM_TCP_LIMIT] = MEMCG1_DEF,
+	[ABIDEP_SP_MEMCG1_SOFT_LIMIT] = MEMCG1_DEF,
+	[ABIDEP_SP_MEMCG1_OOM_CONTROL] = MEMCG1_DEF,
+	[ABIDEP_SP_MEMCG1_PRESSURE_LEVEL] = MEMCG1_DEF,
+	[ABIDEP_SP_MEMCG1_MOVE_CHARGE] = MEMCG1_DEF,
 };
-
-/* The special a What names, or -1: a sysfs path, or something else. */
-int special_of(const char *what)
-{
-	int k;
-
-	for (k = 0; k < ABIDEP_NR_SPECIALS; k++)
-		if (!strcmp(what, defs[k].what))
-			return k;
-	return -1;
-}
 
 /*
  * Whether the running kernel has function @name: its BTF says (what fentry

@@ -250,7 +250,7 @@ int watch_refresh(struct tracer *tr, bool verbose)
 			/* Not in sysfs (not watched: 0 files), or a special. */
 			if (special_of(e->what[k]) >= 0)
 				ra.found = special_watched(tr, e->what[k]);
-			if (strncmp(e->what[k], "/sys/", 5) || special_of(e->what[k]) >= 0) {
+			if (!what_in_sysfs(e->what[k])) {
 				note_watch(tr, e, e->what[k], ra.found);
 				continue;
 			}
