@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for abidep: date parsing, the per-user log limiter, alias
- * forwarding with translate hooks, and class-table aliases on devices that
- * come and go. Run with tests/kunit/run (UML).
+ * KUnit tests for abidep: date and duration parsing, the per-user log
+ * limiter, alias forwarding with translate hooks, and class-table aliases on
+ * devices that come and go. Run with tests/kunit/run (UML).
  */
 #include <kunit/test.h>
 #include <linux/device.h>
@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "abidep_internal.h"
+#include "duration_vectors.h"
 #include "when_vectors.h"
 
 /*
@@ -275,6 +276,62 @@ static struct kunit_case abidep_date_test_cases[] = {
 static struct kunit_suite abidep_date_suite = {
 	.name = "abidep_date",
 	.test_cases = abidep_date_test_cases,
+};
+
+/*
+ * ---- durations: duration.c, on the vectors tests/unit runs too ----
+ */
+
+static void abidep_duration_vec_desc(const struct abidep_duration_vector *v,
+				     char *desc)
+{
+	static const char * const units[] = { "us", "ms", "s" };
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s' in %s", v->in, units[v->unit]);
+	strreplace(desc, '\n', '~');
+}
+
+KUNIT_ARRAY_PARAM(abidep_duration_vec, abidep_duration_vectors,
+		  abidep_duration_vec_desc);
+
+static void abidep_duration_test(struct kunit *test)
+{
+	const struct abidep_duration_vector *v = test->param_value;
+	size_t len = v->len ? v->len : strlen(v->in);
+	u64 val = 4242;
+
+	KUNIT_EXPECT_EQ(test, abidep_duration_parse(v->in, len, v->unit, &val),
+			v->ret);
+	KUNIT_EXPECT_EQ(test, val, v->ret ? 4242ULL : v->val);
+}
+
+static void abidep_bo_seconds_vec_desc(const struct abidep_brownout_seconds_vector *v,
+				       char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s'", v->in);
+}
+
+KUNIT_ARRAY_PARAM(abidep_bo_seconds_vec, abidep_brownout_seconds_vectors,
+		  abidep_bo_seconds_vec_desc);
+
+static void abidep_bo_seconds_test(struct kunit *test)
+{
+	const struct abidep_brownout_seconds_vector *v = test->param_value;
+	unsigned int seconds = 4242;
+
+	KUNIT_EXPECT_EQ(test, abidep_brownout_seconds(v->in, &seconds), v->ret);
+	KUNIT_EXPECT_EQ(test, seconds, v->ret ? 4242U : v->seconds);
+}
+
+static struct kunit_case abidep_duration_test_cases[] = {
+	KUNIT_CASE_PARAM(abidep_duration_test, abidep_duration_vec_gen_params),
+	KUNIT_CASE_PARAM(abidep_bo_seconds_test, abidep_bo_seconds_vec_gen_params),
+	{}
+};
+
+static struct kunit_suite abidep_duration_suite = {
+	.name = "abidep_duration",
+	.test_cases = abidep_duration_test_cases,
 };
 
 /* ---- the per-user log limiter ---- */
@@ -961,7 +1018,7 @@ static struct kunit_suite abidep_class_suite = {
 	.test_cases = abidep_class_test_cases,
 };
 
-kunit_test_suites(&abidep_date_suite, &abidep_users_suite, &abidep_alias_suite,
-		  &abidep_class_suite);
+kunit_test_suites(&abidep_date_suite, &abidep_duration_suite, &abidep_users_suite,
+		  &abidep_alias_suite, &abidep_class_suite);
 
 MODULE_LICENSE("GPL");

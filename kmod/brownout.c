@@ -5,8 +5,11 @@
  *
  * /sys/kernel/abidep/brownout (0200, root only) takes one line:
  *
- *	NAME SECONDS [fail|hide]	start a window (fail is the default)
+ *	NAME DURATION [fail|hide]	start a window (fail is the default)
  *	NAME off			end the window now
+ *
+ * DURATION is seconds, or a number with a unit (30s, 5m, 2h): the grammar
+ * of duration.c, which the abidep command shares.
  *
  * NAME is the entry's old name, or CLASS/OLD (table entries), MODULE/OLD
  * (entries a driver declared) or kernel/OLD (those of built-in code) when
@@ -43,11 +46,7 @@
 #include <linux/timekeeping.h>
 
 #include "abidep_internal.h"
-
-/* A day: long enough for any rehearsal, short enough to be noticed. */
-#define ABIDEP_BROWNOUT_MAX_SECONDS	86400
-/* The longest line: a qualified name and its arguments. */
-#define ABIDEP_BROWNOUT_MAX_LINE	(2 * NAME_MAX + 16)
+#include "duration.h"
 
 static const char *const abidep_brownout_modes[] = {
 	[ABIDEP_BROWNOUT_OFF] = "off",
@@ -253,25 +252,6 @@ bool abidep_brownout_fails(struct abidep_state *st)
 	return true;
 }
 
-/* Seconds: 1 to ABIDEP_BROWNOUT_MAX_SECONDS, digits only, no leading 0. */
-static int abidep_brownout_seconds(const char *s, unsigned int *seconds)
-{
-	unsigned int v = 0;
-	size_t i, len = strlen(s);
-
-	if (!len || len > 5 || s[0] == '0')
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v > ABIDEP_BROWNOUT_MAX_SECONDS)
-		return -EINVAL;
-	*seconds = v;
-	return 0;
-}
-
 /**
  * abidep_brownout_parse() - parse a line written to the brownout control
  * @s: the line, NUL-terminated, one trailing newline allowed; split in place
@@ -279,8 +259,10 @@ static int abidep_brownout_seconds(const char *s, unsigned int *seconds)
  * @seconds: the window's length (0 for "off")
  * @mode: the window's mode, or ABIDEP_BROWNOUT_OFF for "NAME off"
  *
- * The words are separated by exactly one space: "NAME SECONDS",
- * "NAME SECONDS fail", "NAME SECONDS hide" or "NAME off".
+ * The words are separated by exactly one space: "NAME DURATION",
+ * "NAME DURATION fail", "NAME DURATION hide" or "NAME off". DURATION is
+ * what abidep_brownout_seconds() takes, as `abidep brownout --for` does:
+ * "30", "30s", "5m", up to a day.
  *
  * Return: 0, or -EINVAL for anything else.
  */
@@ -312,7 +294,7 @@ int abidep_brownout_parse(char *s, char **name, unsigned int *seconds,
 		return 0;
 	}
 	if (abidep_brownout_seconds(word[1], seconds))
-		return -EINVAL;
+		return -EINVAL;	/* out of range too */
 	if (n == 2 || !strcmp(word[2], "fail"))
 		*mode = ABIDEP_BROWNOUT_FAIL;
 	else if (!strcmp(word[2], "hide"))
@@ -366,7 +348,7 @@ ssize_t abidep_brownout_write(const char *buf, size_t count)
 	char *line, *name;
 	ssize_t ret;
 
-	if (count > ABIDEP_BROWNOUT_MAX_LINE || memchr(buf, '\0', count))
+	if (count > ABIDEP_BROWNOUT_LINE_MAX || memchr(buf, '\0', count))
 		return -EINVAL;
 	line = kmemdup_nul(buf, count, GFP_KERNEL);
 	if (!line)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of brownouts (brownout.c): the control's parser, and windows
- * on a real device's aliases: fail, hide, a device added meanwhile, the
- * time running out, turning off, and unregistering in a window.
+ * KUnit tests of brownouts (brownout.c): the control's parser and longest
+ * line, and windows on a real device's aliases: fail, hide, a device added
+ * meanwhile, the time running out, turning off, and unregistering in a
+ * window.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -12,6 +13,7 @@
 #include <linux/string.h>
 
 #include "abidep_internal.h"
+#include "duration.h"
 
 struct abidep_bo_parse_case {
 	const char *line;
@@ -30,9 +32,13 @@ static const struct abidep_bo_parse_case abidep_bo_parse_cases[] = {
 	{ "x off", 0, "x", 0, ABIDEP_BROWNOUT_OFF },
 	{ "x off\n", 0, "x", 0, ABIDEP_BROWNOUT_OFF },
 	{ "", -EINVAL }, { "\n", -EINVAL }, { "x", -EINVAL }, { "x\n", -EINVAL },
-	{ "x 0", -EINVAL }, { "x 05", -EINVAL }, { "x 86401", -EINVAL },
+	/* The duration's grammar is duration.c's (duration_vectors.h). */
+	{ "x 1s", 0, "x", 1, ABIDEP_BROWNOUT_FAIL },
+	{ "x 05", 0, "x", 5, ABIDEP_BROWNOUT_FAIL },
+	{ "x 24h hide", 0, "x", 86400, ABIDEP_BROWNOUT_HIDE },
+	{ "x 0", -EINVAL }, { "x 86401", -EINVAL }, { "x 1441m", -EINVAL },
 	{ "x 100000", -EINVAL }, { "x -1", -EINVAL }, { "x +1", -EINVAL },
-	{ "x 1s", -EINVAL }, { "x 1 off", -EINVAL }, { "x off 1", -EINVAL },
+	{ "x 500ms", -EINVAL }, { "x 1 off", -EINVAL }, { "x off 1", -EINVAL },
 	{ "x 1 Fail", -EINVAL }, { "x 1 fail extra", -EINVAL },
 	{ "x  1", -EINVAL }, { " x 1", -EINVAL }, { "x 1 ", -EINVAL },
 	{ "x 1\n\n", -EINVAL }, { "x\t1", -EINVAL },
@@ -312,6 +318,29 @@ static void abidep_bo_names_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, abidep_bo_ctl("bo_old off"), -ENOENT);
 }
 
+/*
+ * The longest line (duration.h): the longest name and the longest duration
+ * are read (and name no entry); one byte more is refused unread.
+ */
+static void abidep_bo_line_max_test(struct kunit *test)
+{
+	size_t max = ABIDEP_BROWNOUT_LINE_MAX;
+	char *line = kunit_kzalloc(test, max + 2, GFP_KERNEL);
+	char *p = line + 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	memset(p, 'n', ABIDEP_BROWNOUT_NAME_MAX);
+	p += ABIDEP_BROWNOUT_NAME_MAX;
+	*p++ = ' ';
+	memset(p, '0', ABIDEP_NUMBER_LEN_MAX - 1);
+	p += ABIDEP_NUMBER_LEN_MAX - 1;
+	strscpy(p, "5 hide\n", line + max + 2 - p);
+	KUNIT_ASSERT_EQ(test, strlen(line + 1), max);
+	KUNIT_EXPECT_EQ(test, abidep_bo_ctl(line + 1), -ENOENT);
+	line[0] = 'n';
+	KUNIT_EXPECT_EQ(test, abidep_bo_ctl(line), -EINVAL);
+}
+
 static struct kunit_case abidep_brownout_cases[] = {
 	KUNIT_CASE_PARAM(abidep_bo_parse_test, abidep_bo_parse_gen_params),
 	KUNIT_CASE(abidep_bo_fail_test),
@@ -319,6 +348,7 @@ static struct kunit_case abidep_brownout_cases[] = {
 	KUNIT_CASE(abidep_bo_expire_test),
 	KUNIT_CASE(abidep_bo_taken_test),
 	KUNIT_CASE(abidep_bo_names_test),
+	KUNIT_CASE(abidep_bo_line_max_test),
 	{}
 };
 

@@ -23,13 +23,13 @@
 #include <unistd.h>
 
 #include "main.h"
+#include "duration.h"
 #include "json.h"
 #include "util.h"
 
 #define CONTROL "/sys/kernel/abidep/brownout"
 #define MODDIR "/sys/kernel/abidep"
 #define STATE "/sys/kernel/debug/abidep/state"
-#define MAX_SECONDS 86400	/* the module's limit: a day */
 
 /* One line of the state file, the fields this command uses. */
 struct bentry {
@@ -216,32 +216,6 @@ static void list_entries(const struct bstate *bs, const char *name)
 }
 
 /* ---- the control ---- */
-
-/* N, Ns, Nm or Nh, 1 second to a day. */
-static int parse_duration(const char *s, unsigned int *seconds)
-{
-	unsigned long long v = 0, mul = 1;
-	const char *p = s;
-
-	if (*p < '1' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9') {
-		v = v * 10 + (*p++ - '0');
-		if (v > MAX_SECONDS)
-			return -1;
-	}
-	switch (*p) {
-	case '\0': break;
-	case 's': p++; break;
-	case 'm': mul = 60; p++; break;
-	case 'h': mul = 3600; p++; break;
-	default: return -1;
-	}
-	if (*p || v * mul > MAX_SECONDS)
-		return -1;
-	*seconds = (unsigned int)(v * mul);
-	return 0;
-}
 
 /* Why the control cannot be used, said; an exit code. */
 static int control_missing(int err)
@@ -509,7 +483,8 @@ int cmd_brownout(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[optind];
-	if (!*name || strcspn(name, " \t\n") != strlen(name) || strlen(name) > 2 * 255 + 1) {
+	if (!*name || strcspn(name, " \t\n") != strlen(name) ||
+	    strlen(name) > ABIDEP_BROWNOUT_NAME_MAX) {
 		fprintf(stderr, "abidep: '%s' is not an entry name: OLD, CLASS/OLD or MODULE/OLD, no spaces\n",
 			name);
 		return EXIT_USAGE;
@@ -531,7 +506,8 @@ int cmd_brownout(int argc, char **argv)
 			name);
 		return EXIT_USAGE;
 	}
-	if (parse_duration(dur, &seconds)) {
+	/* The module's parser and bounds (../kmod/duration.c): what passes, it takes. */
+	if (abidep_brownout_seconds(dur, &seconds)) {
 		fprintf(stderr, "abidep: bad duration '%s': use N, Ns, Nm or Nh (30s, 5m, 2h), from 1s to 24h\n",
 			dur);
 		return EXIT_USAGE;

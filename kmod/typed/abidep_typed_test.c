@@ -280,7 +280,7 @@ static const struct ktyped_num_case ktyped_num_cases[] = {
 	{ KD_MS, "+5", -EINVAL },
 	{ KD_MS, "0x10", -EINVAL },
 	{ KD_MS, "1500MS", -EINVAL },
-	{ KD_MS, "5m", -EINVAL },
+	{ KD_MS, "5m", 0, 300000 },	/* minutes: duration.c's grammar */
 	{ KD_MS, "5min", -EINVAL },
 	{ KD_MS, "5ns", -EINVAL },
 	{ KD_MS, "ms", -EINVAL },

@@ -223,35 +223,6 @@ int abidep_parse_bool(const char *buf, size_t len, bool *out)
 }
 EXPORT_SYMBOL_GPL(abidep_parse_bool);
 
-/*
- * Decimal digits, then a suffix of the rest. No sign, no base prefix, no
- * blanks: a write has one spelling of its number.
- */
-static int abidep_parse_num(const char *buf, size_t len, u64 *num,
-			    const char **suffix, size_t *slen)
-{
-	size_t i;
-	u64 v = 0;
-
-	len = abidep_strip_newline(buf, len);
-	if (!len || len > ABIDEP_TYPED_NUM_MAX)
-		return -EINVAL;
-	for (i = 0; i < len && buf[i] >= '0' && buf[i] <= '9'; i++)
-		if (check_mul_overflow(v, (u64)10, &v) ||
-		    check_add_overflow(v, (u64)(buf[i] - '0'), &v))
-			return -EINVAL;
-	if (!i)
-		return -EINVAL;
-	*num = v;
-	*suffix = buf + i;
-	*slen = len - i;
-	return 0;
-}
-
-/* Microseconds per unit, indexed by enum abidep_duration_unit. */
-static const u64 abidep_unit_us[] = { 1, 1000, 1000000 };
-static const char * const abidep_unit_name[] = { "us", "ms", "s" };
-
 /**
  * abidep_parse_duration - parse a write to a duration attribute
  * @unit: the attribute's canonical unit.
@@ -259,47 +230,19 @@ static const char * const abidep_unit_name[] = { "us", "ms", "s" };
  * @len: its length in bytes.
  * @out: set to the duration in @unit, on success only.
  *
- * Decimal digits, optionally followed by "us", "ms" or "s" (no suffix: in
- * @unit), optionally followed by one newline. A value that is not a whole
- * number of @unit ("1500us" for milliseconds) is refused, not rounded.
+ * A duration as abidep_duration_parse() (kmod/duration.c) reads it, the
+ * module's and the abidep command's one grammar: decimal digits, optionally
+ * followed by "us", "ms", "s", "m" or "h" (no unit: @unit), optionally
+ * followed by one newline. A value that is not a whole number of @unit
+ * ("1500us" for milliseconds) is refused, not rounded.
  *
  * Return: 0, or -EINVAL for anything else, overflow of 64 bits included.
  */
 int abidep_parse_duration(enum abidep_duration_unit unit, const char *buf,
 			  size_t len, u64 *out)
 {
-	const char *suffix;
-	size_t slen;
-	u64 v, from, to;
-	unsigned int i;
-	int ret;
-
-	if (unit > ABIDEP_S)
-		return -EINVAL;
-	ret = abidep_parse_num(buf, len, &v, &suffix, &slen);
-	if (ret)
-		return ret;
-	to = abidep_unit_us[unit];
-	from = to;
-	if (slen) {
-		for (i = 0; i <= ABIDEP_S; i++)
-			if (strlen(abidep_unit_name[i]) == slen &&
-			    !strncmp(suffix, abidep_unit_name[i], slen))
-				break;
-		if (i > ABIDEP_S)
-			return -EINVAL;
-		from = abidep_unit_us[i];
-	}
-	if (from >= to) {
-		if (check_mul_overflow(v, from / to, &v))
-			return -EINVAL;
-	} else {
-		if (v % (to / from))
-			return -EINVAL;
-		v /= to / from;
-	}
-	*out = v;
-	return 0;
+	return abidep_duration_parse(buf, abidep_strip_newline(buf, len), unit,
+				     out);
 }
 EXPORT_SYMBOL_GPL(abidep_parse_duration);
 
@@ -321,7 +264,8 @@ int abidep_parse_size(const char *buf, size_t len, u64 *out)
 	u64 v, mul = 1;
 	int ret;
 
-	ret = abidep_parse_num(buf, len, &v, &suffix, &slen);
+	ret = abidep_parse_number(buf, abidep_strip_newline(buf, len), &v,
+				  &suffix, &slen);
 	if (ret)
 		return ret;
 	if (slen > 1)

@@ -19,6 +19,9 @@
 #include "typed_shim.h"
 #endif
 
+/* Durations and numbers: the grammar the module and the tools share. */
+#include "../duration.h"
+
 /*
  * Bounds that keep every read within a page: at most 32 names (a set is an
  * unsigned long on every architecture) of at most 31 characters each, so
@@ -26,15 +29,6 @@
  */
 #define ABIDEP_TYPED_NAMES_MAX	32
 #define ABIDEP_TYPED_NAME_MAX	31
-/* Longest number write, suffix included (a u64 has 20 digits). */
-#define ABIDEP_TYPED_NUM_MAX	31
-
-/* The canonical unit of a duration attribute, named in its file name. */
-enum abidep_duration_unit {
-	ABIDEP_US,
-	ABIDEP_MS,
-	ABIDEP_S,
-};
 
 bool abidep_typed_names_valid(const char * const *names, unsigned int nr,
 			      bool is_set);

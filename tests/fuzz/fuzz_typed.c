@@ -188,13 +188,14 @@ static void fuzz_bool(const uint8_t *w, size_t n)
  */
 static int ref_number(const uint8_t *w, size_t n, int kind, int unit, u64 *val)
 {
-	static const unsigned __int128 us[] = { 1, 1000, 1000000 };
+	/* Microseconds in us, ms, s (the canonical units), m and h. */
+	static const unsigned __int128 us[] = { 1, 1000, 1000000, 60000000, 3600000000 };
 	unsigned __int128 v = 0, mul = 1, div = 1;
 	size_t l = strip_nl(w, n), i = 0;
 	const char *s;
 	size_t sl;
 
-	if (!l || l > ABIDEP_TYPED_NUM_MAX)
+	if (!l || l > ABIDEP_NUMBER_LEN_MAX)
 		return 0;
 	for (; i < l && w[i] >= '0' && w[i] <= '9'; i++)
 		v = v * 10 + (w[i] - '0');	/* 31 digits fit in 128 bits */
@@ -221,6 +222,10 @@ static int ref_number(const uint8_t *w, size_t n, int kind, int unit, u64 *val)
 			from = 1;
 		else if (sl == 1 && *s == 's')
 			from = 2;
+		else if (sl == 1 && *s == 'm')
+			from = 3;
+		else if (sl == 1 && *s == 'h')
+			from = 4;
 		else
 			return 0;
 		if (us[from] >= us[unit])

@@ -98,7 +98,8 @@ section "the module refuses bad input, each with its error"
 check "unknown entry: ENOENT" test "$(ctl 'no_such_name 5')" = "No such file or directory"
 check "unknown qualifier: ENOENT" test "$(ctl 'usb/current_protocol 5')" = "No such file or directory"
 for bad in 'current_protocol 0' 'current_protocol -5' 'current_protocol +5' \
-	   'current_protocol 05' 'current_protocol 86401' 'current_protocol 5s' \
+	   'current_protocol 0s' 'current_protocol 86401' 'current_protocol 25h' \
+	   'current_protocol 5x' 'current_protocol 1500ms' 'current_protocol 1.5m' \
 	   'current_protocol 5 bogus' 'current_protocol 5 fail x' \
 	   'current_protocol  5' ' current_protocol 5' 'current_protocol 5 ' \
 	   'current_protocol' 'current_protocol off 5' ''; do
