@@ -30,7 +30,7 @@ for f in lib/*.[ch] tracer/*.[ch] *.[ch]; do
 		w=$(where "$h")
 		line="$line $w:$h"
 		case "$layer:$w" in
-		lib:lib | lib:kmod | tracer:lib | tracer:tracer | tracer:kmod | \
+		lib:lib | lib:kmod | lib:bpf | tracer:lib | tracer:tracer | tracer:kmod | \
 		tracer:bpf | tracer:build | cmd:*) ;;
 		*) echo "layers: $f ($layer) includes $h ($w)"; bad=1 ;;
 		esac
