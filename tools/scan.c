@@ -223,6 +223,65 @@ static int print_patterns(const struct abi_set *set)
 	return EXIT_OK;
 }
 
+/* What scan was asked: its options and ROOT. */
+struct scan_args {
+	struct scan_opts opts;
+	bool files_only;	/* -l */
+	bool patterns;		/* --print-patterns */
+	const char *root;
+};
+
+/* One of scan's own options: EXIT_OK, or EXIT_USAGE (said). */
+static int scan_option(int c, struct scan_args *a)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 'W': a->opts.weak = true; break;
+	case 'l': a->files_only = a->opts.first_only = true; break;
+	case 'T':
+		if (parse_uint(optarg, 1, 64, &v)) {
+			fprintf(stderr, "abidep: --threads takes a number from 1 to 64, not '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		}
+		a->opts.threads = v;
+		break;
+	case 'P': a->patterns = true; break;
+	case 'A': a->opts.all_bytes = true; break;
+	case 'S':
+		if (parse_size(optarg, &a->opts.max_size)) {
+			fprintf(stderr, "abidep: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		}
+		if (!a->opts.max_size)
+			a->opts.max_size = SCAN_NO_MAX_SIZE;
+		break;
+	}
+	return EXIT_OK;
+}
+
+/* Scan a->root for @set's Whats and print the hits: 1 if any, else 0. */
+static int run_scan(const struct scan_args *a, const struct abi_set *set)
+{
+	struct scan_result res;
+	char err[512];
+	int ret;
+
+	if (scan_tree_opts(a->root, set, &a->opts, &res, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (cfg.json)
+		print_json(&res, a->files_only);
+	else
+		print_text(&res, a->files_only);
+	ret = res.nhits ? EXIT_FAIL : EXIT_OK;
+	scan_result_free(&res);
+	return ret;
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -235,74 +294,29 @@ int cmd_scan(int argc, char **argv)
 		{ 0 }
 	};
 	static const struct cmd_opts spec = { "l", lopts, OPT_TABLES, 0, scan_usage };
-	struct scan_opts opts = { 0 };
-	bool files_only = false, patterns = false;
-	struct scan_result res;
+	struct scan_args a = { .root = "/" };
 	struct abi_set set;
-	unsigned long v;
-	const char *root = "/";
-	char err[512];
 	struct opts o;
 	int c, ret = EXIT_OK;
 
 	opts_start(&o, &spec);
-	while (!ret && (c = opts_next(&o, argc, argv)) != -1) {
-		switch (c) {
-		case 'W': opts.weak = true; break;
-		case 'l': files_only = opts.first_only = true; break;
-		case 'T':
-			if (parse_uint(optarg, 1, 64, &v)) {
-				fprintf(stderr, "abidep: --threads takes a number from 1 to 64, not '%s'\n",
-					optarg);
-				ret = EXIT_USAGE;
-			} else {
-				opts.threads = v;
-			}
-			break;
-		case 'P': patterns = true; break;
-		case 'A': opts.all_bytes = true; break;
-		case 'S':
-			if (parse_size(optarg, &opts.max_size)) {
-				fprintf(stderr, "abidep: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
-					optarg);
-				ret = EXIT_USAGE;
-			} else if (!opts.max_size) {
-				opts.max_size = SCAN_NO_MAX_SIZE;
-			}
-			break;
-		}
-	}
+	while (!ret && (c = opts_next(&o, argc, argv)) != -1)
+		ret = scan_option(c, &a);
 	if (ret || o.done >= 0)
 		return opts_end(&o, ret);
-	if (argc - optind > 1 || (patterns && argc - optind)) {
+	if (argc - optind > 1 || (a.patterns && argc - optind)) {
 		fprintf(stderr, "abidep: %s (see abidep scan --help)\n",
-			patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
+			a.patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
 		return opts_end(&o, EXIT_USAGE);
 	}
 	if (optind < argc)
-		root = argv[optind];
+		a.root = argv[optind];
 	ret = load(&set, o.tables, o.ntables);
 	opts_end(&o, EXIT_OK);
-	if (ret) {
-		abi_set_free(&set);
-		return EXIT_USAGE;
-	}
-	if (patterns) {
-		ret = print_patterns(&set);
-		abi_set_free(&set);
-		return ret;
-	}
-	if (scan_tree_opts(root, &set, &opts, &res, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		abi_set_free(&set);
-		return EXIT_USAGE;
-	}
-	if (cfg.json)
-		print_json(&res, files_only);
+	if (!ret)
+		ret = a.patterns ? print_patterns(&set) : run_scan(&a, &set);
 	else
-		print_text(&res, files_only);
-	ret = res.nhits ? EXIT_FAIL : EXIT_OK;
-	scan_result_free(&res);
+		ret = EXIT_USAGE;
 	abi_set_free(&set);
 	return ret;
 }
