@@ -438,6 +438,71 @@ static int status(void)
 	return EXIT_OK;
 }
 
+/* What brownout was asked. */
+struct brownout_args {
+	const char *dur, *mode, *name;
+	bool wait, off, stat, mode_set;
+};
+
+/* --off: end @a->name's window. */
+static int brownout_off(const struct brownout_args *a)
+{
+	char *line;
+	int ret;
+
+	if (a->dur || a->wait || a->mode_set) {
+		fprintf(stderr, "abidep: --off takes no --for, --mode or --wait\n");
+		return EXIT_USAGE;
+	}
+	line = xasprintf("%s off\n", a->name);
+	ret = control_write(a->name, line);
+	free(line);
+	if (!ret)
+		printf("brownout of %s: off\n", a->name);
+	return ret;
+}
+
+/* --for: check the duration and the mode, then open the window. */
+static int brownout_for(const struct brownout_args *a)
+{
+	unsigned int seconds;
+
+	if (!a->dur) {
+		fprintf(stderr, "abidep: brownout %s needs --for DURATION (like 30s, 5m, 2h) or --off\n",
+			a->name);
+		return EXIT_USAGE;
+	}
+	/* The module's parser and bounds (../kmod/duration.c): what passes, it takes. */
+	if (abidep_brownout_seconds(a->dur, &seconds)) {
+		fprintf(stderr, "abidep: bad duration '%s': use N, Ns, Nm or Nh (30s, 5m, 2h), from 1s to 24h\n",
+			a->dur);
+		return EXIT_USAGE;
+	}
+	if (strcmp(a->mode, "fail") && strcmp(a->mode, "hide")) {
+		fprintf(stderr, "abidep: bad --mode '%s': fail or hide\n", a->mode);
+		return EXIT_USAGE;
+	}
+	return start(a->name, seconds, a->mode, a->wait);
+}
+
+/* The entry named, after the options: its name, or a usage error. */
+static int brownout_entry(int argc, char **argv, struct brownout_args *a)
+{
+	if (argc - optind != 1) {
+		fprintf(stderr, "abidep: brownout needs %s ENTRY (see abidep brownout --help)\n",
+			argc - optind ? "exactly one" : "an");
+		return EXIT_USAGE;
+	}
+	a->name = argv[optind];
+	if (!*a->name || strcspn(a->name, " \t\n") != strlen(a->name) ||
+	    strlen(a->name) > ABIDEP_BROWNOUT_NAME_MAX) {
+		fprintf(stderr, "abidep: '%s' is not an entry name: OLD, CLASS/OLD or MODULE/OLD, no spaces\n",
+			a->name);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int cmd_brownout(int argc, char **argv)
 {
 	enum { O_FOR = 256, O_MODE, O_WAIT, O_OFF, O_STATUS };
@@ -450,71 +515,32 @@ int cmd_brownout(int argc, char **argv)
 		{ 0 }
 	};
 	static const struct cmd_opts spec = { "", lopts, 0, 0, brownout_usage };
-	const char *dur = NULL, *mode = "fail", *name;
-	bool wait = false, off = false, stat = false, mode_set = false;
-	unsigned int seconds;
+	struct brownout_args a = { .mode = "fail" };
 	struct opts o;
-	char *line;
 	int c, ret;
 
 	opts_start(&o, &spec);
 	while ((c = opts_next(&o, argc, argv)) != -1) {
 		switch (c) {
-		case O_FOR: dur = optarg; break;
-		case O_MODE: mode = optarg; mode_set = true; break;
-		case O_WAIT: wait = true; break;
-		case O_OFF: off = true; break;
-		case O_STATUS: stat = true; break;
+		case O_FOR: a.dur = optarg; break;
+		case O_MODE: a.mode = optarg; a.mode_set = true; break;
+		case O_WAIT: a.wait = true; break;
+		case O_OFF: a.off = true; break;
+		case O_STATUS: a.stat = true; break;
 		}
 	}
 	ret = opts_end(&o, EXIT_OK);
 	if (ret >= 0)
 		return ret;
-	if (stat) {
-		if (optind != argc || dur || off || wait || mode_set) {
+	if (a.stat) {
+		if (optind != argc || a.dur || a.off || a.wait || a.mode_set) {
 			fprintf(stderr, "abidep: brownout --status takes no entry and no other option (see abidep brownout --help)\n");
 			return EXIT_USAGE;
 		}
 		return status();
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "abidep: brownout needs %s ENTRY (see abidep brownout --help)\n",
-			argc - optind ? "exactly one" : "an");
-		return EXIT_USAGE;
-	}
-	name = argv[optind];
-	if (!*name || strcspn(name, " \t\n") != strlen(name) ||
-	    strlen(name) > ABIDEP_BROWNOUT_NAME_MAX) {
-		fprintf(stderr, "abidep: '%s' is not an entry name: OLD, CLASS/OLD or MODULE/OLD, no spaces\n",
-			name);
-		return EXIT_USAGE;
-	}
-	if (off) {
-		if (dur || wait || mode_set) {
-			fprintf(stderr, "abidep: --off takes no --for, --mode or --wait\n");
-			return EXIT_USAGE;
-		}
-		line = xasprintf("%s off\n", name);
-		ret = control_write(name, line);
-		free(line);
-		if (!ret)
-			printf("brownout of %s: off\n", name);
+	ret = brownout_entry(argc, argv, &a);
+	if (ret)
 		return ret;
-	}
-	if (!dur) {
-		fprintf(stderr, "abidep: brownout %s needs --for DURATION (like 30s, 5m, 2h) or --off\n",
-			name);
-		return EXIT_USAGE;
-	}
-	/* The module's parser and bounds (../kmod/duration.c): what passes, it takes. */
-	if (abidep_brownout_seconds(dur, &seconds)) {
-		fprintf(stderr, "abidep: bad duration '%s': use N, Ns, Nm or Nh (30s, 5m, 2h), from 1s to 24h\n",
-			dur);
-		return EXIT_USAGE;
-	}
-	if (strcmp(mode, "fail") && strcmp(mode, "hide")) {
-		fprintf(stderr, "abidep: bad --mode '%s': fail or hide\n", mode);
-		return EXIT_USAGE;
-	}
-	return start(name, seconds, mode, wait);
+	return a.off ? brownout_off(&a) : brownout_for(&a);
 }
