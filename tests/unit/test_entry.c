@@ -242,6 +242,16 @@ static void test_uses(void)
 	CHECK(entry_sel_use(&sel, NULL, "/sys/class/net/eth0/statistics/rx_bytes"));
 	CHECK(entry_sel_use(&sel, NULL, "/sys/class/net/eth0/statistics/tx_bytes"));
 	CHECK(!entry_sel_use(&sel, NULL, "/sys/class/net/eth0/statistics/rx_errors"));
+	/*
+	 * A path two entries cover (1 first, then 2): selecting 2 alone still
+	 * takes its uses, or --entry would hide a user of the entry.
+	 */
+	entry_sel_free(&sel);
+	entry_sel_init(&sel, &set, "<counter>");
+	CHECK(entry_sel_use(&sel, NULL, "/sys/class/net/eth0/statistics/rx_bytes"));
+	CHECK(!entry_sel_use(&sel, RX, "/sys/class/net/eth0/statistics/rx_bytes"));
+	entry_sel_free(&sel);
+	entry_sel_init(&sel, &set, "rx_bytes");
 	/* No entry of the tables: the What alone, or the path. */
 	CHECK(entry_sel_use(&sel, "/sys/old/rx_bytes", "/sys/old/rx_bytes"));
 	CHECK(!entry_sel_use(&sel, "/sys/old/tx_bytes", "/sys/old/rx_bytes"));

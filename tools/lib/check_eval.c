@@ -156,8 +156,9 @@ struct check_entry *check_entry_of_what(const struct check *c, const char *what)
 }
 
 /*
- * The selected entry a row belongs to (entry_of_use()); rows come in path
- * order within a session, so the last answer by path is kept.
+ * The selected entry a row belongs to: by its What, else the first selected
+ * entry covering its path; rows come in path order within a session, so
+ * the last answer by path is kept.
  */
 static struct check_entry *entry_of_row(struct check *c, const struct usage_row *r)
 {
@@ -169,7 +170,13 @@ static struct check_entry *entry_of_row(struct check *c, const struct usage_row 
 		return c->last_path_ce;
 	free(c->last_path);
 	c->last_path = xstrdup(r->path);
-	i = entry_of_use(c->set, NULL, r->path);
+	/*
+	 * The first selected entry covering it: under --entry, a path covered
+	 * by an unselected entry first must still block the selected one.
+	 */
+	i = entry_covering(c->set, r->path, 0);
+	while (i >= 0 && !c->of_entry[i])
+		i = entry_covering(c->set, r->path, i + 1);
 	c->last_path_ce = i < 0 ? NULL : c->of_entry[i];
 	return c->last_path_ce;
 }

@@ -135,9 +135,20 @@ bool entry_selected(const struct abi_entry *e, const char *pattern)
 	return false;
 }
 
-int entry_of_use(const struct abi_set *set, const char *what, const char *path)
+int entry_covering(const struct abi_set *set, const char *path, int from)
 {
 	int i, k;
+
+	for (i = from; set && path && i < set->nentries; i++)
+		for (k = 0; k < set->entries[i].nwhat; k++)
+			if (entry_what_covers(set->entries[i].what[k], path))
+				return i;
+	return -1;
+}
+
+int entry_of_use(const struct abi_set *set, const char *what, const char *path)
+{
+	int k;
 
 	if (!set)
 		return -1;
@@ -145,11 +156,7 @@ int entry_of_use(const struct abi_set *set, const char *what, const char *path)
 		k = entry_what_pos(set, what);
 		return k < 0 ? -1 : set->whats[k].entry;
 	}
-	for (i = 0; path && i < set->nentries; i++)
-		for (k = 0; k < set->entries[i].nwhat; k++)
-			if (entry_what_covers(set->entries[i].what[k], path))
-				return i;
-	return -1;
+	return entry_covering(set, path, 0);
 }
 
 /* ---- the uses a pattern selects ---- */
@@ -193,7 +200,14 @@ bool entry_sel_use(struct entry_sel *s, const char *what, const char *path)
 	free(s->memo);
 	s->memo = xstrdup(key);
 	s->memo_path = !what;
-	s->memo_hit = i >= 0 ? s->chosen[i] : entry_what_selected(s->pattern, key);
+	if (i < 0) {
+		s->memo_hit = entry_what_selected(s->pattern, key);
+		return s->memo_hit;
+	}
+	/* A path without its What: selected if any entry covering it is. */
+	while (i >= 0 && !what && !s->chosen[i])
+		i = entry_covering(s->set, path, i + 1);
+	s->memo_hit = i >= 0 && s->chosen[i];
 	return s->memo_hit;
 }
 

@@ -68,6 +68,12 @@ bool entry_selected(const struct abi_entry *e, const char *pattern);
  * to (@what NULL: by @path), or -1: none of @set's. @set may be NULL.
  */
 int entry_of_use(const struct abi_set *set, const char *what, const char *path);
+/*
+ * The first entry at or after index @from whose What covers @path, or -1.
+ * A path may be covered by several: a use of it is a use of each, so a
+ * caller selecting entries looks on past one it did not select.
+ */
+int entry_covering(const struct abi_set *set, const char *path, int from);
 
 /* The uses --entry PATTERN selects, for the reads of a usage DB. */
 struct entry_sel {
