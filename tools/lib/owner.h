@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "pkgmeta.h"
+
 struct owner;
 
 /* Does @root (NULL: "/") hold a dpkg or an rpm database? Only stat(). */
@@ -33,5 +35,12 @@ int owner_load(struct owner *o, char *err, size_t errlen);
  * Valid until owner_free().
  */
 const char *owner_of(struct owner *o, const char *path, const char **version);
+
+/*
+ * The package owning @path with all its database says of it (name,
+ * version, architecture, source, maintainer: dpkg's status stanza, rpm's
+ * header), or NULL. Valid until owner_free().
+ */
+const struct pkg_meta *owner_lookup(struct owner *o, const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "abi.h"
+#include "pkgmeta.h"
 
 /* How sure a hit is: a bare name alone is weak for common names. */
 enum scan_confidence {
@@ -33,11 +34,30 @@ struct scan_hit {
 	const char *package;		/* owning package in ROOT's dpkg or rpm
 					 * DB, or NULL */
 	const char *package_version;	/* its version; NULL: none or unknown */
+	/* Added for package files and maintainers: */
+	const struct pkg_meta *pkg;	/* the package, all it says of itself
+					 * (package and package_version are
+					 * its name and version); NULL: none */
+	const char *archive;		/* the package file (.deb, .rpm) @file
+					 * is a member of; NULL in a root */
 };
 
 struct scan_unreadable {
-	const char *file;
+	const char *file;		/* a file, or a package file */
 	int err;			/* errno */
+	const char *why;		/* what was wrong, for people; NULL:
+					 * root_strerror(err) says it */
+};
+
+/* A package file scanned (scan_packages()). */
+struct scan_package {
+	const char *file;		/* as given, or found under a directory given */
+	struct pkg_meta meta;		/* from its control data; name NULL: unreadable */
+	char sha256[65];		/* of the file, hex */
+	bool cached;			/* its hits came from the cache */
+	bool unreadable;		/* listed in unreadable, no hit kept */
+	unsigned long long members;	/* regular files in it, scripts included */
+	unsigned long long unpacked;	/* their bytes */
 };
 
 struct scan_result {
@@ -53,6 +73,10 @@ struct scan_result {
 	unsigned long long weak_hidden;	/* weak hits of common names not kept
 					 * (without scan_opts.weak) */
 	int npatterns;			/* names searched for */
+	/* Package files (scan_packages()); none for a root: */
+	struct scan_package *packages;	/* in the order given and found */
+	size_t npackages, pcap;
+	size_t ncached;			/* of them, from the cache */
 };
 
 /* How to scan; scan_tree() uses the defaults (all zero). */
@@ -66,7 +90,16 @@ struct scan_opts {
 	 * ROOT_MAX_SIZE_DEFAULT, SCAN_NO_MAX_SIZE no cap.
 	 */
 	unsigned long long max_size;
+	/*
+	 * scan_packages(): a package whose files add up to more is not read
+	 * further, and listed as unreadable (a decompression bomb): 0 is
+	 * SCAN_MAX_UNPACKED_DEFAULT, SCAN_NO_MAX_SIZE no cap.
+	 */
+	unsigned long long max_unpacked;
+	const char *cache_dir;		/* scan_packages()' cache; NULL: none */
 };
+
+#define SCAN_MAX_UNPACKED_DEFAULT	(16ull << 30)
 
 #define SCAN_NO_MAX_SIZE	(~0ull)
 
@@ -84,6 +117,26 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 		   const struct scan_opts *opts, struct scan_result *res,
 		   char *err, size_t errlen);
 void scan_result_free(struct scan_result *res);
+
+/*
+ * Scan package files: each of @paths is a .deb, .udeb or .rpm file, or a
+ * directory searched (not following symlinks) for them. Each package is
+ * read as a stream, never unpacked to disk: its control data (dpkg's
+ * control file, rpm's header) names it, its files and maintainer scripts
+ * are searched as scan_tree() searches a root's, hits named by the file's
+ * path in the package ("/usr/bin/x"; control members as "/DEBIAN/postinst",
+ * rpm scriptlets as "%post"). A package that cannot be read whole is
+ * listed in @res->unreadable with why, and none of its hits kept. With
+ * opts->cache_dir, a package already scanned with the same tables and
+ * options is not read again. Returns 0, or -1 with a message in @err
+ * (none of @paths exists, the cache cannot be opened).
+ */
+int scan_packages(char *const *paths, int npaths, const struct abi_set *tables,
+		  const struct scan_opts *opts, struct scan_result *res,
+		  char *err, size_t errlen);
+
+/* Is @name a package file scan_packages() reads (by its suffix)? */
+bool scan_is_package_file(const char *name);
 const char *scan_confidence_name(enum scan_confidence c);
 
 #endif
