@@ -27,6 +27,7 @@
 #include "owner.h"
 #include "json.h"
 #include "output.h"
+#include "rootfs.h"
 #include "text.h"
 #include "store.h"
 #include "tables_load.h"
@@ -46,7 +47,8 @@ void check_usage(FILE *f)
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
 		"entry: its removal due date (Remove-after, from the tables), its uses\n"
 		"(the usage DB of 'abidep trace', one host or merged with 'abidep merge'),\n"
-		"and with --scan the files that reference it. Verdicts:\n"
+		"and with --scan (--scan-packages) the files (package files) that reference\n"
+		"it. Verdicts:\n"
 		"  ready    due; no use for --quiet-days; no strong or medium reference\n"
 		"  blocked  due, and used in that time or referenced (blockers listed)\n"
 		"  not-due  Remove-after not passed (or none; or a kernel version\n"
@@ -100,6 +102,10 @@ void check_usage(FILE *f)
 		"  --kernel VERSION   the kernel to judge Remove-after and Removed versions\n"
 		"                     against\n"
 		"  --scan ROOT        also scan ROOT's files for references (abidep scan)\n"
+		"  --scan-packages PATH  also scan package files (.deb, .rpm) or directories\n"
+		"                     of them (abidep scan --packages); repeatable. A package\n"
+		"                     that cannot be read leaves no entry ready (no-data)\n"
+		"  --cache DIR        the package scan's cache (abidep scan --cache)\n"
 		"  --root DIR         name executables' packages from DIR's dpkg or rpm\n"
 		"                     database (both: dpkg's first; -j adds their version),\n"
 		"                     and read --kernel's configuration from DIR/boot\n"
@@ -231,6 +237,8 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 				continue;
 			json_obj_start(j);
 			json_kstr(j, "kind", "reference");
+			if (h->archive)
+				json_kstr(j, "archive", h->archive);
 			json_kstr(j, "file", h->file);
 			json_kint(j, "line", (long long)h->line);
 			json_kstr(j, "package", h->package);
@@ -369,6 +377,34 @@ static void json_db(struct json *j, const struct check *c, const char *db)
 	json_obj_end(j);
 }
 
+/* The package scan: its totals and what could not be read; null without one. */
+static void json_scan_packages(struct json *j, const struct check *c)
+{
+	const struct scan_result *r = &c->pkgscan;
+	size_t i;
+
+	if (!c->pkgs_scanned) {
+		json_null(j);
+		return;
+	}
+	json_obj_start(j);
+	json_kint(j, "packages", (long long)r->npackages);
+	json_kint(j, "cached", (long long)r->ncached);
+	json_kint(j, "files", (long long)r->files);
+	json_kint(j, "references", (long long)r->nhits);
+	json_key(j, "unreadable");
+	json_arr_start(j);
+	for (i = 0; i < r->nunreadable; i++) {
+		json_obj_start(j);
+		json_kstr(j, "file", r->unreadable[i].file);
+		json_kstr(j, "error", r->unreadable[i].why ? r->unreadable[i].why :
+			  root_strerror(r->unreadable[i].err));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void print_json(const struct check *c, const char *db, const char *scan_root, FILE *out)
 {
 	struct json j;
@@ -395,6 +431,8 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 	} else {
 		json_null(&j);
 	}
+	json_key(&j, "scan_packages");
+	json_scan_packages(&j, c);
 	json_key(&j, "summary");
 	json_obj_start(&j);
 	for (i = 0; i < V_COUNT; i++)
@@ -414,6 +452,9 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 /* What the command line asks for, besides what goes into struct check. */
 struct check_args {
 	const char *db, *entry, *scan_root, *root;
+	char **pkg_paths;	/* --scan-packages PATH... */
+	int npkg_paths;
+	const char *cache_dir;	/* --cache DIR, for them */
 	char **tables;		/* -t */
 	int ntables;
 	enum out_format format;	/* --format, -j */
@@ -458,6 +499,11 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 		c->kernel = optarg;
 		return EXIT_OK;
 	case 's': a->scan_root = optarg; return EXIT_OK;
+	case 'P':
+		a->pkg_paths = xrealloc(a->pkg_paths, (a->npkg_paths + 1) * sizeof(char *));
+		a->pkg_paths[a->npkg_paths++] = optarg;
+		return EXIT_OK;
+	case 'C': a->cache_dir = optarg; return EXIT_OK;
 	case 'r': a->root = optarg; return EXIT_OK;
 	case 'S': c->count_sweeps = true; return EXIT_OK;
 	case 'B': c->allow_late_boot = true; return EXIT_OK;
@@ -475,6 +521,8 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "quiet-days", required_argument, NULL, 'q' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "scan", required_argument, NULL, 's' },
+		{ "scan-packages", required_argument, NULL, 'P' },
+		{ "cache", required_argument, NULL, 'C' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "count-sweeps", no_argument, NULL, 'S' },
 		{ "allow-late-boot", no_argument, NULL, 'B' },
@@ -578,6 +626,13 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (a->npkg_paths && check_scan_packages(c, a->pkg_paths, a->npkg_paths, set,
+						 a->cache_dir, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (c->pkgs_scanned && c->pkgscan.warning)
+		fprintf(stderr, "abidep: warning: %s\n", c->pkgscan.warning);
 	check_judge(c);
 	if (check_output(c, a))
 		return EXIT_USAGE;
@@ -600,6 +655,7 @@ int cmd_check(int argc, char **argv)
 	ret = check_args(argc, argv, &c, &a);
 	if (ret >= 0) {
 		free(a.tables);
+		free(a.pkg_paths);
 		return ret;
 	}
 	c.owner = owner_new(a.root);
@@ -608,6 +664,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "abidep: %s\n", err);
 		owner_free(c.owner);
 		free(a.tables);
+		free(a.pkg_paths);
 		return EXIT_USAGE;
 	}
 	if (c.kernel)
@@ -618,5 +675,6 @@ int cmd_check(int argc, char **argv)
 	abi_set_free(&set);
 	owner_free(c.owner);
 	free(a.tables);
+	free(a.pkg_paths);
 	return ret;
 }

@@ -67,6 +67,11 @@ static void summary(FILE *f, const struct check *c, const char *db, const char *
 		fprintf(f, "</span>: %llu files, %zu references, %zu unreadable.", c->scan.files,
 			c->scan.nhits, c->scan.nunreadable);
 	}
+	if (c->pkgs_scanned)
+		fprintf(f, "<br>Package scan: <span id=\"package-scan\" data-packages=\"%zu\" data-unreadable=\"%zu\">%zu package files (%zu from the cache), %llu files, %zu references, %zu unreadable</span>.",
+			c->pkgscan.npackages, c->pkgscan.nunreadable, c->pkgscan.npackages,
+			c->pkgscan.ncached, c->pkgscan.files, c->pkgscan.nhits,
+			c->pkgscan.nunreadable);
 	fprintf(f, "</p>\n<ul class=\"summary\" id=\"summary\" data-entries=\"%d\">\n", c->n);
 	for (v = 0; v < V_COUNT; v++) {
 		/* removed only with --kernel, as the text says it. */
@@ -227,6 +232,10 @@ static void refs_table(FILE *f, const struct check_entry *ce)
 
 		fprintf(f, "<tr class=\"reference\" data-blocks=\"%s\"><td class=\"path\">",
 			ce->refs[k].blocks ? "true" : "false");
+		if (hit->archive) {
+			html_esc(f, hit->archive);
+			fputs(": ", f);
+		}
 		html_esc(f, hit->file);
 		fprintf(f, "</td><td class=\"n\">%lu</td><td>", hit->line);
 		html_esc(f, hit->package ? hit->package : "-");

@@ -225,8 +225,9 @@ static void add_details(struct table *t, int layout, const struct check_entry *c
 	for (k = 0; k < ce->nrefs; k++) {
 		const struct scan_hit *h = ce->refs[k].hit;
 
-		table_line(t, 2, "%s %s:%lu (package %s, %s): %s",
+		table_line(t, 2, "%s %s%s%s:%lu (package %s, %s): %s",
 			   ce->refs[k].blocks ? "referenced in" : "weak reference, not blocking, in",
+			   h->archive ? h->archive : "", h->archive ? ": " : "",
 			   h->file, h->line, or_dash(h->package),
 			   scan_confidence_name(h->confidence), h->match);
 	}
@@ -398,6 +399,10 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 	if (c->scanned)
 		table_line(t, 0, "scan: %llu files, %zu references, %zu unreadable",
 			   c->scan.files, c->scan.nhits, c->scan.nunreadable);
+	if (c->pkgs_scanned)
+		table_line(t, 0, "package scan: %zu package files (%zu from the cache), %llu files, %zu references, %zu unreadable",
+			   c->pkgscan.npackages, c->pkgscan.ncached, c->pkgscan.files,
+			   c->pkgscan.nhits, c->pkgscan.nunreadable);
 	free(hosts);
 	free(kernel);
 	free(rows);

@@ -233,7 +233,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
         \"late_boot_hosts\": 0, \"unwatched_at_boot_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
- \"scan\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
+ \"scan\": None, \"scan_packages\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
@@ -346,6 +346,42 @@ check "a use and a reference both block" \
 	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"
 check "--scan of a missing ROOT: exit 2" test "$(status ck --now 2024-07-15 --scan "$T/nothere")" = 2
 check "... named" grep -q "$T/nothere" "$T/err"
+
+section "check --scan-packages"
+# A package whose script reads the attribute; another, of a doc mention only.
+mkdir -p "$T/debs" "$T/deb1/DEBIAN" "$T/deb1/usr/bin" "$T/deb2/DEBIAN" "$T/deb2/usr/share/doc/x"
+printf 'Package: irtools\nVersion: 1.0-1\nArchitecture: all\nMaintainer: IR Team <ir@example.org>\nSource: ir-src (1.0-1)\nDescription: test\n' \
+	>"$T/deb1/DEBIAN/control"
+cp "$T/sroot/usr/bin/irtool" "$T/deb1/usr/bin/"
+printf 'Package: irdoc\nVersion: 2\nArchitecture: all\nMaintainer: Doc <d@example.org>\nDescription: test\n' \
+	>"$T/deb2/DEBIAN/control"
+printf 'old_mode\ncurrent_governor_ro\n' >"$T/deb2/usr/share/doc/x/README"
+check "two packages built (dpkg-deb --build)" sh -c "dpkg-deb -Zxz --build '$T/deb1' '$T/debs/irtools.deb' >/dev/null &&
+	dpkg-deb -Zgzip --build '$T/deb2' '$T/debs/irdoc.deb' >/dev/null"
+check "a package's script reference blocks, exit 1" \
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan-packages "$T/debs" --entry current_)" = 1
+check "... listed with the package file, the file, line, package" \
+	grep -qx "  referenced in $T/debs/irtools.deb: /usr/bin/irtool:2 (package irtools, strong): /sys/class/rc/rc0/current_protocol" "$T/out"
+check "... the package scan summed up" \
+	grep -qx "package scan: 2 package files (0 from the cache), 4 files, 3 references, 0 unreadable" "$T/out"
+check "... -j: the reference's archive" sh -c "'$A' check -j --tables '$T/tables' --db '$T/empty.db' --now 2024-07-15 --scan-packages '$T/debs/irtools.deb' --entry rcN | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+e = d[\"entries\"][0]
+assert e[\"verdict\"] == \"blocked\", e
+assert [(b[\"archive\"], b[\"file\"], b[\"package\"]) for b in e[\"blockers\"]] == [(\"$T/debs/irtools.deb\", \"/usr/bin/irtool\", \"irtools\")], e
+assert d[\"scan_packages\"][\"packages\"] == 1 and d[\"scan_packages\"][\"unreadable\"] == [], d
+'"
+check "only a doc mention, with a quiet DB: ready, exit 0" \
+	test "$(status ck --now 2024-07-15 --scan-packages "$T/debs/irdoc.deb" --entry cpuidle)" = 0
+head -c 300 "$T/debs/irtools.deb" >"$T/debs/cut.deb"
+check "... with a truncated package beside it: no-data, exit 12" \
+	test "$(status ck --now 2024-07-15 --scan-packages "$T/debs/irdoc.deb" --scan-packages "$T/debs/cut.deb" --entry cpuidle)" = 12
+check "... which it names" \
+	test "$(verdict --now 2024-07-15 --scan-packages "$T/debs/irdoc.deb" --scan-packages "$T/debs/cut.deb" --entry cpuidle)" = "no-data|1 package file could not be read whole (--scan-packages): $T/debs/cut.deb"
+check "--scan-packages of a missing path: exit 2" \
+	test "$(status ck --now 2024-07-15 --scan-packages "$T/nothere.deb")" = 2
+check "... named" grep -q "$T/nothere.deb" "$T/err"
 
 section "check --kernel: removed in that kernel (the repository's tables)"
 # A quiet, covered fleet of one host, so that what is left is the kernel:

@@ -641,26 +641,24 @@ static int cmp_ref(const void *a, const void *b)
 {
 	const struct scan_hit *x = ((const struct check_ref *)a)->hit;
 	const struct scan_hit *y = ((const struct check_ref *)b)->hit;
-	int r = strcmp(x->file, y->file);
+	int r = strcmp(x->archive ? x->archive : "", y->archive ? y->archive : "");
+
+	if (!r)
+		r = strcmp(x->file, y->file);
 
 	if (!r)
 		r = x->offset < y->offset ? -1 : x->offset > y->offset;
 	return r;
 }
 
-int check_scan(struct check *c, const char *root, const struct abi_set *set,
-	       char *err, size_t errlen)
+/* The hits of @res as references of the selected entries they are of. */
+static void add_refs(struct check *c, const struct scan_result *res)
 {
 	size_t h;
 	int i;
 
-	if (scan_tree(root, set, &c->scan, err, errlen)) {
-		scan_result_free(&c->scan);
-		return -1;
-	}
-	c->scanned = true;
-	for (h = 0; h < c->scan.nhits; h++) {
-		const struct scan_hit *hit = &c->scan.hits[h];
+	for (h = 0; h < res->nhits; h++) {
+		const struct scan_hit *hit = &res->hits[h];
 
 		for (i = 0; i < c->n; i++) {
 			struct check_entry *ce = &c->entries[i];
@@ -680,6 +678,30 @@ int check_scan(struct check *c, const char *root, const struct abi_set *set,
 		if (c->entries[i].nrefs > 1)
 			qsort(c->entries[i].refs, c->entries[i].nrefs,
 			      sizeof(struct check_ref), cmp_ref);
+}
+
+int check_scan(struct check *c, const char *root, const struct abi_set *set,
+	       char *err, size_t errlen)
+{
+	if (scan_tree(root, set, &c->scan, err, errlen)) {
+		scan_result_free(&c->scan);
+		return -1;
+	}
+	c->scanned = true;
+	add_refs(c, &c->scan);
+	return 0;
+}
+
+int check_scan_packages(struct check *c, char *const *paths, int npaths,
+			const struct abi_set *set, const char *cache_dir,
+			char *err, size_t errlen)
+{
+	struct scan_opts opts = { .cache_dir = cache_dir };
+
+	if (scan_packages(paths, npaths, set, &opts, &c->pkgscan, err, errlen))
+		return -1;
+	c->pkgs_scanned = true;
+	add_refs(c, &c->pkgscan);
 	return 0;
 }
 
@@ -877,6 +899,30 @@ static void add_unknown(const struct check *c, struct check_entry *ce)
 	free(u);
 }
 
+/* Why the package scan leaves an entry without data: the packages not read. */
+static char *unread_packages(const struct check *c)
+{
+	const struct scan_result *r = &c->pkgscan;
+	size_t i, n = 0, shown = 0;
+	char *s = xstrdup(""), *t;
+
+	/* Unreadable is sorted by file: a package's members are together. */
+	for (i = 0; i < r->nunreadable; i++) {
+		if (i && !strcmp(r->unreadable[i].file, r->unreadable[i - 1].file))
+			continue;
+		n++;
+		if (shown++ >= NAMES_SHOWN)
+			continue;
+		t = xasprintf("%s%s%s", s, *s ? ", " : "", r->unreadable[i].file);
+		free(s);
+		s = t;
+	}
+	t = xasprintf("%zu package file%s could not be read whole (--scan-packages): %s%s", n,
+		      n == 1 ? "" : "s", s, shown > NAMES_SHOWN ? " and more" : "");
+	free(s);
+	return t;
+}
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -929,11 +975,17 @@ void check_judge(struct check *c)
 		} else {
 			ce->verdict = V_READY;
 		}
+		if (ce->verdict == V_READY && c->pkgs_scanned && c->pkgscan.nunreadable) {
+			/* What a package that was not read holds is not known. */
+			ce->verdict = V_NO_DATA;
+			ce->reason = unread_packages(c);
+		}
 		if (ce->verdict == V_READY)
 			ce->reason = xasprintf("no use since %s%s%s",
 					       iso_time(c->quiet_since, t, sizeof(t)),
 					       enums_text(ce),
-					       c->scanned ? ", no strong or medium reference" : "");
+					       c->scanned || c->pkgs_scanned ?
+					       ", no strong or medium reference" : "");
 		if (ce->verdict == V_READY || ce->verdict == V_NO_DATA)
 			add_unknown(c, ce);
 		c->counts[ce->verdict]++;
@@ -994,4 +1046,6 @@ void check_free(struct check *c)
 	free(c->uncovered_brief);
 	if (c->scanned)
 		scan_result_free(&c->scan);
+	if (c->pkgs_scanned)
+		scan_result_free(&c->pkgscan);
 }

@@ -216,9 +216,12 @@ struct check {
 	struct check_entry **of_entry;
 	char *last_path;		/* of the last row without a What... */
 	struct check_entry *last_path_ce;	/* ...and its entry */
-	/* The scan, if any. */
+	/* The scan of a root (--scan), if any... */
 	bool scanned;
 	struct scan_result scan;
+	/* ...and of package files (--scan-packages). */
+	bool pkgs_scanned;
+	struct scan_result pkgscan;
 	int counts[V_COUNT];
 };
 
@@ -263,6 +266,16 @@ struct check_entry *check_what_entry(const struct check *c, int k);
 /* Add the references found by scan_tree() under @root; -1 with @err. */
 int check_scan(struct check *c, const char *root, const struct abi_set *set,
 	       char *err, size_t errlen);
+
+/*
+ * Add the references found by scan_packages() in the package files or
+ * directories @paths, with the cache in @cache_dir (NULL: none); -1 with
+ * @err. A package that could not be read leaves no entry ready: its
+ * verdict is no-data.
+ */
+int check_scan_packages(struct check *c, char *const *paths, int npaths,
+			const struct abi_set *set, const char *cache_dir,
+			char *err, size_t errlen);
 
 /* Judge every selected entry (after the DB and scan are in). */
 void check_judge(struct check *c);
