@@ -61,11 +61,11 @@ static void sha_hex(struct sha256_ctx *s, char out[65])
 		sprintf(out + 2 * i, "%02x", d[i]);
 }
 
-/* The running binary's bytes into @s: a rebuilt abidep may search differently. */
-static int hash_self(struct sha256_ctx *s)
+/* The bytes of the file @path into @s; -1 with errno. */
+static int hash_file(struct sha256_ctx *s, const char *path)
 {
 	unsigned char buf[65536];
-	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t k;
 
 	if (fd < 0)
@@ -76,7 +76,8 @@ static int hash_self(struct sha256_ctx *s)
 	return k < 0 ? -1 : 0;
 }
 
-int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, char key[65])
+int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, char key[65],
+		   char *err, size_t errlen)
 {
 	struct sha256_ctx s;
 	char num[160];
@@ -95,8 +96,23 @@ int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, c
 		for (k = 0; k < e->nwhat; k++)
 			sha256_update(&s, strlen(e->what[k]) + 1, (const uint8_t *)e->what[k]);
 	}
-	if (hash_self(&s))
+	/* The tables' files whole: any change of theirs makes a new key. */
+	for (i = 0; i < tables->nfiles; i++) {
+		const char *p = tables->files[i].path;
+
+		sha256_update(&s, strlen(p) + 1, (const uint8_t *)p);
+		if (hash_file(&s, p)) {
+			snprintf(err, errlen, "cannot read the table '%s' for the cache's key: %s",
+				 p, strerror(errno));
+			return -1;
+		}
+	}
+	/* A rebuilt abidep may search differently. */
+	if (hash_file(&s, "/proc/self/exe")) {
+		snprintf(err, errlen, "cannot read /proc/self/exe for the cache's key: %s",
+			 strerror(errno));
 		return -1;
+	}
 	sha_hex(&s, key);
 	return 0;
 }

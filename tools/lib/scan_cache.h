@@ -19,11 +19,12 @@
 struct scan_cache;
 
 /*
- * The scan's key: SHA-256 (hex) of @tables' entries (every What and
- * status, in order), the options that change hits, and the running abidep
- * binary; -1 if the binary cannot be read.
+ * The scan's key: SHA-256 (hex) of @tables (each entry's Whats and status,
+ * in order, and every table file's bytes), the options that change hits,
+ * and the running abidep binary; -1 with @err if a file cannot be read.
  */
-int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, char key[65]);
+int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, char key[65],
+		   char *err, size_t errlen);
 
 /*
  * Open (creating it, mode 0700) the cache in @dir for scans of @key;

@@ -286,11 +286,8 @@ static int open_cache(const struct abi_set *tables, const struct scan_opts *opts
 	*c = NULL;
 	if (!opts->cache_dir)
 		return 0;
-	if (scan_cache_key(tables, opts, key)) {
-		snprintf(err, errlen, "cannot read /proc/self/exe for the cache's key: %s",
-			 strerror(errno));
+	if (scan_cache_key(tables, opts, key, err, errlen))
 		return -1;
-	}
 	*c = scan_cache_open(opts->cache_dir, key, err, errlen);
 	return *c ? 0 : -1;
 }
