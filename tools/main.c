@@ -36,6 +36,7 @@ static const char *const exit_text[EXIT_NR] = {
 	[EXIT_BUSY] = "the entry is in a brownout already",
 	[EXIT_NODATA] = "none blocked, but a due entry has no data",
 	[EXIT_NOTDUE] = "none blocked or without data, but an entry is not due",
+	[EXIT_UNREAD] = "a package file, or a file in one, could not be read (hits or not)",
 };
 
 #define HELP_WIDTH 78

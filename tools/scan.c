@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * abidep scan [ROOT]: which files under ROOT reference deprecated sysfs
- * attributes, how surely, and which package owns them. The search is in
- * scan_tree.c; this is the command: options, tables, output.
+ * abidep scan [ROOT] and abidep scan --packages PATH...: which files under
+ * ROOT or in package files reference deprecated sysfs attributes, how
+ * surely, and which package (and maintainer) they are of. The search is in
+ * lib/scan_*.c, the printers in scan_print.c, scan_table.c, scan_html.c;
+ * this is the command: options, tables, output.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "abi.h"
 #include "main.h"
-#include "json.h"
-#include "rootfs.h"
 #include "scan.h"
 #include "scan_int.h"
+#include "scan_print.h"
 #include "tables_load.h"
 #include "text.h"
 #include "util.h"
@@ -24,7 +26,9 @@ void scan_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep scan [-t PATH]... [--weak] [-l] [--all-bytes] [--threads N]\n"
-		"                   [--max-size SIZE] [-j|-p] [ROOT]\n"
+		"                   [--max-size SIZE] [--format FORMAT] [-o FILE] [ROOT]\n"
+		"       abidep scan --packages [--cache DIR] [--max-unpacked SIZE] [options]\n"
+		"                   PATH...\n"
 		"       abidep scan [-t PATH]... --print-patterns\n"
 		"\n"
 		"Find the files under ROOT (default /) that reference the deprecated and\n"
@@ -33,27 +37,46 @@ void scan_usage(FILE *f)
 		"byte offset, in a binary file), the What it refers to, the text matched, a\n"
 		"confidence (strong: a full /sys path the What matches; medium: directory\n"
 		"plus name; weak: the bare name), and the package owning the file, from\n"
-		"ROOT's dpkg or rpm database (both: dpkg's first; -j adds its version).\n"
+		"ROOT's dpkg or rpm database (both: dpkg's first), with its maintainer.\n"
 		"ROOT is anyone's: nothing outside it is opened (no symlink followed, at any\n"
 		"level), nothing but regular files read (not FIFOs, sockets or devices); /proc,\n"
 		"/sys and other kernel filesystems are not entered; files that cannot be read\n"
 		"or are over the size cap are listed, with why, not fatal.\n"
 		"\n"
+		"With --packages, each PATH is a package file (.deb, .udeb, .rpm) or a\n"
+		"directory searched for them (a mirror's pool/, a build's output), read in\n"
+		"place, never unpacked to disk: the files and maintainer scripts in each,\n"
+		"named by the package's own control data (name, version, architecture,\n"
+		"source package, maintainer). Package file PATHs need no --packages. A\n"
+		"package that cannot be read whole (truncated, corrupt, a member leaving the\n"
+		"package, more than --max-unpacked, no control data) is named once with why,\n"
+		"and the scan goes on.\n"
+		"\n"
 		"  -t, --tables PATH   tables to use (default: %s)\n"
 		"      --weak          also show weak hits of common names (only lowercase\n"
 		"                      letters, like 'enable'); distinctive ones are shown anyway\n"
-		"  -l, --files         only the names of the files with hits\n"
+		"  -l, --files         only the names of the files with hits (text, json)\n"
 		"      --all-bytes     read ELF files whole; by default only the sections\n"
 		"                      that can hold strings (not code, relocations, symbols,\n"
 		"                      unwind or debug information)\n"
-		"      --threads N     read files with N threads (default: one per CPU)\n"
+		"      --threads N     read files (packages) with N threads (default: one per CPU)\n"
 		"      --max-size SIZE  do not read files larger (listed; default 1G; K, M, G,\n"
 		"                      T: powers of 1024; 0: no cap)\n"
+		"      --packages      PATHs are package files or directories of them\n"
+		"      --cache DIR     keep what each package file held in DIR (made if\n"
+		"                      missing): a package unchanged since (same file, same\n"
+		"                      tables, options and abidep) is not read again\n"
+		"      --max-unpacked SIZE  a package whose files add up to more is unreadable\n"
+		"                      (a decompression bomb; default 16G; 0: no cap)\n"
+		"      --format FORMAT  text, json, csv, markdown, html or dd-list (the\n"
+		"                      maintainers and their source packages with hits)\n"
+		"  -o, --output FILE   write FILE (replaced whole, at the end)\n"
+		"  -w, --wide          do not fit text to the terminal\n"
 		"      --print-patterns  the names searched for, one a line (for grep -wF -f)\n"
 		"  -j, --json, -p, --pretty, -h, --help\n"
 		"\n",
 		abidep_default_tables());
-	abidep_exit_help(f, "0 no hit; 1 hits found", EXB(EXIT_USAGE));
+	abidep_exit_help(f, "0 no hit; 1 hits found", EXB(EXIT_USAGE) | EXB(EXIT_UNREAD));
 }
 
 static int load(struct abi_set *set, char **paths, int npaths)
@@ -65,147 +88,6 @@ static int load(struct abi_set *set, char **paths, int npaths)
 	fprintf(stderr, "abidep: the tables (%s) have no entry: give a table file or directory with -t\n",
 		npaths ? paths[0] : abidep_default_tables());
 	return -1;
-}
-
-/* Where a hit is, cleaned for a terminal (text_clean()): malloc'd. */
-static char *where(const struct scan_hit *h)
-{
-	char *file = text_clean(h->file), *s;
-
-	if (h->line)
-		s = xasprintf("%s:%lu", file, h->line);
-	else
-		s = xasprintf("%s@%llu", file, h->offset);
-	free(file);
-	return s;
-}
-
-static int max_width(int w, const char *s)
-{
-	int l = text_width(s);
-
-	return l > w ? l : w;
-}
-
-static void print_json(const struct scan_result *r, bool files_only)
-{
-	struct json j;
-	size_t i;
-
-	json_init(&j, stdout, cfg.pretty);
-	json_obj_start(&j);
-	json_kstr(&j, "root", r->root);
-	json_kstr(&j, "scanned", *r->prefix ? r->prefix : "/");
-	json_kint(&j, "files", r->files);
-	json_kint(&j, "bytes", r->bytes);
-	json_kint(&j, "patterns", r->npatterns);
-	json_kint(&j, "weak_hidden", r->weak_hidden);
-	json_key(&j, files_only ? "files_with_hits" : "hits");
-	json_arr_start(&j);
-	for (i = 0; i < r->nhits; i++) {
-		const struct scan_hit *h = &r->hits[i];
-
-		if (files_only) {
-			if (!i || strcmp(h->file, r->hits[i - 1].file))
-				json_str(&j, h->file);
-			continue;
-		}
-		json_obj_start(&j);
-		json_kstr(&j, "file", h->file);
-		if (h->line)
-			json_kint(&j, "line", h->line);
-		else
-			json_kstr(&j, "line", NULL);
-		json_kint(&j, "offset", h->offset);
-		json_kstr(&j, "what", h->what);
-		json_kstr(&j, "status", abi_status_name(h->entry->status));
-		json_kstr(&j, "table", h->entry->file);
-		json_kint(&j, "table_line", h->entry->line);
-		json_kstr(&j, "match", h->match);
-		json_kstr(&j, "confidence", scan_confidence_name(h->confidence));
-		json_kstr(&j, "package", h->package);
-		json_kstr(&j, "package_version", h->package_version);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "unreadable");
-	json_arr_start(&j);
-	for (i = 0; i < r->nunreadable; i++) {
-		json_obj_start(&j);
-		json_kstr(&j, "file", r->unreadable[i].file);
-		json_kstr(&j, "error", root_strerror(r->unreadable[i].err));
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
-}
-
-/*
- * Every name here is the scanned image's (file names, the packages' names,
- * the matched bytes): each is cleaned (text_clean()) before it is printed
- * or measured, so that none drives the terminal or forges a line.
- */
-static void print_text(const struct scan_result *r, bool files_only)
-{
-	size_t i, nfiles = 0, n[3] = { 0 };
-	int ww = 5, wp = 7, wt = 4;
-	char *c[4];
-
-	for (i = 0; i < r->nhits; i++) {
-		const struct scan_hit *h = &r->hits[i];
-
-		if (!i || strcmp(h->file, r->hits[i - 1].file)) {
-			nfiles++;
-			if (files_only) {
-				c[0] = text_clean(h->file);
-				printf("%s\n", c[0]);
-				free(c[0]);
-			}
-		}
-		n[h->confidence]++;
-		c[0] = where(h);
-		c[1] = text_clean(h->package ? h->package : "-");
-		c[2] = text_clean(h->what);
-		ww = max_width(ww, c[0]);
-		wp = max_width(wp, c[1]);
-		wt = max_width(wt, c[2]);
-		free(c[0]);
-		free(c[1]);
-		free(c[2]);
-	}
-	if (files_only)
-		return;
-	if (r->nhits)
-		printf("%-10s  %-*s  %-*s  %-*s  %s\n", "CONFIDENCE", wp, "PACKAGE",
-		       ww, "WHERE", wt, "WHAT", "MATCH");
-	for (i = 0; i < r->nhits; i++) {
-		const struct scan_hit *h = &r->hits[i];
-
-		c[0] = where(h);
-		c[1] = text_clean(h->package ? h->package : "-");
-		c[2] = text_clean(h->what);
-		c[3] = text_clean(h->match);
-		/* Padded by display width: the cleaned names may be UTF-8. */
-		printf("%-10s  %s%*s  %s%*s  %s%*s  %s\n",
-		       scan_confidence_name(h->confidence),
-		       c[1], wp - text_width(c[1]), "", c[0], ww - text_width(c[0]), "",
-		       c[2], wt - text_width(c[2]), "", c[3]);
-		for (int k = 0; k < 4; k++)
-			free(c[k]);
-	}
-	for (i = 0; i < r->nunreadable; i++) {
-		c[0] = text_clean(r->unreadable[i].file);
-		printf("unreadable: %s: %s\n", c[0], root_strerror(r->unreadable[i].err));
-		free(c[0]);
-	}
-	printf("%zu hits in %zu files (%zu strong, %zu medium, %zu weak); %llu files, %llu bytes examined; %zu unreadable",
-	       r->nhits, nfiles, n[SCAN_STRONG], n[SCAN_MEDIUM], n[SCAN_WEAK],
-	       r->files, r->bytes, r->nunreadable);
-	if (r->weak_hidden)
-		printf("; %llu weak hits of common names not shown (--weak)",
-		       r->weak_hidden);
-	printf("\n");
 }
 
 static int print_patterns(const struct abi_set *set)
@@ -223,13 +105,31 @@ static int print_patterns(const struct abi_set *set)
 	return EXIT_OK;
 }
 
-/* What scan was asked: its options and ROOT. */
+/* What scan was asked: its options, and ROOT or the package PATHs. */
 struct scan_args {
 	struct scan_opts opts;
 	bool files_only;	/* -l */
 	bool patterns;		/* --print-patterns */
-	const char *root;
+	bool packages;		/* --packages, or package file PATHs */
+	char **paths;		/* ROOT, or the package PATHs */
+	int npaths;
+	const char *out;	/* -o FILE */
+	enum out_format format;
+	bool wide;
 };
+
+/* A size option's value: EXIT_OK, or EXIT_USAGE (said). */
+static int size_option(const char *name, unsigned long long *v)
+{
+	if (parse_size(optarg, v)) {
+		fprintf(stderr, "abidep: %s takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
+			name, optarg);
+		return EXIT_USAGE;
+	}
+	if (!*v)
+		*v = SCAN_NO_MAX_SIZE;
+	return EXIT_OK;
+}
 
 /* One of scan's own options: EXIT_OK, or EXIT_USAGE (said). */
 static int scan_option(int c, struct scan_args *a)
@@ -249,37 +149,140 @@ static int scan_option(int c, struct scan_args *a)
 		break;
 	case 'P': a->patterns = true; break;
 	case 'A': a->opts.all_bytes = true; break;
-	case 'S':
-		if (parse_size(optarg, &a->opts.max_size)) {
-			fprintf(stderr, "abidep: --max-size takes a size in bytes (1048576, 64M, 2G; 0: no cap), not '%s'\n",
-				optarg);
+	case 'S': return size_option("--max-size", &a->opts.max_size);
+	case 'U': return size_option("--max-unpacked", &a->opts.max_unpacked);
+	case 'K': a->packages = true; break;
+	case 'C':
+		if (!*optarg) {
+			fprintf(stderr, "abidep: --cache takes a directory\n");
 			return EXIT_USAGE;
 		}
-		if (!a->opts.max_size)
-			a->opts.max_size = SCAN_NO_MAX_SIZE;
+		a->opts.cache_dir = optarg;
 		break;
 	}
 	return EXIT_OK;
 }
 
-/* Scan a->root for @set's Whats and print the hits: 1 if any, else 0. */
+/* -l of package files: "ARCHIVE: FILE", cleaned, a line each. */
+static void print_package_files(const struct scan_result *r, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhits; i++) {
+		const struct scan_hit *h = &r->hits[i];
+		char *ar, *file;
+
+		if (i && !strcmp(h->file, h[-1].file) && !strcmp(h->archive, h[-1].archive))
+			continue;
+		ar = text_clean(h->archive);
+		file = text_clean(h->file);
+		fprintf(f, "%s: %s\n", ar, file);
+		free(ar);
+		free(file);
+	}
+	/* Not among the names a script reads from standard output. */
+	scan_print_unreadable(r, stderr, "abidep: ");
+}
+
+/* The result in the format asked, to -o FILE or standard output; -1 on failure. */
+static int print_result(const struct scan_args *a, const struct scan_result *res)
+{
+	struct scan_view v;
+	struct output o;
+	char err[1024];
+
+	if (output_open(&o, a->out, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return -1;
+	}
+	scan_view_build(&v, res, a->packages);
+	switch (a->format) {
+	case FMT_JSON: scan_print_json(&v, a->files_only, o.f); break;
+	case FMT_HTML: scan_print_html(&v, o.f); break;
+	case FMT_DDLIST: scan_print_ddlist(&v, o.f); break;
+	case FMT_CSV: case FMT_MARKDOWN:
+		scan_print_table(&v, o.f, a->format, output_width(&o, a->wide));
+		break;
+	default:
+		if (a->packages && !a->files_only)
+			scan_print_table(&v, o.f, FMT_TEXT, output_width(&o, a->wide));
+		else if (a->packages)
+			print_package_files(res, o.f);
+		else
+			scan_print_root_text(&v, a->files_only, o.f);
+	}
+	scan_view_free(&v);
+	if (output_close(&o, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Scan the root or the packages for @set's Whats and print the hits. */
 static int run_scan(const struct scan_args *a, const struct abi_set *set)
 {
 	struct scan_result res;
-	char err[512];
+	char err[1024];
 	int ret;
 
-	if (scan_tree_opts(a->root, set, &a->opts, &res, err, sizeof(err))) {
+	if (a->packages)
+		ret = scan_packages(a->paths, a->npaths, set, &a->opts, &res, err, sizeof(err));
+	else
+		ret = scan_tree_opts(a->npaths ? a->paths[0] : "/", set, &a->opts, &res, err,
+				     sizeof(err));
+	if (ret) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (cfg.json)
-		print_json(&res, a->files_only);
+	if (res.warning)
+		fprintf(stderr, "abidep: warning: %s\n", res.warning);
+	if (print_result(a, &res))
+		ret = EXIT_USAGE;
+	else if (a->packages && res.nunreadable)
+		ret = EXIT_UNREAD;
 	else
-		print_text(&res, a->files_only);
-	ret = res.nhits ? EXIT_FAIL : EXIT_OK;
+		ret = res.nhits ? EXIT_FAIL : EXIT_OK;
 	scan_result_free(&res);
 	return ret;
+}
+
+/* The operands: package files make it a package scan; else one ROOT at most. */
+static int check_operands(struct scan_args *a)
+{
+	int i, files = 0;
+
+	for (i = 0; i < a->npaths; i++) {
+		struct stat st;
+
+		/* By name, and a file: a ROOT may be a directory named x.deb. */
+		files += scan_is_package_file(a->paths[i]) && !stat(a->paths[i], &st) &&
+			 S_ISREG(st.st_mode);
+	}
+	if (a->npaths && files == a->npaths)
+		a->packages = true;
+	if (a->patterns && a->npaths) {
+		fprintf(stderr, "abidep: --print-patterns takes no ROOT (see abidep scan --help)\n");
+		return EXIT_USAGE;
+	}
+	if (a->packages && !a->npaths) {
+		fprintf(stderr, "abidep: --packages needs a package file or directory (see abidep scan --help)\n");
+		return EXIT_USAGE;
+	}
+	if (!a->packages && a->npaths > 1) {
+		fprintf(stderr, "abidep: one ROOT at most; for package files and directories of them, --packages (see abidep scan --help)\n");
+		return EXIT_USAGE;
+	}
+	if (!a->packages && (a->opts.cache_dir || a->opts.max_unpacked)) {
+		fprintf(stderr, "abidep: --cache and --max-unpacked are for package files (--packages)\n");
+		return EXIT_USAGE;
+	}
+	if (a->files_only && a->format != FMT_TEXT && a->format != FMT_JSON) {
+		fprintf(stderr, "abidep: -l lists files as text or json, not %s\n",
+			format_name(a->format));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 int cmd_scan(int argc, char **argv)
@@ -291,10 +294,17 @@ int cmd_scan(int argc, char **argv)
 		{ "print-patterns", no_argument, NULL, 'P' },
 		{ "all-bytes", no_argument, NULL, 'A' },
 		{ "max-size", required_argument, NULL, 'S' },
+		{ "packages", no_argument, NULL, 'K' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "max-unpacked", required_argument, NULL, 'U' },
 		{ 0 }
 	};
-	static const struct cmd_opts spec = { "l", lopts, OPT_TABLES, 0, scan_usage };
-	struct scan_args a = { .root = "/" };
+	static const struct cmd_opts spec = {
+		"l", lopts, OPT_TABLES | OPT_OUTPUT | OPT_FORMAT | OPT_WIDE,
+		FMTB(FMT_TEXT) | FMTB(FMT_JSON) | FMTB(FMT_CSV) | FMTB(FMT_MARKDOWN) |
+		FMTB(FMT_HTML) | FMTB(FMT_DDLIST), scan_usage
+	};
+	struct scan_args a = { 0 };
 	struct abi_set set;
 	struct opts o;
 	int c, ret = EXIT_OK;
@@ -304,13 +314,12 @@ int cmd_scan(int argc, char **argv)
 		ret = scan_option(c, &a);
 	if (ret || o.done >= 0)
 		return opts_end(&o, ret);
-	if (argc - optind > 1 || (a.patterns && argc - optind)) {
-		fprintf(stderr, "abidep: %s (see abidep scan --help)\n",
-			a.patterns ? "--print-patterns takes no ROOT" : "one ROOT at most");
-		return opts_end(&o, EXIT_USAGE);
-	}
-	if (optind < argc)
-		a.root = argv[optind];
+	opts_keep(&o, NULL, NULL, NULL, &a.out, &a.format, &a.wide);
+	a.paths = argv + optind;
+	a.npaths = argc - optind;
+	ret = check_operands(&a);
+	if (ret)
+		return opts_end(&o, ret);
 	ret = load(&set, o.tables, o.ntables);
 	opts_end(&o, EXIT_OK);
 	if (!ret)

@@ -24,6 +24,7 @@ enum abidep_exit {
 	EXIT_BUSY = 11,	/* the entry is in a brownout window already */
 	EXIT_NODATA = 12,	/* check: none blocked, a due entry without data */
 	EXIT_NOTDUE = 13,	/* check: none blocked or without data, one not due */
+	EXIT_UNREAD = 14,	/* scan: a package file could not be read whole */
 	EXIT_NR
 };
 

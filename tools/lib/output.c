@@ -22,6 +22,7 @@ static const char *const format_names[FMT_COUNT] = {
 	[FMT_MARKDOWN] = "markdown",
 	[FMT_PROMETHEUS] = "prometheus",
 	[FMT_HTML] = "html",
+	[FMT_DDLIST] = "dd-list",
 };
 
 const char *format_name(enum out_format f)

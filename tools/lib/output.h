@@ -19,6 +19,7 @@ enum out_format {
 	FMT_MARKDOWN,
 	FMT_PROMETHEUS,
 	FMT_HTML,
+	FMT_DDLIST,
 	FMT_COUNT
 };
 

@@ -77,6 +77,7 @@ struct scan_result {
 	struct scan_package *packages;	/* in the order given and found */
 	size_t npackages, pcap;
 	size_t ncached;			/* of them, from the cache */
+	const char *warning;		/* the cache could not be written: why */
 };
 
 /* How to scan; scan_tree() uses the defaults (all zero). */

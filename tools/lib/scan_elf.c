@@ -61,10 +61,9 @@ static bool elf_section_wanted(const GElf_Shdr *sh, const char *name)
  * none (a broken section table, or sections only of code), the caller
  * reads the file whole, like any file.
  */
-int scan_elf_ranges(int fd, unsigned long long size, struct scan_range **out,
-		    size_t *cap)
+static int ranges_of(Elf *e, unsigned long long size, struct scan_range **out,
+		     size_t *cap)
 {
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	size_t shstrndx, n = 0, i, m;
 	Elf_Scn *scn = NULL;
 
@@ -103,4 +102,17 @@ int scan_elf_ranges(int fd, unsigned long long size, struct scan_range **out,
 		}
 	}
 	return m + 1;
+}
+
+int scan_elf_ranges(int fd, unsigned long long size, struct scan_range **out,
+		    size_t *cap)
+{
+	return ranges_of(elf_begin(fd, ELF_C_READ, NULL), size, out, cap);
+}
+
+int scan_elf_ranges_mem(const void *buf, size_t size, struct scan_range **out,
+			size_t *cap)
+{
+	/* elf_memory() takes a writable image, but ELF_C_READ never writes it. */
+	return ranges_of(elf_memory((char *)buf, size), size, out, cap);
 }

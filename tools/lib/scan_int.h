@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside abidep scan, shared by its files: scan.c (the command),
- * scan_tree.c (walk, read, search), scan_needles.c (the names searched
- * for), scan_classify.c (how sure a hit is), scan_elf.c (ELF sections).
+ * scan_search.c (read a file, search it), scan_tree.c (walk a root),
+ * scan_pkgs.c (package files: the set, threads, cache), scan_pkg.c (read
+ * one package file), scan_cache.c (the package cache), scan_needles.c
+ * (the names searched for), scan_classify.c (how sure a hit is),
+ * scan_elf.c (ELF sections).
  */
 #ifndef ABIDEP_SCAN_INT_H
 #define ABIDEP_SCAN_INT_H
@@ -11,10 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "abi.h"
 #include "pattern.h"
 #include "scan.h"
+
+struct stat;
 
 #define SCAN_MAX_NEEDLE	255	/* longer names are not searched */
 #define SCAN_CTX_MAX	512	/* bytes of path looked at around a name */
@@ -97,5 +103,117 @@ struct scan_range {
 
 int scan_elf_ranges(int fd, unsigned long long size, struct scan_range **out,
 		    size_t *cap);
+/* The same, of an ELF file in memory. */
+int scan_elf_ranges_mem(const void *buf, size_t size, struct scan_range **out,
+			size_t *cap);
+
+/* scan_search.c: strings owned by a result, in blocks. */
+struct scan_arena {
+	struct scan_arena_blk *head;
+};
+
+char *scan_arena_strndup(struct scan_arena *a, const char *s, size_t n);
+char *scan_arena_strdup(struct scan_arena *a, const char *s);
+/* @s, or NULL for NULL. */
+char *scan_arena_strdup0(struct scan_arena *a, const char *s);
+void scan_arena_take(struct scan_arena *to, struct scan_arena *from);
+void scan_arena_free(struct scan_arena *a);
+
+/* A hit as a reader finds it: @file is its caller's index of the file. */
+struct scan_whit {
+	size_t file;
+	unsigned long line;
+	unsigned long long offset;
+	const struct scan_cand *cand;
+	const char *match;		/* in the reader's arena */
+	enum scan_confidence conf;
+};
+
+/* A file its caller could not read: by index, with errno and why. */
+struct scan_wunread {
+	size_t file;
+	int err;
+	const char *why;		/* in the reader's arena; NULL: err says it */
+};
+
+/*
+ * One thread's reader of files: what it found, and its buffers. Files are
+ * searched one at a time, by scan_read_fd() or scan_read_stream(); the
+ * caller turns the file indexes of hits and unread into names.
+ */
+struct scan_reader {
+	const struct scan_needles *ns;
+	const struct scan_opts *opts;
+	struct scan_whit *hits;
+	size_t nhits, hcap;
+	struct scan_wunread *unread;
+	size_t nunread, ucap;
+	struct scan_arena strs;
+	unsigned long long files, bytes, weak_hidden;
+	/* private to scan_search.c */
+	unsigned char *buf;		/* the chunk buffer */
+	unsigned char *whole;		/* a streamed ELF file, whole */
+	size_t wcap;
+	struct scan_range *ranges;	/* of an ELF file */
+	size_t rcap;
+	size_t cur;			/* the file being read */
+	const unsigned char *base;	/* its bytes in memory... */
+	size_t len;
+	unsigned long long base_off;	/* ...from this offset */
+	bool binary, file_hit, doc;
+	unsigned long long line_pos;	/* newlines counted before this offset */
+	unsigned long line_no;
+	int fd;				/* the file, or -1: a stream */
+	ssize_t (*read)(void *ctx, void *buf, size_t n);
+	void *ctx;
+	unsigned long long pos;		/* a stream's bytes read */
+};
+
+/* The file size cap @opts gives (scan_opts.max_size); 0: none. */
+unsigned long long scan_max_size(const struct scan_opts *opts);
+
+void scan_reader_init(struct scan_reader *rd, const struct scan_needles *ns,
+		      const struct scan_opts *opts);
+/* Its buffers and lists freed; its strings stay (take them first). */
+void scan_reader_release(struct scan_reader *rd);
+
+/*
+ * Search the regular file open as @fd (stat in @st), the caller's file
+ * @idx, named @rel (for scan_is_doc()); counted in files and bytes.
+ * 0, or -1 with errno (a read error).
+ */
+int scan_read_fd(struct scan_reader *rd, size_t idx, const char *rel, int fd,
+		 const struct stat *st);
+
+/*
+ * Search a file of @size bytes that comes as a stream: @read(@ctx, buf, n)
+ * gives its next bytes (0 at its end, -1 with errno on an error). It is
+ * read once, front to back: an ELF file (whose section table is at its
+ * end) is read whole into memory first, @size being under the cap. 0, or
+ * -1 with errno.
+ */
+int scan_read_stream(struct scan_reader *rd, size_t idx, const char *rel,
+		     unsigned long long size,
+		     ssize_t (*read)(void *ctx, void *buf, size_t n), void *ctx);
+
+/* scan_result.c: building a result. */
+struct scan_priv {
+	struct scan_arena strs;
+};
+
+/* The threads to read with: opts->threads, or one per online CPU; at most 8. */
+int scan_thread_count(const struct scan_opts *opts);
+
+/* Add @h as a hit of @file (the strings: the result's already). */
+void scan_add_hit(struct scan_result *res, const struct scan_whit *h, const char *file,
+		  const char *pkg, const char *version, const struct pkg_meta *meta,
+		  const char *archive);
+void scan_add_unreadable(struct scan_result *res, const char *file, int err,
+			 const char *why);
+/* Hits by file (archive first), offset, entry; unreadable by file. */
+void scan_result_sort(struct scan_result *res);
+
+/* List the caller's file @idx as unreadable: @err, and @why (copied; NULL: none). */
+void scan_reader_unreadable(struct scan_reader *rd, size_t idx, int err, const char *why);
 
 #endif

@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scan_tree(): find references to deprecated sysfs attributes in the files
- * of a tree. See Documentation/admin-guide/scan.rst for what counts as a reference and
- * how sure each one is.
- *
- * The search: every needle (an attribute name) is a run of word characters
- * ([A-Za-z0-9_]), and a reference must be a whole word, as with grep -w. So
- * instead of a multi-pattern string search we cut each file into its
- * maximal word runs (bit masks from SSE2 compares) and look up only the
- * runs that could be a name, in a small hash table. One pass over each
- * file's bytes (of ELF files, the sections that can hold strings), read
- * once in cache-sized chunks, no allocation per file; one thread walks the
- * tree while the others read the files.
+ * of a tree. One thread walks the tree while the others read the files it
+ * finds (scan_search.c); their hits are named, with the files' owning
+ * packages, at the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,10 +20,6 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include <libelf.h>
 
 #include "owner.h"
@@ -40,85 +28,6 @@
 #include "scan.h"
 #include "scan_int.h"
 #include "util.h"
-
-#define MAX_NEEDLE	SCAN_MAX_NEEDLE
-#define CTX_MAX		SCAN_CTX_MAX
-/*
- * Files are read in chunks into one buffer per thread, small enough to stay
- * in the CPU's cache between read() copying and the search reading it.
- * Measured on 1 GB of libraries: mmap() spent a third of the time on page
- * tables; whole-file reads into a large buffer a third on copying through
- * memory.
- */
-#define CHUNK		(128 << 10)
-/* Kept from one chunk to the next: the context before a name... */
-#define KEEP		CTX_MAX
-/* ... and what a run starting in a chunk may need after it. */
-#define TAIL		(MAX_NEEDLE + CTX_MAX + 64)
-#define BINARY_PROBE	8192	/* a NUL in the first bytes: binary */
-#define MAX_THREADS	8
-
-/* ---- strings owned by a result: a list of blocks ---- */
-
-struct arena_blk {
-	struct arena_blk *next;
-	size_t used, cap;
-	char data[];
-};
-
-struct arena {
-	struct arena_blk *head;
-};
-
-static char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	struct arena_blk *b = a->head;
-	char *p;
-
-	if (!b || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > 65536 ? n + 1 : 65536;
-
-		b = xmalloc(sizeof(*b) + cap);
-		b->cap = cap;
-		b->used = 0;
-		b->next = a->head;
-		a->head = b;
-	}
-	p = b->data + b->used;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	b->used += n + 1;
-	return p;
-}
-
-static char *arena_strdup(struct arena *a, const char *s)
-{
-	return arena_strndup(a, s, strlen(s));
-}
-
-/* Move @from's blocks to @to. */
-static void arena_take(struct arena *to, struct arena *from)
-{
-	struct arena_blk *b = from->head, *next;
-
-	for (; b; b = next) {
-		next = b->next;
-		b->next = to->head;
-		to->head = b;
-	}
-	from->head = NULL;
-}
-
-static void arena_free(struct arena *a)
-{
-	struct arena_blk *b = a->head, *next;
-
-	for (; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	a->head = NULL;
-}
 
 /* ---- the walk ---- */
 
@@ -130,9 +39,9 @@ struct walk {
 	int rootfd;
 	struct file_ent *files;
 	size_t nfiles, fcap;
-	struct arena *strs;
+	struct scan_arena *strs;
 	struct scan_result *res;
-	struct arena *res_strs;
+	struct scan_arena *res_strs;
 	const char *prefix;	/* ROOT as seen from the system root, "" for it */
 	/* Files go to the threads as directories are read. */
 	pthread_mutex_t *lock;
@@ -144,12 +53,9 @@ struct walk {
 
 static void add_unreadable(struct walk *w, const char *rel, int err)
 {
-	struct scan_unreadable *u = GROW(w->res->unreadable, w->res->nunreadable,
-					 w->res->ucap);
 	char *s = xasprintf("%s/%s", w->prefix, rel);
 
-	u->file = arena_strdup(w->res_strs, s);
-	u->err = err;
+	scan_add_unreadable(w->res, scan_arena_strdup(w->res_strs, s), err, NULL);
 	free(s);
 }
 
@@ -225,7 +131,7 @@ static void walk_dir(struct walk *w, const char *rel, dev_t dev)
 		if (type == DT_DIR) {
 			*GROW(subdirs, nsub, scap) = path;
 		} else {
-			*GROW(w->dir_files, w->ndir, w->dcap) = arena_strdup(w->strs, path);
+			*GROW(w->dir_files, w->ndir, w->dcap) = scan_arena_strdup(w->strs, path);
 			free(path);
 		}
 	}
@@ -248,40 +154,7 @@ static void walk_dir(struct walk *w, const char *rel, dev_t dev)
 	free(subdirs);
 }
 
-/* ---- searching the files ---- */
-
-struct whit {
-	size_t file;		/* index in the walk's files */
-	unsigned long line;
-	unsigned long long offset;
-	const struct scan_cand *cand;
-	const char *match;	/* in the worker's arena */
-	enum scan_confidence conf;
-};
-
-struct worker {
-	pthread_t tid;
-	struct shared *sh;
-	struct whit *hits;
-	size_t nhits, hcap;
-	struct arena strs;
-	unsigned long long files, bytes, weak_hidden;
-	struct { size_t file; int err; } *unread;
-	size_t nunread, ucap;
-	unsigned char *buf;		/* KEEP + CHUNK + TAIL + 64 bytes */
-	/* the file being read */
-	size_t cur;
-	const unsigned char *base;	/* buf */
-	size_t len;			/* bytes in buf */
-	unsigned long long base_off;	/* file offset of buf[0] */
-	bool binary;
-	unsigned long long line_pos;	/* newlines counted before this offset */
-	unsigned long line_no;
-	bool file_hit;			/* the file has a hit already */
-	bool doc;			/* the file is documentation (scan_is_doc()) */
-	struct scan_range *ranges;		/* of an ELF file */
-	size_t rcap;
-};
+/* ---- reading the files ---- */
 
 struct shared {
 	const struct scan_needles *ns;
@@ -292,452 +165,27 @@ struct shared {
 	pthread_cond_t more;		/* files added, or the walk is done */
 };
 
-/* Newlines in [p, p+n). */
-static unsigned long count_nl(const unsigned char *p, size_t n)
-{
-	unsigned long c = 0;
-	size_t i = 0;
-
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-
-	for (; i + 16 <= n; i += 16)
-		c += __builtin_popcount(_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), nl)));
-#endif
-	for (; i < n; i++)
-		c += p[i] == '\n';
-	return c;
-}
-
-/* Count newlines up to buffer position @pos (hits come in file order). */
-static unsigned long line_of(struct worker *wk, size_t pos)
-{
-	size_t from = wk->line_pos - wk->base_off;
-
-	if (pos > from) {
-		wk->line_no += count_nl(wk->base + from, pos - from);
-		wk->line_pos = wk->base_off + pos;
-	}
-	return wk->line_no;
-}
-
-/* A needle's word [ns, ne) in the buffer, within its path [ts, te). */
-struct run {
-	const char *ns, *ne, *ts, *te;
+struct worker {
+	pthread_t tid;
+	struct shared *sh;
+	struct scan_reader rd;
 };
-
-/* Rate each of the @nc first candidates of @nd for @r into @conf: the best. */
-static enum scan_confidence rate_cands(const struct worker *wk, const struct scan_needle *nd,
-				       int nc, const struct run *r,
-				       enum scan_confidence *conf)
-{
-	const char *b = (const char *)wk->base;
-	enum scan_confidence best = SCAN_NONE;
-	int i;
-
-	for (i = 0; i < nc; i++) {
-		const struct scan_cand *c = &nd->cands[i];
-		const char *cs = r->ns - c->plen;
-
-		/* A dotted name's start: its prefix, not after a word or dot. */
-		if (c->plen && (cs < r->ts || memcmp(cs, c->prefix, c->plen) ||
-				(cs > b && (scan_word_tab()[(unsigned char)cs[-1]] || cs[-1] == '.'))))
-			conf[i] = SCAN_NONE;
-		else
-			conf[i] = scan_classify(c->glob, r->ts, cs, r->ne, r->te);
-		/* A mention in documentation never says a program uses it. */
-		if (wk->doc && conf[i] > SCAN_WEAK)
-			conf[i] = SCAN_WEAK;
-		if (conf[i] > best)
-			best = conf[i];
-	}
-	return best;
-}
-
-/* How many entries the @nc first candidates of @nd are of (one per entry). */
-static int cand_entries(const struct scan_needle *nd, int nc)
-{
-	int i, k, entries = 0;
-
-	for (i = 0; i < nc; i++) {
-		for (k = 0; k < i && nd->cands[k].entry != nd->cands[i].entry; k++)
-			;
-		entries += k == i;
-	}
-	return entries;
-}
-
-/* Record @r as a hit of each entry of a candidate rated @best. */
-static void add_hits(struct worker *wk, const struct scan_needle *nd, int nc,
-		     const struct run *r, const enum scan_confidence *conf,
-		     enum scan_confidence best)
-{
-	const char *b = (const char *)wk->base;
-	unsigned long line = wk->binary ? 0 : line_of(wk, r->ts - b) + 1;
-	const char *match = NULL;
-	int i, k;
-
-	for (i = 0; i < nc; i++) {
-		const struct scan_cand *c = &nd->cands[i];
-
-		if (conf[i] != best)
-			continue;
-		/* One hit per entry and occurrence: the first of its Whats. */
-		for (k = 0; k < i; k++)
-			if (conf[k] == best && nd->cands[k].entry == c->entry)
-				break;
-		if (k < i)
-			continue;
-		if (!match)
-			match = arena_strndup(&wk->strs, r->ts, r->te - r->ts);
-		struct whit *h = GROW(wk->hits, wk->nhits, wk->hcap);
-
-		h->file = wk->cur;
-		h->line = line;
-		h->offset = wk->base_off + (r->ts - b);
-		h->cand = c;
-		h->match = match;
-		h->conf = best;
-	}
-}
-
-/* A word run [s, s+n) equal to needle @nd: record its hits. */
-static void found(struct worker *wk, const struct scan_needle *nd, size_t s, size_t n)
-{
-	const char *b = (const char *)wk->base;
-	struct run r = { .ns = b + s, .ne = b + s + n, .ts = b + s, .te = b + s + n };
-	const char *lo = s > CTX_MAX ? r.ns - CTX_MAX : b;
-	const char *hi = wk->len - (s + n) > CTX_MAX ? r.ne + CTX_MAX : b + wk->len;
-	enum scan_confidence conf[256], best;
-	int nc = nd->ncands < 256 ? nd->ncands : 256;
-
-	while (r.ts > lo && scan_path_byte(r.ts[-1]))
-		r.ts--;
-	while (r.te < hi && scan_path_byte(*r.te))
-		r.te++;
-	best = rate_cands(wk, nd, nc, &r, conf);
-	if (best == SCAN_NONE)
-		return;
-	if (best == SCAN_WEAK && nd->common && !wk->sh->opts->weak) {
-		/* Counted as they would be listed: one per entry. */
-		wk->weak_hidden += cand_entries(nd, nc);
-		return;
-	}
-	/* For a list of files, millions of hits of --weak need not be kept. */
-	if (wk->file_hit && wk->sh->opts->first_only)
-		return;
-	wk->file_hit = true;
-	add_hits(wk, nd, nc, &r, conf, best);
-}
-
-static inline void run_end(struct worker *wk, const struct scan_needles *ns,
-			   size_t start, size_t end)
-{
-	size_t n = end - start;
-	const unsigned char *p;
-	size_t slot;
-
-	if (n > MAX_NEEDLE)
-		return;
-	p = wk->base + start;
-	/* Some name has this length and ends with this byte? */
-	if (!(ns->last[n][p[n - 1] >> 3] & (1 << (p[n - 1] & 7))))
-		return;
-	slot = scan_run_hash(p, n) & ns->mask;
-	for (; ns->slots[slot]; slot = (slot + 1) & ns->mask) {
-		const struct scan_needle *nd = ns->slots[slot];
-
-		if (nd->len == n && !memcmp(nd->name, p, n)) {
-			found(wk, nd, start, n);
-			return;
-		}
-	}
-}
-
-#ifdef __SSE2__
-/* Bit i set: byte i of the 16 at @p is a word character. */
-static inline uint32_t word_mask16(const unsigned char *p)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)p);
-	__m128i l = _mm_or_si128(v, _mm_set1_epi8(0x20));
-	__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-				    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-	__m128i let = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
-				    _mm_cmplt_epi8(l, _mm_set1_epi8('z' + 1)));
-	__m128i und = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
-
-	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(dig, let), und));
-}
-
-static inline uint64_t word_mask64(const unsigned char *p)
-{
-	return (uint64_t)word_mask16(p) | (uint64_t)word_mask16(p + 16) << 16 |
-	       (uint64_t)word_mask16(p + 32) << 32 | (uint64_t)word_mask16(p + 48) << 48;
-}
-#else
-static inline uint64_t word_mask64(const unsigned char *p)
-{
-	const unsigned char *t = scan_word_tab();
-	uint64_t m = 0;
-	int i;
-
-	for (i = 0; i < 64; i++)
-		m |= (uint64_t)t[p[i]] << i;
-	return m;
-}
-#endif
-
-static inline uint64_t block_mask(const unsigned char *p, size_t avail)
-{
-	unsigned char tail[64] = { 0 };
-
-	if (avail >= 64)
-		return word_mask64(p);
-	memcpy(tail, p, avail);
-	return word_mask64(tail);
-}
-
-/*
- * Every maximal word run starting in [from, to) of the buffer, at least
- * minlen long and starting with the first two bytes of some needle, through
- * run_end(). Runs are found 64 bytes at a time from bit masks: a start is a
- * word byte after a non-word byte, "long enough" is minlen word bytes in a
- * row, so short runs (most of them, in binaries) and runs starting with the
- * wrong two bytes cost a bit test each. (An AVX2 mask, 32 bytes a step, was
- * measured no faster: the time is in the runs, not the mask.)
- */
-static void search(struct worker *wk, const struct scan_needles *ns,
-		   size_t from, size_t to)
-{
-	const unsigned char *p = wk->base;
-	const unsigned char *wt = scan_word_tab();
-	size_t len = wk->len, i, k;
-	uint64_t prev, w, next;
-	unsigned minl = ns->minlen;
-
-	prev = from ? wt[p[from - 1]] : 0;
-	w = block_mask(p + from, len - from);
-	for (i = from; i < to; i += 64) {
-		uint64_t starts, lng;
-
-		next = len - i > 64 ? block_mask(p + i + 64, len - i - 64) : 0;
-		starts = w & ~((w << 1) | prev);
-		prev = w >> 63;
-		lng = w;
-		for (k = 1; k < minl && k < 64; k++)
-			lng &= (w >> k) | (next << (64 - k));
-		starts &= lng;
-		if (to - i < 64)
-			starts &= (1ull << (to - i)) - 1;
-		while (starts) {
-			unsigned b = __builtin_ctzll(starts);
-			size_t s = i + b, e;
-			unsigned bg;
-			uint64_t rest;
-
-			starts &= starts - 1;
-			bg = p[s] | p[s + 1] << 8;
-			if (!(ns->bigram[bg >> 3] & (1 << (bg & 7))))
-				continue;
-			/* The run's end: in this block, or further. */
-			rest = ~w >> b;
-			if (rest) {
-				e = s + __builtin_ctzll(rest);
-			} else {
-				e = i + 64;
-				while (e < len && wt[p[e]] && e - s <= MAX_NEEDLE)
-					e++;
-			}
-			if (e > len)
-				e = len;
-			run_end(wk, ns, s, e);
-		}
-		w = next;
-	}
-}
-
-/* Read up to @want bytes at @off; the count, or -1. */
-static ssize_t pread_full(int fd, unsigned char *p, size_t want, off_t off)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n < want) {
-		r = pread(fd, p + n, want - n, off + n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	return n;
-}
-
-/*
- * Search bytes [@a, @b) of the file, in chunks; the buffer holds @have
- * bytes from @a already. -1 on a read error.
- */
-static int scan_region(struct worker *wk, int fd, unsigned long long a,
-		       unsigned long long b, size_t have)
-{
-	const size_t cap = KEEP + CHUNK + TAIL;
-	size_t from = 0;
-	bool eof = false;
-
-	wk->base = wk->buf;
-	wk->len = have;
-	wk->base_off = a;
-	/* Bytes read: those already here are counted by the caller. */
-	wk->line_pos = a;
-	while (!eof) {
-		unsigned long long pos = wk->base_off + wk->len;
-		size_t want = cap - wk->len, to, keep;
-		ssize_t r = 0;
-
-		if (b - pos < want)
-			want = b - pos;
-		if (want) {
-			r = pread_full(fd, wk->buf + wk->len, want, pos);
-			if (r < 0)
-				return -1;
-		}
-		/* Less than the buffer could take: the region or file ended. */
-		eof = wk->len + r < cap;
-		wk->len += r;
-		wk->bytes += r;
-		to = eof ? wk->len : wk->len - TAIL;
-		if (to > from)
-			search(wk, wk->sh->ns, from, to);
-		if (eof)
-			break;
-		/* Keep the context of the next runs; count the lines left. */
-		keep = to - KEEP;
-		if (!wk->binary)
-			line_of(wk, keep);
-		memmove(wk->buf, wk->buf + keep, wk->len - keep);
-		wk->base_off += keep;
-		wk->len -= keep;
-		from = to - keep;
-	}
-	return 0;
-}
-
-/*
- * Search a sparse file's data only: its holes read as zeros, which hold no
- * name and no newline, so skipping them changes no hit, offset or line
- * (a sparse terabyte in an image costs no disk, and would cost the scan
- * most of an hour). A file system without SEEK_DATA gives the whole file
- * as data.
- */
-static int scan_extents(struct worker *wk, int fd)
-{
-	off_t data, hole = 0;
-
-	for (;;) {
-		data = lseek(fd, hole, SEEK_DATA);
-		if (data < 0)
-			return errno == ENXIO ? 0 : -1;	/* ENXIO: no data past @hole */
-		hole = lseek(fd, data, SEEK_HOLE);
-		if (hole < 0)
-			return -1;
-		if (scan_region(wk, fd, data, hole, 0))
-			return -1;
-	}
-}
-
-/*
- * Search the open regular file @fd (the walk's file @idx): all its bytes,
- * or an ELF file's ranges that can hold strings. 0, or -1 with errno.
- */
-static int scan_contents(struct worker *wk, size_t idx, int fd, const struct stat *st)
-{
-	struct shared *sh = wk->sh;
-	const size_t cap = KEEP + CHUNK + TAIL;
-	ssize_t r;
-	int nr = -1;
-
-	if (!wk->buf)
-		wk->buf = xmalloc(cap + 64);
-	wk->cur = idx;
-	wk->line_no = 0;
-	wk->file_hit = false;
-	r = pread_full(fd, wk->buf, cap, 0);
-	if (r < 0)
-		return -1;
-	wk->binary = memchr(wk->buf, '\0', r < BINARY_PROBE ? r : BINARY_PROBE) != NULL;
-	if (!sh->opts->all_bytes && r >= SELFMAG && !memcmp(wk->buf, ELFMAG, SELFMAG))
-		nr = scan_elf_ranges(fd, st->st_size, &wk->ranges, &wk->rcap);
-	if (nr <= 0) {
-		/* Not ELF, or none libelf can make sense of: every byte. */
-		if ((unsigned long long)st->st_blocks * 512 < (unsigned long long)st->st_size &&
-		    (size_t)r >= cap)
-			return scan_extents(wk, fd);
-		wk->bytes += r;
-		return scan_region(wk, fd, 0, ~0ull, r);
-	}
-	if ((size_t)r >= cap) {
-		for (int i = 0; i < nr; i++)
-			if (scan_region(wk, fd, wk->ranges[i].a, wk->ranges[i].b, 0))
-				return -1;
-		return 0;
-	}
-	/* The whole file is in the buffer: search its ranges there. */
-	for (int i = 0; i < nr; i++) {
-		struct scan_range g = wk->ranges[i];
-
-		if (g.b > (unsigned long long)r)
-			g.b = r;
-		if (g.a >= g.b)
-			continue;
-		wk->base = wk->buf + g.a;
-		wk->len = g.b - g.a;
-		wk->base_off = g.a;
-		wk->bytes += wk->len;
-		search(wk, sh->ns, 0, wk->len);
-	}
-	return 0;
-}
-
-static unsigned long long max_size(const struct scan_opts *opts)
-{
-	if (!opts->max_size)
-		return ROOT_MAX_SIZE_DEFAULT;
-	return opts->max_size == SCAN_NO_MAX_SIZE ? 0 : opts->max_size;
-}
 
 static void scan_file(struct worker *wk, size_t idx, const char *rel)
 {
 	struct shared *sh = wk->sh;
 	struct stat st;
-	bool unreadable = false;
 	int fd;
 
-	wk->doc = scan_is_doc(rel);
 	if (!sh->ns->n) {
 		/* Nothing to search for: the files are only counted. */
-		wk->files++;
+		wk->rd.files++;
 		return;
 	}
 	/* Regular, under the cap, beneath ROOT: anything else is listed. */
-	fd = root_open_regular(sh->w->rootfd, rel, max_size(sh->opts), &st);
-	if (fd < 0) {
-		unreadable = true;
-	} else {
-		wk->files++;
-		/* Too short to hold any name: no need to read it. */
-		if ((size_t)st.st_size >= sh->ns->minlen && scan_contents(wk, idx, fd, &st))
-			unreadable = true;
-	}
-	if (unreadable) {
-		typeof(*wk->unread) *u = GROW(wk->unread, wk->nunread, wk->ucap);
-
-		u->file = idx;
-		u->err = errno;
-	}
+	fd = root_open_regular(sh->w->rootfd, rel, scan_max_size(sh->opts), &st);
+	if (fd < 0 || scan_read_fd(&wk->rd, idx, rel, fd, &st))
+		scan_reader_unreadable(&wk->rd, idx, errno, NULL);
 	if (fd >= 0)
 		close(fd);
 }
@@ -773,30 +221,6 @@ static void *worker_main(void *arg)
 }
 
 /* ---- the result ---- */
-
-struct scan_priv {
-	struct arena strs;
-};
-
-static int hit_cmp(const void *a, const void *b)
-{
-	const struct scan_hit *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
-
-	if (c)
-		return c;
-	if (x->offset != y->offset)
-		return x->offset < y->offset ? -1 : 1;
-	if (x->entry != y->entry)
-		return x->entry < y->entry ? -1 : 1;
-	return 0;
-}
-
-static int unread_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct scan_unreadable *)a)->file,
-		      ((const struct scan_unreadable *)b)->file);
-}
 
 /*
  * The system root @root belongs to: @root itself or its nearest ancestor
@@ -871,18 +295,6 @@ static int open_root(const char *root, struct walk *w, char **sys, char **prefix
 	return 0;
 }
 
-static int thread_count(const struct scan_opts *opts)
-{
-	int n = opts->threads;
-
-	if (n <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		n = c > 0 ? (int)c : 1;
-	}
-	return n > MAX_THREADS ? MAX_THREADS : n;
-}
-
 /*
  * Walk the tree while @nthreads workers read the files it finds; returns
  * the workers (their number in *@nthreads: those that started, or one, run
@@ -901,6 +313,7 @@ static struct worker *run_workers(struct shared *sh, struct walk *w, int *nthrea
 	/* The threads read files while this one walks the tree. */
 	for (t = 0; t < *nthreads; t++) {
 		wks[t].sh = sh;
+		scan_reader_init(&wks[t].rd, sh->ns, sh->opts);
 		if (pthread_create(&wks[t].tid, NULL, worker_main, &wks[t]))
 			break;
 	}
@@ -932,50 +345,37 @@ static void merge_worker(struct scan_result *res, struct scan_priv *priv,
 			 struct owner *owner, const struct walk *w,
 			 const char *prefix, struct worker *wk)
 {
+	struct scan_reader *rd = &wk->rd;
 	size_t last_file = (size_t)-1, i, k;
 	const char *fname = NULL, *pkg = NULL, *ver = NULL;
 
-	res->files += wk->files;
-	res->bytes += wk->bytes;
-	res->weak_hidden += wk->weak_hidden;
-	for (i = 0; i < wk->nhits; i++) {
-		const struct whit *h = &wk->hits[i];
-		struct scan_hit *o = GROW(res->hits, res->nhits, res->hcap);
+	res->files += rd->files;
+	res->bytes += rd->bytes;
+	res->weak_hidden += rd->weak_hidden;
+	for (i = 0; i < rd->nhits; i++) {
+		const struct scan_whit *h = &rd->hits[i];
 
 		if (h->file != last_file) {
 			char *s = xasprintf("%s/%s", prefix, w->files[h->file].rel);
 			const char *v, *p = owner_of(owner, s, &v);
 
-			fname = arena_strdup(&priv->strs, s);
-			pkg = p ? arena_strdup(&priv->strs, p) : NULL;
-			ver = v ? arena_strdup(&priv->strs, v) : NULL;
+			fname = scan_arena_strdup(&priv->strs, s);
+			pkg = scan_arena_strdup0(&priv->strs, p);
+			ver = p ? scan_arena_strdup0(&priv->strs, v) : NULL;
 			free(s);
 			last_file = h->file;
 		}
-		o->file = fname;
-		o->line = h->line;
-		o->offset = h->offset;
-		o->entry = h->cand->entry;
-		o->what = h->cand->what;
-		o->match = h->match;
-		o->confidence = h->conf;
-		o->package = pkg;
-		o->package_version = ver;
+		scan_add_hit(res, h, fname, pkg, ver, NULL, NULL);
 	}
-	for (k = 0; k < wk->nunread; k++) {
-		struct scan_unreadable *u = GROW(res->unreadable,
-						 res->nunreadable, res->ucap);
-		char *s = xasprintf("%s/%s", prefix, w->files[wk->unread[k].file].rel);
+	for (k = 0; k < rd->nunread; k++) {
+		char *s = xasprintf("%s/%s", prefix, w->files[rd->unread[k].file].rel);
 
-		u->file = arena_strdup(&priv->strs, s);
-		u->err = wk->unread[k].err;
+		scan_add_unreadable(res, scan_arena_strdup(&priv->strs, s),
+				    rd->unread[k].err, rd->unread[k].why);
 		free(s);
 	}
-	arena_take(&priv->strs, &wk->strs);
-	free(wk->hits);
-	free(wk->unread);
-	free(wk->buf);
-	free(wk->ranges);
+	scan_arena_take(&priv->strs, &rd->strs);
+	scan_reader_release(rd);
 }
 
 int scan_tree_opts(const char *root, const struct abi_set *tables,
@@ -985,7 +385,7 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	static const struct scan_opts defaults;
 	struct scan_needles ns;
 	struct scan_priv *priv;
-	struct arena walk_strs = { 0 };
+	struct scan_arena walk_strs = { 0 };
 	struct walk w = { 0 };
 	struct shared sh = { 0 };
 	struct worker *wks;
@@ -1002,8 +402,8 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 		return -1;
 	priv = xcalloc(1, sizeof(*priv));
 	res->priv = priv;
-	res->root = arena_strdup(&priv->strs, sys);
-	res->prefix = arena_strdup(&priv->strs, prefix);
+	res->root = scan_arena_strdup(&priv->strs, sys);
+	res->prefix = scan_arena_strdup(&priv->strs, prefix);
 	scan_needles_build(&ns, tables);
 	res->npatterns = ns.n;
 
@@ -1014,7 +414,7 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 	sh.ns = &ns;
 	sh.opts = opts;
 	sh.w = &w;
-	nthreads = thread_count(opts);
+	nthreads = scan_thread_count(opts);
 	wks = run_workers(&sh, &w, &nthreads);
 
 	/* Merge: the file names of files with hits go to the result. */
@@ -1023,14 +423,10 @@ int scan_tree_opts(const char *root, const struct abi_set *tables,
 		merge_worker(res, priv, owner, &w, prefix, &wks[t]);
 	free(wks);
 	owner_free(owner);
-	if (res->nhits)
-		qsort(res->hits, res->nhits, sizeof(*res->hits), hit_cmp);
-	if (res->nunreadable)
-		qsort(res->unreadable, res->nunreadable, sizeof(*res->unreadable),
-		      unread_cmp);
+	scan_result_sort(res);
 	/* The hits point at the What strings of @tables, not at the needles. */
 	scan_needles_free(&ns);
-	arena_free(&walk_strs);
+	scan_arena_free(&walk_strs);
 	free(w.files);
 	free(w.dir_files);
 	free(sys);
@@ -1045,26 +441,3 @@ int scan_tree(const char *root, const struct abi_set *tables,
 	return scan_tree_opts(root, tables, NULL, res, err, errlen);
 }
 
-void scan_result_free(struct scan_result *res)
-{
-	struct scan_priv *priv = res->priv;
-
-	if (priv) {
-		arena_free(&priv->strs);
-		free(priv);
-	}
-	free(res->hits);
-	free(res->unreadable);
-	memset(res, 0, sizeof(*res));
-}
-
-const char *scan_confidence_name(enum scan_confidence c)
-{
-	switch (c) {
-	case SCAN_NONE: break;
-	case SCAN_WEAK: return "weak";
-	case SCAN_MEDIUM: return "medium";
-	case SCAN_STRONG: return "strong";
-	}
-	return "?";
-}
