@@ -112,6 +112,21 @@ assert len(d['packages']) == $ndebs, len(d['packages'])" "$W/pkg.json"
 		"$(cat "$W"/root/*.json | python3 -c '
 import json, sys
 print(sum(json.loads(l)["files"] for l in sys.stdin if l.strip()))')"
+	# A hard link's data is once in a tar, and read once; unpacked, it is
+	# two files, read twice: the second names' bytes, apart.
+	mkdir -p "$T/links"
+	i=0
+	find "$W/unp" -type f -links +1 -printf '%i %p\n' | sort |
+		awk 'seen[$1]++ { sub(/^[0-9]+ /, ""); print }' | while read -r f; do
+		i=$((i + 1))
+		mkdir -p "$T/links/$i" && cp "$f" "$T/links/$i/"
+	done
+	lbytes=$("$A" scan -j --weak "$T/links" | python3 -c 'import json, sys; print(json.load(sys.stdin)["bytes"])')
+	check "... as many bytes read as from the unpacked trees (the same parts of ELF files), a hard link's once" \
+		same "$(jsonq 'print(d["bytes"])' "$W/pkg.json" 2>/dev/null)" \
+		"$(cat "$W"/root/*.json | python3 -c '
+import json, sys
+print(sum(json.loads(l)["bytes"] for l in sys.stdin if l.strip()) - int(sys.argv[1]))' "${lbytes:-0}")"
 	check "-l -j --weak --all-bytes: exit 1" \
 		test "$(status "$A" scan --packages -l -j --weak --all-bytes "$D")" = 1
 	cp "$T/out" "$W/list.json"
@@ -125,6 +140,12 @@ print(sum(json.loads(l)["files"] for l in sys.stdin if l.strip()))')"
 		check "$p: package, version, architecture, source, maintainer = dpkg-deb -f's; sha256 = sha256sum's" \
 			ok "$W/res/fields.$b"
 	done
+
+	check "perl-base: the hard link /usr/bin/perl5.36.0 has the hits of /usr/bin/perl" jsonq '
+hits = lambda f: sorted((h["offset"], h["what"], h["match"]) for h in d["hits"]
+                        if h["package"] == "perl-base" and h["file"] == f)
+assert hits("/usr/bin/perl") and hits("/usr/bin/perl") == hits("/usr/bin/perl5.36.0"), \
+	(len(hits("/usr/bin/perl")), len(hits("/usr/bin/perl5.36.0")))' "$W/pkg.json"
 
 	section "other compressions: a real package repacked (dpkg-deb -b -Z)"
 	# Debian 12's packages are all xz: ir-keytable's tree, as dpkg-deb -R
@@ -179,14 +200,25 @@ assert strip(a) == strip(b)' "$T/c1.json" "$T/c2.json"
 	check "the tables copied elsewhere, unchanged: still cached (keyed by content)" \
 		sh -c "'$A' scan --packages -j --weak --cache '$K' -t '$T/tables' '$D' >'$T/c3.json'; test \$? = 1"
 	check "... every package" jsonq 'assert all(p["cached"] is True for p in d["packages"])' "$T/c3.json"
-	# A table's prose before its first entry: the content changes, not
-	# what it says.
-	sed -i '1s/$/ (a copy)/' "$T/tables/sysfs-class-rc"
-	check "a table's text changed (still valid)" "$A" tables validate "$T/tables"
+	# An entry's Date: the tables' content changes, not what is searched.
+	sed -i '10s/^Date:\t\tApril 2010$/Date:\t\tMay 2010/' "$T/tables/sysfs-class-rc"
+	check "an entry's Date changed (the tables still valid)" sh -c "
+		grep -qx 'Date:		May 2010' '$T/tables/sysfs-class-rc' && '$A' tables validate '$T/tables' >/dev/null"
 	check "... scan: exit 1" \
 		sh -c "'$A' scan --packages -j --weak --cache '$K' -t '$T/tables' '$D' >'$T/c4.json'; test \$? = 1"
-	check "... no package cached" jsonq 'assert not any(p["cached"] for p in d["packages"]), [p["file"] for p in d["packages"] if p["cached"]][:5]' "$T/c4.json"
+	check "... no package cached (the cache is keyed by the tables' content)" jsonq \
+		'assert not any(p["cached"] for p in d["packages"]), "%d of %d cached" % (sum(p["cached"] for p in d["packages"]), len(d["packages"]))' "$T/c4.json"
 	check "... the same hits" "$C" same "$T/c1.json" "$T/c4.json"
+	# A What more for an entry, a name no package has: searched for, so
+	# every package is read again, and the hits are the same.
+	sed -i '9s|$|\nWhat:\t\t/sys/class/rc/rcN/abidep_test_never_seen|' "$T/tables/sysfs-class-rc"
+	check "a What added to an entry (the tables still valid)" sh -c "
+		'$A' scan --print-patterns -t '$T/tables' 2>/dev/null | grep -qx abidep_test_never_seen"
+	check "... scan: exit 1" \
+		sh -c "'$A' scan --packages -j --weak --cache '$K' -t '$T/tables' '$D' >'$T/c5.json'; test \$? = 1"
+	check "... no package cached" jsonq \
+		'assert not any(p["cached"] for p in d["packages"]), "%d of %d cached" % (sum(p["cached"] for p in d["packages"]), len(d["packages"]))' "$T/c5.json"
+	check "... the same hits" "$C" same "$T/c1.json" "$T/c5.json"
 	check "nothing written where the packages are" unchanged "$D" "$T/D.before"
 fi
 
