@@ -1,7 +1,9 @@
 #!/bin/sh
 # make test: every suite of tests/suites in turn, each closing with "<name>:
 # N passed, N failed"; then the sum on one line. A suite that breaks before
-# counting counts as one failure. Exit 1 if anything failed.
+# counting counts as one failure; checks a suite skipped (", N skipped" after
+# its counts: what this machine cannot run, said) are summed apart. Exit 1
+# if anything failed.
 #
 #   scripts/run-tests.sh [GROUP...]    only these groups of tests/suites
 #
@@ -17,7 +19,7 @@ groups="$*"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 mkdir -p build
-total_pass=0 total_fail=0
+total_pass=0 total_fail=0 total_skip=0
 # The supported kernels (scripts/kernels), the default first.
 kernels=${KERNELS:-$(scripts/kver.sh --all)} || exit 1
 KERNELS=$kernels
@@ -37,6 +39,7 @@ run_suite() {
 	line=$(grep -E "^$base: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped.*/\1/p')
 	p=${p:-0}
 	f=${f:-0}
 	if [ -z "$line" ]; then
@@ -51,6 +54,7 @@ run_suite() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + ${s:-0}))
 }
 
 # Run a command, leaving its exit status in build/.rc (tee hides it).
@@ -137,5 +141,7 @@ if wanted guest; then
 fi
 
 rm -f build/.rc build/.group
-echo "$total_pass passed, $total_fail failed"
+skipped=
+[ "$total_skip" -eq 0 ] || skipped=", $total_skip skipped (their suites say why)"
+echo "$total_pass passed, $total_fail failed$skipped"
 [ "$total_fail" -eq 0 ]

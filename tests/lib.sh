@@ -3,6 +3,7 @@
 
 _pass=0
 _fail=0
+_skip=0
 
 section() {
 	echo "# $*"
@@ -23,6 +24,13 @@ check() {
 	return 0
 }
 
+# skip DESCRIPTION: checks that cannot run here (no network, ...), said:
+# never a silent pass. Counted apart, in finish's line.
+skip() {
+	_skip=$((_skip + 1))
+	echo "skip - $1"
+}
+
 # same A B: A is not empty and equals B (a check of two outputs that both
 # failed would otherwise pass as "" = ""); both shown when not.
 same() {
@@ -40,9 +48,12 @@ dmesg_has_line() {
 	dmesg | sed 's/^\[[ 0-9.]*\] //' | grep -qxF -- "$1"
 }
 
-# finish NAME: the summary line (naming the kernel in a guest, where
-# tests/vm/run sets ABIDEP_OUT), and the exit status.
+# finish NAME: the summary line (with ", N skipped" if any; naming the
+# kernel in a guest, where tests/vm/run sets ABIDEP_OUT), and the exit
+# status.
 finish() {
-	echo "$1: $_pass passed, $_fail failed${ABIDEP_OUT:+ (kernel $(uname -r))}"
+	_s=
+	[ "$_skip" -eq 0 ] || _s=", $_skip skipped"
+	echo "$1: $_pass passed, $_fail failed$_s${ABIDEP_OUT:+ (kernel $(uname -r))}"
 	[ "$_fail" -eq 0 ]
 }
