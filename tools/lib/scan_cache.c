@@ -96,16 +96,23 @@ int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, c
 		for (k = 0; k < e->nwhat; k++)
 			sha256_update(&s, strlen(e->what[k]) + 1, (const uint8_t *)e->what[k]);
 	}
-	/* The tables' files whole: any change of theirs makes a new key. */
+	/*
+	 * The tables' files whole, each by its own digest: any change of
+	 * theirs makes a new key; where they are does not.
+	 */
 	for (i = 0; i < tables->nfiles; i++) {
 		const char *p = tables->files[i].path;
+		uint8_t d[SHA256_DIGEST_SIZE];
+		struct sha256_ctx f;
 
-		sha256_update(&s, strlen(p) + 1, (const uint8_t *)p);
-		if (hash_file(&s, p)) {
+		sha256_init(&f);
+		if (hash_file(&f, p)) {
 			snprintf(err, errlen, "cannot read the table '%s' for the cache's key: %s",
 				 p, strerror(errno));
 			return -1;
 		}
+		sha256_digest(&f, sizeof(d), d);
+		sha256_update(&s, sizeof(d), d);
 	}
 	/* A rebuilt abidep may search differently. */
 	if (hash_file(&s, "/proc/self/exe")) {
