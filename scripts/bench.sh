@@ -21,6 +21,9 @@
 #           patches-check or make test-debug has not)   (tests/bench/alias.sh)
 #   scan    abidep scan vs grep over the same names, on /usr/lib
 #                                                     (scripts/bench-scan.sh)
+#   packages  abidep scan --packages vs dpkg-deb -R + grep, on the real
+#           Debian packages of tests/debs (and its cached second run)
+#                                                 (scripts/bench-packages.sh)
 #
 # Each part writes raw lines under build/bench/raw/; tests/bench/results.py
 # judges them and writes build/bench/results.json and build/bench/results.rst
@@ -33,7 +36,8 @@
 # Knobs: BENCH_KERNELS (series, default every supported kernel),
 # BENCH_ROUNDS (6) and BENCH_ITERS (2000) for the tracer, ALIAS_ROUNDS (8) and
 # ALIAS_ITERS (2000),
-# BENCH_RUNS (15) for the tables, BENCH_SCAN_RUNS (5), BENCH_SCAN_DIR (/usr/lib).
+# BENCH_RUNS (15) for the tables, BENCH_SCAN_RUNS (5), BENCH_SCAN_DIR (/usr/lib),
+# BENCH_PKG_RUNS (5).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -109,6 +113,8 @@ fi
 
 echo "== scan: abidep scan vs grep"
 scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
+echo "== packages: abidep scan --packages vs dpkg-deb -R + grep"
+scripts/bench-packages.sh || rec F "scripts/bench-packages.sh exited $?"
 
 el=$(($(date +%s) - start))
 rec I load_end "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -131,7 +131,8 @@ def target(what, figure, text, met, judged_on):
                     "judged_on": judged_on})
 
 
-results = {"kernels": kernels, "tracer": {}, "alias": {}, "scan": {}, "tables": {}}
+results = {"kernels": kernels, "tracer": {}, "alias": {}, "scan": {}, "packages": {},
+           "tables": {}}
 run = parse(os.path.join(raw, "run.txt")) or {"info": {}}
 for f in run.get("failed", []):
     fail(f)
@@ -317,6 +318,38 @@ else:
         target("scan, equal work, one thread: grep's time over abidep's", fmt_x(a1["median"]),
                "at least 2x", a1["median"] >= 2.0, "wall time")
 
+# ---- packages ---------------------------------------------------------------
+p = parse(os.path.join(raw, "packages.txt"))
+if p is None or not p["samples"]:
+    fail("packages: no figures" + (f" ({p['failed'][0]})" if p and p.get("failed") else ""))
+else:
+    nchecks, bad = check_part("packages", p)
+    info = p["info"]
+    rounds = int(info.get("rounds", 0))
+    pk = {"dir": info.get("dir"), "threads": int(info.get("threads", 1)), "checks": nchecks,
+          "wrong_counts": bad, "rounds": rounds, "sides": {}}
+    for key in ("packages", "compressed", "patterns", "files", "bytes", "files_with_hits"):
+        pk[key] = int(info.get(key, 0))
+    if rounds < 5:
+        fail(f"packages: {rounds} rounds, fewer than 5")
+    sides = info.get("sides", "").split()
+    wall = {s: series_of("packages", p, s, "wall", rounds) for s in sides}
+    cpu = {s: series_of("packages", p, s, "cpu", rounds) for s in sides}
+    for s in sides:
+        if not wall[s]:
+            continue
+        w = stats([v / 1e6 for v in wall[s].values()])
+        d = pk["sides"][s] = {"wall_s": w, "cpu_s": stats([v / 1e6 for v in cpu[s].values()]),
+                              "packages_per_s": pk["packages"] / w["median"]}
+        if s != "unpack" and wall.get("unpack"):
+            d["vs_unpack_wall"] = stats(paired(wall["unpack"], wall[s], lambda g, a: g / a))
+            d["vs_unpack_cpu"] = stats(paired(cpu["unpack"], cpu[s], lambda g, a: g / a))
+    results["packages"] = pk
+    a1 = pk["sides"].get("abidep1", {}).get("vs_unpack_wall")
+    if a1:
+        target("scan --packages, equal work, one process: dpkg-deb -R + grep's time over "
+               "abidep's", fmt_x(a1["median"]), "at least 3x", a1["median"] >= 3.0, "wall time")
+
 # ---- tables ---------------------------------------------------------------
 p = parse(os.path.join(raw, "tables.txt"))
 if p is None or not p["samples"]:
@@ -494,6 +527,33 @@ if sc.get("sides"):
                      fmt_x(d["vs_grep_cpu"]["median"]) if "vs_grep_cpu" in d else ""])
     doc.append(table(["command", "wall s", "CPU s", "files/s", "MB/s", "grep / this, wall",
                       "CPU"], rows))
+
+pk = results["packages"]
+if pk.get("sides"):
+    doc.append(heading("Scan of package files: tests/debs/packages.list"))
+    doc.append(f"{pk['packages']} Debian 12 packages ({pk['compressed'] / 1e6:.1f} MB), "
+               f"{pk['files']:,} files and scripts, {pk['bytes'] / 1e6:.1f} MB unpacked; "
+               f"{pk['patterns']} names; page cache warm; {pk['rounds']} rounds. "
+               f"``abidep scan --packages --weak -l --all-bytes`` and ``dpkg-deb -R`` + "
+               f"``grep -rlwF`` found the same {pk['files_with_hits']:,} files"
+               f"{'' if not pk['wrong_counts'] else ' (NOT: see FAILED)'}; all threads: "
+               f"{pk['threads']}.\n")
+    names = {"unpack": "dpkg-deb -R, grep -rlwF, rm -r: a package at a time",
+             "abidep1": "abidep scan --packages --weak -l --all-bytes --threads 1",
+             "abidep": f"abidep scan --packages ... (threads: {pk['threads']})",
+             "cached": "abidep scan --packages ... --cache DIR, second run"}
+    rows = []
+    for s in ("unpack", "abidep1", "abidep", "cached"):
+        d = pk["sides"].get(s)
+        if not d:
+            continue
+        rows.append([names[s], fmt_range(d["wall_s"], lambda x: f"{x:.2f}"),
+                     fmt_range(d["cpu_s"], lambda x: f"{x:.2f}"),
+                     f"{d['packages_per_s']:,.0f}",
+                     fmt_range(d["vs_unpack_wall"], fmt_x) if "vs_unpack_wall" in d else "",
+                     fmt_x(d["vs_unpack_cpu"]["median"]) if "vs_unpack_cpu" in d else ""])
+    doc.append(table(["command", "wall s", "CPU s", "packages/s", "unpack / this, wall", "CPU"],
+                     rows))
 
 tb = results["tables"]
 for k in kernels:
