@@ -655,7 +655,7 @@ int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *name
 	int ret;
 
 	/* O_NONBLOCK: a FIFO named x.deb must not stop the scan. */
-	raw->fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	raw->fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (j->found ? O_NOFOLLOW : 0));
 	if (raw->fd < 0) {
 		ret = bad(j, errno, "%s", root_strerror(errno));
 	} else if (fstat(raw->fd, &st) || !S_ISREG(st.st_mode)) {

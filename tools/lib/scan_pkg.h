@@ -34,6 +34,7 @@ struct pkg_job {
 	const char *path;		/* as given, or found under a directory */
 	size_t index;			/* in the set */
 	struct stat st;			/* before it was read: the cache's key */
+	bool found;			/* under a directory given: no symlink followed */
 	/* out: the strings in the reader's arena */
 	struct pkg_meta meta;
 	char sha256[65];

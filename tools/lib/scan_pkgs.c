@@ -33,7 +33,7 @@ struct pset {
 	struct scan_arena *strs;
 };
 
-static void add_job(struct pset *s, const char *path, const struct stat *st)
+static void add_job(struct pset *s, const char *path, const struct stat *st, bool found)
 {
 	struct pkg_job *j;
 	size_t i;
@@ -46,6 +46,7 @@ static void add_job(struct pset *s, const char *path, const struct stat *st)
 	j->path = scan_arena_strdup(s->strs, path);
 	j->index = s->n - 1;
 	j->st = *st;
+	j->found = found;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -59,10 +60,13 @@ static void walk_dir(struct pset *s, const char *dir)
 	char **names = NULL;
 	size_t n = 0, cap = 0, i;
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
 	if (!d) {
 		scan_add_unreadable(s->res, scan_arena_strdup(s->strs, dir), errno, NULL);
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	while ((de = readdir(d)))
@@ -79,7 +83,7 @@ static void walk_dir(struct pset *s, const char *dir)
 			if (S_ISDIR(st.st_mode))
 				walk_dir(s, p);
 			else if (S_ISREG(st.st_mode) && pkg_file_name(names[i]))
-				add_job(s, p, &st);
+				add_job(s, p, &st, true);
 		}
 		free(p);
 		free(names[i]);
@@ -103,7 +107,7 @@ static int find_packages(struct pset *s, char *const *paths, int npaths,
 		if (S_ISDIR(st.st_mode)) {
 			walk_dir(s, paths[i]);
 		} else if (S_ISREG(st.st_mode) && pkg_file_name(paths[i])) {
-			add_job(s, paths[i], &st);
+			add_job(s, paths[i], &st, false);
 		} else {
 			snprintf(err, errlen, "'%s' is not a package file (.deb, .udeb, .rpm) or a directory",
 				 paths[i]);
