@@ -404,6 +404,26 @@ static int what_index(const struct scan_hit *h)
 	return -1;
 }
 
+/* Forget the hits and unreadable members of @sha256 for this key. */
+static void drop_findings(struct scan_cache *c, const char *sha256)
+{
+	static const char *const sql[] = {
+		"DELETE FROM hit WHERE sha256 = ? AND key = ?",
+		"DELETE FROM unread WHERE sha256 = ? AND key = ?",
+	};
+	sqlite3_stmt *q;
+	size_t i;
+
+	for (i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		q = prep(c, sql[i]);
+		if (q) {
+			sqlite3_bind_text(q, 1, sha256, -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 2, c->key, -1, SQLITE_STATIC);
+		}
+		run(c, q);
+	}
+}
+
 void scan_cache_store(struct scan_cache *c, const char *path, const struct stat *st,
 		      const struct scan_package *p, const struct scan_hit *hits, size_t nhits,
 		      const struct scan_unreadable *unread, size_t nunread,
@@ -415,6 +435,12 @@ void scan_cache_store(struct scan_cache *c, const char *path, const struct stat 
 	if (!begin(c))
 		return;
 	store_meta(c, path, st, p);
+	/*
+	 * The same bytes may be stored again: a copy of the package, one
+	 * touched, one whose rows did not fit the tables. Its findings are
+	 * replaced, never added to.
+	 */
+	drop_findings(c, p->sha256);
 	q = prep(c, "INSERT INTO hit VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	for (i = 0; q && i < nhits; i++) {
 		const struct scan_hit *h = &hits[i];

@@ -145,6 +145,10 @@ struct pkg_ctx {
 	const struct scan_opts *opts;
 	size_t names0, hits0, unread0;	/* the lists' lengths before it */
 	struct archive *cur;		/* the archive a member streams from */
+	struct pkg_link {		/* the hard links read: name, target */
+		char *file, *target;
+	} *links;
+	size_t nlinks, lcap;
 };
 
 /*
@@ -200,18 +204,14 @@ static void name_member(struct pkg_ctx *c, size_t idx, const char *file, size_t 
 	m->hend = c->rd->nhits;
 }
 
-/*
- * A hard link repeats an earlier member's bytes: its hits, under its own
- * name, as a root unpacked from the package would show both files.
- */
-static void hard_link(struct pkg_ctx *c, const char *file, const char *target)
+/* The hits of member @target again, under the name @file. */
+static void copy_hits(struct pkg_ctx *c, const char *file, const char *target)
 {
 	size_t i, k, idx = c->names->n, h0 = c->rd->nhits;
 
 	for (i = c->names0; i < c->names->n; i++)
 		if (!strcmp(c->names->v[i].file, target))
 			break;
-	c->rd->files++;
 	if (i == c->names->n)
 		return;
 	for (k = c->names->v[i].hstart; k < c->names->v[i].hend; k++) {
@@ -221,6 +221,20 @@ static void hard_link(struct pkg_ctx *c, const char *file, const char *target)
 		h->file = idx;
 	}
 	name_member(c, idx, file, h0, c->rd->nunread);
+}
+
+/*
+ * A hard link repeats an earlier member's bytes: its hits, under its own
+ * name, as a root unpacked from the package would show both files.
+ */
+static void hard_link(struct pkg_ctx *c, const char *file, const char *target)
+{
+	struct pkg_link *l = GROW(c->links, c->nlinks, c->lcap);
+
+	l->file = xstrdup(file);
+	l->target = xstrdup(target);
+	c->rd->files++;
+	copy_hits(c, file, target);
 }
 
 /* Search a regular member, @file as named in hits, @rel for scan_is_doc(). */
@@ -250,6 +264,24 @@ static int read_member(struct pkg_ctx *c, const char *file, const char *rel,
 }
 
 /*
+ * cpio (an rpm's payload) keeps a file's bytes with its last name, a hard
+ * link to its first: read them, and give their hits to the earlier names.
+ */
+static int linked_bytes(struct pkg_ctx *c, const char *file, const char *target,
+			unsigned long long size)
+{
+	size_t i;
+
+	if (read_member(c, file, file + 1, size))
+		return -1;
+	copy_hits(c, target, file);
+	for (i = 0; i < c->nlinks; i++)
+		if (!strcmp(c->links[i].target, target))
+			copy_hits(c, c->links[i].file, file);
+	return 0;
+}
+
+/*
  * The entries of archive @a, each regular file searched: named "/" + its
  * path, or @prefix + its path (control members: "/DEBIAN/").
  */
@@ -274,7 +306,12 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 			/* The target as named in hits: the same prefix. */
 			memmove(target + strlen(prefix), target, strlen(target) + 1);
 			memcpy(target, prefix, strlen(prefix));
-			hard_link(c, file, target);
+			if (archive_entry_filetype(e) == AE_IFREG && archive_entry_size(e) > 0) {
+				if (linked_bytes(c, file, target, archive_entry_size(e)))
+					return -1;
+			} else {
+				hard_link(c, file, target);
+			}
 			continue;
 		}
 		/* Directories, symlinks, devices: nothing to read, as in a root. */
@@ -636,6 +673,17 @@ bool pkg_file_name(const char *name)
 	return has_suffix(name, ".deb") || has_suffix(name, ".udeb") || has_suffix(name, ".rpm");
 }
 
+static void free_links(struct pkg_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlinks; i++) {
+		free(c->links[i].file);
+		free(c->links[i].target);
+	}
+	free(c->links);
+}
+
 /* Drop what reading a package that failed added to the lists. */
 static void roll_back(struct pkg_ctx *c)
 {
@@ -670,6 +718,7 @@ int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *name
 		close(raw->fd);
 	free(raw->pre);
 	free(raw);
+	free_links(&c);
 	if (ret)
 		roll_back(&c);
 	return ret;
