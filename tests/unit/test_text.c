@@ -286,10 +286,8 @@ static void test_controls(void)
 		else
 			sprintf(json, "\"\\u%04x\"", c);
 		sprintf(html, "&#x%x;", c == 0x7f ? 0x2421 : 0x2400 + c);
-		/* CSV keeps them; CR, LF quoted; a leading TAB or CR is a formula's. */
-		sprintf(csv, "%s%s%c%s", c == '\r' || c == '\n' ? "\"" : "",
-			c == '\t' || c == '\r' ? "'" : "", c,
-			c == '\r' || c == '\n' ? "\"" : "");
+		/* CSV keeps them, quoted; a leading TAB or CR is a formula's. */
+		sprintf(csv, "\"%s%c\"", c == '\t' || c == '\r' ? "'" : "", c);
 		strcpy(prom, c == '\n' ? "\\n" : in);
 		check_vec(&(struct vec){ in, term, json, html, csv, prom });
 	}
@@ -297,10 +295,10 @@ static void test_controls(void)
 	check_vec(&(struct vec){ "\x1b[31mred\x1b[0m", "\\x1B[31mred\\x1B[0m",
 				 "\"\\u001b[31mred\\u001b[0m\"",
 				 "&#x241b;[31mred&#x241b;[0m",
-				 "\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m" });
+				 "\"\x1b[31mred\x1b[0m\"", "\x1b[31mred\x1b[0m" });
 	check_vec(&(struct vec){ "\x1b]0;pwn\x07", "\\x1B]0;pwn\\x07",
 				 "\"\\u001b]0;pwn\\u0007\"", "&#x241b;]0;pwn&#x2407;",
-				 "\x1b]0;pwn\x07", "\x1b]0;pwn\x07" });
+				 "\"\x1b]0;pwn\x07\"", "\x1b]0;pwn\x07" });
 }
 
 /* A NUL inside length-bounded input is a control; the bound is kept. */

@@ -151,26 +151,36 @@ struct pkg_ctx {
 	size_t nlinks, lcap;
 };
 
+/* Why @name cannot be a path in the package (absolute, or ".."), or NULL. */
+static const char *name_leaves(const char *name)
+{
+	const char *p = name;
+
+	if (*p == '/')
+		return "is absolute";
+	for (const char *q = p; *q;) {
+		size_t n = strcspn(q, "/");
+
+		if (n == 2 && q[0] == '.' && q[1] == '.')
+			return "leaves the package (..)";
+		q += n;
+		q += *q == '/';
+	}
+	return NULL;
+}
+
 /*
  * A member's name as a path in the package, relative ("usr/bin/x" for
  * "./usr/bin/x"), in @out; -1 (said) for one that leaves the package.
  */
 static int member_rel(struct pkg_ctx *c, const char *name, char *out, size_t outlen)
 {
-	const char *p = name;
+	const char *p = name, *why = name_leaves(name);
 
-	if (*p == '/')
-		return bad(c->j, EINVAL, "member '%s' has an absolute name", name);
+	if (why)
+		return bad(c->j, EINVAL, "member '%s' %s", name, why);
 	while (p[0] == '.' && p[1] == '/')
 		p += 2;
-	for (const char *s = p; *s;) {
-		size_t n = strcspn(s, "/");
-
-		if (n == 2 && s[0] == '.' && s[1] == '.')
-			return bad(c->j, EINVAL, "member '%s' leaves the package (..)", name);
-		s += n;
-		s += *s == '/';
-	}
 	if (snprintf(out, outlen, "%s", p) >= (int)outlen)
 		return bad(c->j, ENAMETOOLONG, "member '%.64s...' has too long a name", name);
 	return 0;
@@ -301,6 +311,11 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 			return -1;
 		snprintf(file, sizeof(file), "%s%s", prefix, rel);
 		if (link) {
+			const char *why = name_leaves(link);
+
+			if (why)
+				return bad(c->j, EINVAL, "member '%s' is a hard link to '%s', which %s",
+					   name, link, why);
 			if (member_rel(c, link, target, sizeof(target)))
 				return -1;
 			/* The target as named in hits: the same prefix. */

@@ -409,9 +409,18 @@ static void print_markdown(const struct table *t, FILE *out)
  */
 #define CSV_ESC		(ESC_BAD_FFFD | ESC_HIDDEN | ESC_CSV)
 
+/* A cell with a quote, a comma or any control character is quoted. */
+static bool csv_quoted(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == ',' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static void csv_cell(FILE *out, const char *s)
 {
-	bool quote = strpbrk(s, "\",\r\n");
+	bool quote = csv_quoted(s);
 	/* Formula injection: a spreadsheet would run "=HYPERLINK(...)". */
 	bool formula = *s && strchr("=+-@\t\r'", *s);
 

@@ -58,8 +58,8 @@ void table_blank(struct table *t);
 /*
  * Print the document as @f (FMT_TEXT, FMT_MARKDOWN or FMT_CSV), text fitted
  * to @width (0: not fitted). CSV: lines CRLF-terminated; a cell quoted when
- * it holds a quote, a comma, CR or LF; bytes that are not UTF-8 as U+FFFD,
- * C1 controls and bidirectional overrides as \uNNNN (text_escape()); a
+ * it holds a quote, a comma or a control character (CR, LF, ESC...); bytes
+ * that are not UTF-8 as U+FFFD, C1 controls and bidirectional overrides as \uNNNN (text_escape()); a
  * cell that starts with = + - @ TAB CR or ' gets a ' put before it, so that
  * a spreadsheet takes it as text, not a formula (drop one leading ' to read
  * the value back).
