@@ -166,6 +166,8 @@ static void json_use(struct json *j, const struct check_use *u)
 	json_kstr(j, "exe", u->exe);
 	json_kstr(j, "package", u->package);
 	json_kstr(j, "package_version", u->package_version);
+	json_kstr(j, "maintainer", u->package_maintainer);
+	json_kstr(j, "source_package", u->package_source);
 	json_kint(j, "uid", u->uid);
 	json_kstr(j, "host", u->host);
 	json_key(j, "ops");
@@ -243,6 +245,8 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 			json_kint(j, "line", (long long)h->line);
 			json_kstr(j, "package", h->package);
 			json_kstr(j, "package_version", h->package_version);
+			json_kstr(j, "maintainer", h->pkg ? h->pkg->maintainer : NULL);
+			json_kstr(j, "source_package", h->pkg ? h->pkg->source : NULL);
 			json_kstr(j, "confidence", scan_confidence_name(h->confidence));
 			json_kstr(j, "match", h->match);
 			json_obj_end(j);

@@ -169,6 +169,8 @@ static void exe_row(FILE *f, const struct check_exe *x, bool enumerated)
 	html_esc(f, u[0].exe);
 	fputs("</td><td>", f);
 	html_esc(f, u[0].package ? u[0].package : "-");
+	fputs("</td><td class=\"maintainer\">", f);
+	html_esc(f, u[0].package_maintainer ? u[0].package_maintainer : "-");
 	fputs("</td>", f);
 	if (enumerated) {
 		fputs("<td>", f);
@@ -207,7 +209,8 @@ static void uses_table(FILE *f, const char *title, const char *cls,
 
 	if (!n)
 		return;
-	fprintf(f, "<p>%s:</p>\n<table class=\"%s\">\n<tr><th>executable</th><th>package</th>%s"
+	fprintf(f, "<p>%s:</p>\n<table class=\"%s\">\n<tr><th>executable</th><th>package</th>"
+		"<th>maintainer</th>%s"
 		"<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
 		"<th>in the window</th><th>swept</th><th>failed</th><th>last use</th></tr>\n",
 		title, cls, enumerated ? "<th>why not blocking</th>" : "");
@@ -226,7 +229,8 @@ static void refs_table(FILE *f, const struct check_entry *ce)
 	if (!ce->nrefs)
 		return;
 	fputs("<p>Referenced in (scan):</p>\n<table class=\"references\">\n<tr><th>file</th>"
-	      "<th>line</th><th>package</th><th>confidence</th><th>blocks</th><th>match</th></tr>\n", f);
+	      "<th>line</th><th>package</th><th>maintainer</th><th>confidence</th><th>blocks</th>"
+	      "<th>match</th></tr>\n", f);
 	for (k = 0; k < ce->nrefs && k < REFS_SHOWN; k++) {
 		const struct scan_hit *hit = ce->refs[k].hit;
 
@@ -239,6 +243,8 @@ static void refs_table(FILE *f, const struct check_entry *ce)
 		html_esc(f, hit->file);
 		fprintf(f, "</td><td class=\"n\">%lu</td><td>", hit->line);
 		html_esc(f, hit->package ? hit->package : "-");
+		fputs("</td><td class=\"maintainer\">", f);
+		html_esc(f, hit->pkg && hit->pkg->maintainer ? hit->pkg->maintainer : "-");
 		fputs("</td><td>", f);
 		html_esc(f, scan_confidence_name(hit->confidence));
 		fprintf(f, "</td><td>%s</td><td class=\"path\">", ce->refs[k].blocks ? "yes" : "no (weak)");
@@ -246,7 +252,7 @@ static void refs_table(FILE *f, const struct check_entry *ce)
 		fputs("</td></tr>\n", f);
 	}
 	if (ce->nrefs > REFS_SHOWN)
-		fprintf(f, "<tr><td colspan=\"6\">and %d more (abidep check -j lists them all)</td></tr>\n",
+		fprintf(f, "<tr><td colspan=\"7\">and %d more (abidep check -j lists them all)</td></tr>\n",
 			ce->nrefs - REFS_SHOWN);
 	fputs("</table>\n", f);
 }

@@ -117,24 +117,27 @@ static void add_use_lines(struct table *t, const struct check_entry *ce)
 /* ---- uses summed per executable ---- */
 
 enum {
-	U_EXE, U_PKG, U_UIDS, U_USES, U_WINDOW, U_FAILED, U_OPS, U_LAST, U_HOSTS, U_WHY,
-	U_NCOLS
+	U_EXE, U_PKG, U_MAINT, U_UIDS, U_USES, U_WINDOW, U_FAILED, U_OPS, U_LAST, U_HOSTS,
+	U_WHY, U_NCOLS
 };
 
-/* IN-WINDOW: of USES, those of the quiet window's days (the daily history). */
+/*
+ * IN-WINDOW: of USES, those of the quiet window's days (the daily history).
+ * MAINTAINER: the package's, in Markdown only (a terminal has no room).
+ */
 static const struct table_col use_cols[U_NCOLS] = {
 	{ "USED BY", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
-	{ "UIDS", TC_SHRINK }, { "USES", TC_RIGHT }, { "IN-WINDOW", TC_RIGHT },
-	{ "FAILED", TC_RIGHT }, { "OPS", 0 }, { "LAST-SEEN", 0 },
+	{ "MAINTAINER", TC_NOTEXT | TC_LITERAL }, { "UIDS", TC_SHRINK }, { "USES", TC_RIGHT },
+	{ "IN-WINDOW", TC_RIGHT }, { "FAILED", TC_RIGHT }, { "OPS", 0 }, { "LAST-SEEN", 0 },
 	{ "HOSTS", TC_SHRINK | TC_LITERAL }, { "WHY", TC_SHRINK },
 };
 static const char *const used_head[U_NCOLS] = {
-	"USED BY", "PACKAGE", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS", "LAST-SEEN",
-	"HOSTS", NULL,
+	"USED BY", "PACKAGE", "MAINTAINER", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS",
+	"LAST-SEEN", "HOSTS", NULL,
 };
 static const char *const enum_head[U_NCOLS] = {
-	"ENUMERATED BY", "PACKAGE", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS", "LAST-SEEN",
-	"HOSTS", "WHY",
+	"ENUMERATED BY", "PACKAGE", "MAINTAINER", "UIDS", "USES", "IN-WINDOW", "FAILED", "OPS",
+	"LAST-SEEN", "HOSTS", "WHY",
 };
 
 char *check_exe_uids(const struct check_exe *x, int cap)
@@ -170,6 +173,7 @@ static void add_use_sum(struct table *t, int layout, const struct check_exe *x, 
 
 	col[U_EXE] = xstrdup(u->exe);
 	col[U_PKG] = xstrdup(or_dash(u->package));
+	col[U_MAINT] = xstrdup(or_dash(u->package_maintainer));
 	col[U_UIDS] = check_exe_uids(x, NAMES_SHOWN);
 	col[U_USES] = xasprintf("%llu", x->sum.count);
 	/* "-" when the DB cannot tell for one of them. */
@@ -431,16 +435,17 @@ static void build_text(struct table *t, const struct check *c, const char *db, b
 enum {
 	S_ENTRY, S_REMOVE, S_VERDICT, S_REASON, S_KIND, S_BLOCKS, S_EXE, S_PKG, S_UID,
 	S_HOST, S_OPS, S_COUNT, S_SWEPT, S_ERRORS, S_FIRST, S_LAST, S_WHY, S_FILE,
-	S_LINE, S_CONF, S_MATCH, S_VERSION, S_WINDOW, S_NCOLS
+	S_LINE, S_CONF, S_MATCH, S_VERSION, S_WINDOW, S_MAINT, S_SOURCE, S_NCOLS
 };
 
+/* New columns go at the end: a script may read them by position. */
 static const struct table_col csv_cols[S_NCOLS] = {
 	{ "entry", 0 }, { "remove_after", 0 }, { "verdict", 0 }, { "reason", 0 },
 	{ "kind", 0 }, { "blocks", 0 }, { "exe", 0 }, { "package", 0 }, { "uid", 0 },
 	{ "host", 0 }, { "ops", 0 }, { "count", 0 }, { "swept", 0 }, { "errors", 0 },
 	{ "first_seen", 0 }, { "last_seen", 0 }, { "why", 0 }, { "file", 0 },
 	{ "line", 0 }, { "confidence", 0 }, { "match", 0 }, { "package_version", 0 },
-	{ "uses_in_window", 0 },
+	{ "uses_in_window", 0 }, { "maintainer", 0 }, { "source_package", 0 },
 };
 
 /* A row with the entry's columns filled. */
@@ -478,6 +483,8 @@ static void csv_use(struct table *t, int layout, const struct check_entry *ce,
 	col[S_LAST] = xstrdup(iso_time(u->last_seen, tm, sizeof(tm)));
 	col[S_VERSION] = xstrdup(u->package_version ? u->package_version : "");
 	col[S_WINDOW] = u->recent < 0 ? xstrdup("") : xasprintf("%lld", u->recent);
+	col[S_MAINT] = xstrdup(u->package_maintainer ? u->package_maintainer : "");
+	col[S_SOURCE] = xstrdup(u->package_source ? u->package_source : "");
 	if (enumerated)
 		col[S_WHY] = xstrdup(check_enum_reason(u));
 }
@@ -507,6 +514,9 @@ static void build_csv(struct table *t, const struct check *c)
 			col[S_CONF] = xstrdup(scan_confidence_name(h->confidence));
 			col[S_MATCH] = xstrdup(h->match);
 			col[S_VERSION] = xstrdup(h->package_version ? h->package_version : "");
+			col[S_MAINT] = xstrdup(h->pkg && h->pkg->maintainer ?
+					       h->pkg->maintainer : "");
+			col[S_SOURCE] = xstrdup(h->pkg && h->pkg->source ? h->pkg->source : "");
 		}
 	}
 }

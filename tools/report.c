@@ -162,6 +162,8 @@ static void print_json(const struct report *r, FILE *out)
 			json_kstr(&j, "exe", u->exe);
 			json_kstr(&j, "package", u->package);
 			json_kstr(&j, "package_version", u->package_version);
+			json_kstr(&j, "maintainer", u->package_maintainer);
+			json_kstr(&j, "source_package", u->package_source);
 			json_kint(&j, "uid", u->uid);
 			json_kstr(&j, "cgroup", u->cgroup);
 			json_kstr(&j, "op", u->op);

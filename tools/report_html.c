@@ -87,6 +87,8 @@ static void exe_row(FILE *f, const struct rexe *r)
 	html_esc(f, u->exe);
 	fputs("</td><td>", f);
 	html_esc(f, u->package ? u->package : "-");
+	fputs("</td><td class=\"maintainer\">", f);
+	html_esc(f, u->package_maintainer ? u->package_maintainer : "-");
 	fputs("</td><td>", f);
 	if (u->ignored) {
 		fputs("known enumerator: ", f);
@@ -143,7 +145,8 @@ static void entry_section(FILE *f, const struct report *r, const struct report_e
 	html_esc(f, e->what);
 	fputs("\">\n<h3>", f);
 	html_esc(f, e->what ? e->what : "(unknown entry)");
-	fputs("</h3>\n<table class=\"users\">\n<tr><th>executable</th><th>package</th><th>how</th>"
+	fputs("</h3>\n<table class=\"users\">\n<tr><th>executable</th><th>package</th>"
+	      "<th>maintainer</th><th>how</th>"
 	      "<th>hosts</th><th>host names</th><th>uids</th><th>ops</th><th>uses</th>"
 	      "<th>swept</th><th>failed</th><th>first use</th><th>last use</th>"
 	      "<th>during boot</th></tr>\n", f);

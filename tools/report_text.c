@@ -38,15 +38,19 @@ static const char *or_dash(const char *s)
 
 /* ---- summed per executable ---- */
 
-enum { S_EXE, S_PKG, S_UIDS, S_CGROUPS, S_OPS, S_HOW, S_BOOT, S_COUNT, S_ERRORS, S_LAST,
-       S_HOSTS, S_NCOLS };
+enum { S_EXE, S_PKG, S_MAINT, S_UIDS, S_CGROUPS, S_OPS, S_HOW, S_BOOT, S_COUNT, S_ERRORS,
+       S_LAST, S_HOSTS, S_NCOLS };
 
-/* BOOT: whether a use was during boot (report_boot_text()). */
+/*
+ * BOOT: whether a use was during boot (report_boot_text()). MAINTAINER: the
+ * package's, in Markdown only (a terminal has no room for it).
+ */
 static const struct table_col sum_cols[S_NCOLS] = {
 	{ "EXE", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
-	{ "UIDS", TC_SHRINK }, { "CGROUPS", TC_SHRINK | TC_LITERAL }, { "OPS", 0 },
-	{ "HOW", 0 }, { "BOOT", 0 }, { "COUNT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
-	{ "LAST-SEEN", 0 }, { "HOSTS", TC_SHRINK | TC_LITERAL },
+	{ "MAINTAINER", TC_NOTEXT | TC_LITERAL }, { "UIDS", TC_SHRINK },
+	{ "CGROUPS", TC_SHRINK | TC_LITERAL }, { "OPS", 0 }, { "HOW", 0 }, { "BOOT", 0 },
+	{ "COUNT", TC_RIGHT }, { "ERRORS", TC_RIGHT }, { "LAST-SEEN", 0 },
+	{ "HOSTS", TC_SHRINK | TC_LITERAL },
 };
 
 /* The distinct @ops as "open,read", as check shows them. */
@@ -82,6 +86,7 @@ static void add_sum(struct table *t, int layout, const struct report_exe *x, int
 			hosts[nhosts++] = u[i].hosts[h].host;
 	col[S_EXE] = xstrdup(u->exe);
 	col[S_PKG] = xstrdup(or_dash(u->package));
+	col[S_MAINT] = xstrdup(or_dash(u->package_maintainer));
 	col[S_UIDS] = uids_list(uids, n, cap);
 	col[S_CGROUPS] = distinct_list(cgroups, n, cap);
 	col[S_OPS] = ops_text(ops, n);
@@ -99,13 +104,14 @@ static void add_sum(struct table *t, int layout, const struct report_exe *x, int
 
 /* ---- a row per host ---- */
 
-enum { H_EXE, H_PKG, H_UID, H_CGROUP, H_OP, H_HOW, H_BOOT, H_COUNT, H_SWEPT, H_ERRORS,
-       H_FIRST, H_LAST, H_HOST, H_NCOLS };
+enum { H_EXE, H_PKG, H_MAINT, H_UID, H_CGROUP, H_OP, H_HOW, H_BOOT, H_COUNT, H_SWEPT,
+       H_ERRORS, H_FIRST, H_LAST, H_HOST, H_NCOLS };
 
 static const struct table_col host_cols[H_NCOLS] = {
 	{ "EXE", TC_FLEX | TC_LITERAL }, { "PACKAGE", TC_SHRINK | TC_LITERAL },
-	{ "UID", TC_RIGHT }, { "CGROUP", TC_SHRINK | TC_LITERAL }, { "OP", 0 }, { "HOW", 0 },
-	{ "BOOT", 0 }, { "COUNT", TC_RIGHT }, { "SWEPT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
+	{ "MAINTAINER", TC_NOTEXT | TC_LITERAL }, { "UID", TC_RIGHT },
+	{ "CGROUP", TC_SHRINK | TC_LITERAL }, { "OP", 0 }, { "HOW", 0 }, { "BOOT", 0 },
+	{ "COUNT", TC_RIGHT }, { "SWEPT", TC_RIGHT }, { "ERRORS", TC_RIGHT },
 	{ "FIRST-SEEN", 0 }, { "LAST-SEEN", 0 }, { "HOST", TC_SHRINK | TC_LITERAL },
 };
 
@@ -120,6 +126,7 @@ static void add_host_rows(struct table *t, int layout, const struct report_user 
 
 		col[H_EXE] = xstrdup(u->exe);
 		col[H_PKG] = xstrdup(or_dash(u->package));
+		col[H_MAINT] = xstrdup(or_dash(u->package_maintainer));
 		col[H_UID] = xasprintf("%u", u->uid);
 		col[H_CGROUP] = xstrdup(or_dash(u->cgroup));
 		col[H_OP] = xstrdup(u->op);
@@ -222,15 +229,18 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 
 enum { C_ENTRY, C_TABLE, C_STATUS, C_EXE, C_PKG, C_UID, C_CGROUP, C_OP, C_HOW, C_COUNT,
        C_SWEPT, C_ERRORS, C_FIRST, C_LAST, C_NHOSTS, C_HOSTS, C_ENUM, C_BOOT, C_AFTER,
-       C_NCOLS };
+       C_MAINT, C_SOURCE, C_NCOLS };
 
-/* boot_stage and boot_after_s: empty when not during boot, or not known. */
+/*
+ * boot_stage and boot_after_s: empty when not during boot, or not known.
+ * New columns go at the end: a script may read them by position.
+ */
 static const struct table_col csv_cols[C_NCOLS] = {
 	{ "entry", 0 }, { "table", 0 }, { "status", 0 }, { "exe", 0 }, { "package", 0 },
 	{ "uid", 0 }, { "cgroup", 0 }, { "op", 0 }, { "how", 0 }, { "count", 0 },
 	{ "swept", 0 }, { "errors", 0 }, { "first_seen", 0 }, { "last_seen", 0 },
 	{ "hosts", 0 }, { "host_names", 0 }, { "enumerated", 0 }, { "boot_stage", 0 },
-	{ "boot_after_s", 0 },
+	{ "boot_after_s", 0 }, { "maintainer", 0 }, { "source_package", 0 },
 };
 
 static void csv_user(struct table *t, int layout, const struct report_entry *e, const struct report_user *u)
@@ -264,6 +274,8 @@ static void csv_user(struct table *t, int layout, const struct report_entry *e, 
 	col[C_BOOT] = xstrdup(u->boot.stage ? u->boot.stage : "");
 	col[C_AFTER] = u->boot.stage && u->boot.after_boot >= 0 ?
 		       xasprintf("%lld", u->boot.after_boot) : xstrdup("");
+	col[C_MAINT] = xstrdup(u->package_maintainer ? u->package_maintainer : "");
+	col[C_SOURCE] = xstrdup(u->package_source ? u->package_source : "");
 }
 
 static void build_csv(struct table *t, const struct report *r)

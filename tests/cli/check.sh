@@ -239,7 +239,7 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
    \"due\": True, \"verdict\": \"blocked\", \"reason\": \"used by 1 program since 2024-06-15T00:00:00Z\",
    \"last_use\": \"2024-06-30T10:00:10Z\", \"unwatched_hosts\": [], \"watched_set_unknown\": 0,
    \"blockers\": [{\"kind\": \"use\", \"exe\": \"/usr/bin/cat\", \"package\": \"coreutils\", \"package_version\": None,
-     \"uid\": 0, \"host\": \"h2\",
+     \"maintainer\": None, \"source_package\": None, \"uid\": 0, \"host\": \"h2\",
      \"ops\": [\"open\", \"read\"], \"count\": 3, \"swept\": 0, \"errors\": 0, \"first_seen\": \"2024-06-30T10:00:00Z\",
      \"last_seen\": \"2024-06-30T10:00:10Z\", \"uses_in_window\": 3}],
    \"weak_references\": [], \"enumerated\": []}]}
@@ -340,7 +340,8 @@ import json, sys
 e = json.load(sys.stdin)[\"entries\"][0]
 assert e[\"verdict\"] == \"ready\" and e[\"blockers\"] == [], e
 assert e[\"weak_references\"] == [{\"kind\": \"reference\", \"file\": \"/usr/share/doc/x/notes\", \"line\": 2,
-  \"package\": None, \"package_version\": None, \"confidence\": \"weak\", \"match\": \"current_governor_ro\"}], e
+  \"package\": None, \"package_version\": None, \"maintainer\": None, \"source_package\": None,
+  \"confidence\": \"weak\", \"match\": \"current_governor_ro\"}], e
 '"
 check "a use and a reference both block" \
 	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"
@@ -382,6 +383,52 @@ check "... which it names" \
 check "--scan-packages of a missing path: exit 2" \
 	test "$(status ck --now 2024-07-15 --scan-packages "$T/nothere.deb")" = 2
 check "... named" grep -q "$T/nothere.deb" "$T/err"
+
+section "check: the packages' maintainers"
+# dpkg's status names the owner's maintainer and source: in JSON, CSV,
+# Markdown and HTML; the terminal's text has no room for it.
+mkdir -p "$T/mroot/var/lib/dpkg/info"
+cp "$T/root/var/lib/dpkg/info/coreutils.list" "$T/mroot/var/lib/dpkg/info/"
+MS='Michael Stone <mstone@debian.org>'
+printf 'Package: coreutils\nVersion: 9.1-1\nMaintainer: %s\nSource: coreutils (9.1-1)\n' "$MS" \
+	>"$T/mroot/var/lib/dpkg/status"
+mk() {
+	"$A" check --tables "$T/tables" --db "$T/u.db" --root "$T/mroot" --now 2024-07-15 --entry rcN "$@"
+}
+check "-j: the blocker's maintainer and source package" sh -c "'$A' check -j --tables '$T/tables' --db '$T/u.db' --root '$T/mroot' --now 2024-07-15 --entry rcN | python3 -c '
+import json, sys
+b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
+got = [(u[\"exe\"], u[\"package\"], u[\"package_version\"], u[\"maintainer\"], u[\"source_package\"]) for u in b]
+assert got == [(\"/usr/bin/cat\", \"coreutils\", \"9.1-1\", \"$MS\", \"coreutils\")], got'"
+check "--format csv: maintainer and source_package, the last columns" sh -c "'$A' check --format csv --tables '$T/tables' --db '$T/u.db' --root '$T/mroot' --now 2024-07-15 --entry rcN | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0][-4:] == [\"package_version\", \"uses_in_window\", \"maintainer\", \"source_package\"], rows[0]
+assert [(r[6], r[-2], r[-1]) for r in rows[1:]] == [(\"/usr/bin/cat\", \"$MS\", \"coreutils\")], rows'"
+mk --format markdown | sed -n 's/^| \(.*\) |$/\1/p' | sed 's/ | /|/g' >"$T/md"
+check "--format markdown: a MAINTAINER column beside PACKAGE" sh -c "
+	grep -qx 'USED BY|PACKAGE|MAINTAINER|UIDS|USES|IN-WINDOW|FAILED|OPS|LAST-SEEN|HOSTS' '$T/md' &&
+	grep -q '^\`/usr/bin/cat\`|\`coreutils\`|\`$MS\`|0|3|3|0|' '$T/md'"
+mk >"$T/m.txt"
+check "... text: the table as it was" sh -c "
+	grep -Eq '^  /usr/bin/cat +coreutils +0 +3 +3 +0 +open,read ' '$T/m.txt' && ! grep -q Stone '$T/m.txt'"
+mk --format html >"$T/m.html"
+check "--format html: beside the package, escaped" \
+	grep -qF '<td>coreutils</td><td class="maintainer">Michael Stone &lt;mstone@debian.org&gt;</td>' "$T/m.html"
+mk --scan "$T/sroot" --format html >"$T/m.html"
+check "--scan: the references' maintainer column, '-' until the scan names it" \
+	grep -qF '<td class="n">2</td><td>irtools</td><td class="maintainer">-</td>' "$T/m.html"
+printf 'Package: coreutils\nVersion: 9.1-1\nMaintainer: Evil\033]0;pwn\007\033[2J\r\n' >"$T/mroot/var/lib/dpkg/status"
+for f in json markdown html; do
+	mk --format $f >"$T/m.$f"
+	check "a hostile Maintainer, --format $f: no escape, BEL or CR byte" sh -c "
+		grep -q Evil '$T/m.$f' && ! grep -q \"\$(printf '[\033\007\r]')\" '$T/m.$f'"
+done
+check "... -j: it whole" python3 -c "
+import json
+b = json.load(open('$T/m.json'))['entries'][0]['blockers']
+assert [u['maintainer'] for u in b] == ['Evil\x1b]0;pwn\x07\x1b[2J'], b"
+check "... Markdown: \\xNN" grep -qF '`Evil\x1B]0;pwn\x07\x1B[2J`' "$T/m.markdown"
 
 section "check --kernel: removed in that kernel (the repository's tables)"
 # A quiet, covered fleet of one host, so that what is left is the kernel:

@@ -229,9 +229,9 @@ uses, window = {}, {}
 for b in e['blockers']:
     uses[b['exe']] = uses.get(b['exe'], 0) + b['count']
     window[b['exe']] = window.get(b['exe'], 0) + b['uses_in_window']
-assert t[1][0][0] == 'USED BY' and {r[0].strip('\`'): int(r[3]) for r in t[1][1:]} == uses, t[1]
-assert t[1][0][4] == 'IN-WINDOW' and {r[0].strip('\`'): int(r[4]) for r in t[1][1:]} == window, t[1]
-assert all(r[8] == '\`h0000, h0001, h0002 and 997 more\`' for r in t[1][1:]), t[1]
+assert t[1][0][0] == 'USED BY' and {r[0].strip('\`'): int(r[4]) for r in t[1][1:]} == uses, t[1]
+assert t[1][0][5] == 'IN-WINDOW' and {r[0].strip('\`'): int(r[5]) for r in t[1][1:]} == window, t[1]
+assert all(r[9] == '\`h0000, h0001, h0002 and 997 more\`' for r in t[1][1:]), t[1]
 "
 check "... --by-host: the lines in full, as list items" sh -c "'$A' check -t '$T/tables' -d '$T/f.db' --root '$T/root' --now 2024-07-15 --format markdown --by-host | grep -c '^- used by ' | grep -qx 12000"
 

@@ -49,7 +49,9 @@ X
 mkdir -p "$T/root/var/lib/dpkg/info"
 printf '/.\n/bin\n/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
 printf '/.\n/lib/x86_64-linux-gnu/libc.so.6\n' >"$T/root/var/lib/dpkg/info/libc6:amd64.list"
-printf 'Package: coreutils\nStatus: install ok installed\nVersion: 9.1-1\n' >"$T/root/var/lib/dpkg/status"
+MS='Michael Stone <mstone@debian.org>'
+printf 'Package: coreutils\nStatus: install ok installed\nVersion: 9.1-1\nMaintainer: %s\n' "$MS" \
+	>"$T/root/var/lib/dpkg/status"
 rows | fill "$T/u.db"
 check "the DB is written through store_upsert" test "$(sqlite3 "$T/u.db" 'SELECT count(*) FROM usage')" = 7
 check "... swept replaced as count is, 0 when not given" \
@@ -97,21 +99,25 @@ want = [
  {'what': '$RC', 'table': 'sysfs-class-rc', 'status': 'deprecated',
   'files': ['/sys/class/rc/rc0/current_protocol', '/sys/class/rc/rc3/current_protocol'],
   'users': [
-   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None,
+    'maintainer': None, 'source_package': None, 'uid': 1000, 'cgroup': None,
     'op': 'open', 'how': 'by-name', 'count': 1, 'swept': 0, 'errors': 0,
     'first_seen': '2024-05-02T10:00:05Z', 'last_seen': '2024-05-02T10:00:05Z',
     'hosts': ['h1'], 'boot': None, 'enumerated': None},
-   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None, 'uid': 1000, 'cgroup': None,
+   {'exe': '/usr/local/bin/legacy-irctl', 'package': None, 'package_version': None,
+    'maintainer': None, 'source_package': None, 'uid': 1000, 'cgroup': None,
     'op': 'write', 'how': 'by-name', 'count': 4, 'swept': 0, 'errors': 4,
     'first_seen': '2024-05-01T10:00:05Z', 'last_seen': '2024-05-01T10:00:09Z',
     'hosts': ['h1'], 'boot': None, 'enumerated': None}]},
  {'what': '$GOV', 'table': 'sysfs-cpuidle', 'status': 'deprecated', 'files': ['$GOV'],
   'users': [
-   {'exe': '/usr/bin/cat', 'package': 'coreutils', 'package_version': '9.1-1', 'uid': 0,
+   {'exe': '/usr/bin/cat', 'package': 'coreutils', 'package_version': '9.1-1',
+    'maintainer': '$MS', 'source_package': 'coreutils', 'uid': 0,
     'cgroup': '/system.slice/mon.service', 'op': 'read', 'how': 'by-name', 'count': 8,
     'swept': 5, 'errors': 0, 'first_seen': '2024-05-01T10:00:00Z',
     'last_seen': '2024-05-02T10:00:10Z', 'hosts': ['h1', 'h2'], 'boot': None, 'enumerated': None},
-   {'exe': '/usr/bin/udevadm', 'package': None, 'package_version': None, 'uid': 0, 'cgroup': None, 'op': 'read',
+   {'exe': '/usr/bin/udevadm', 'package': None, 'package_version': None,
+    'maintainer': None, 'source_package': None, 'uid': 0, 'cgroup': None, 'op': 'read',
     'how': 'sweep', 'count': 6, 'swept': 6, 'errors': 0,
     'first_seen': '2024-05-01T10:03:20Z', 'last_seen': '2024-05-01T10:05:00Z',
     'hosts': ['h1', 'h2'], 'boot': None, 'enumerated': None}]}]
@@ -120,6 +126,62 @@ if d != want:
 "
 check "... compact: one line" test "$(wc -l <"$T/out")" = 1
 check "report -p is the same, pretty" sh -c "$A report -p --db '$T/u.db' --root '$T/root' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d == json.load(open(\"$T/out\"))' && test \$($A report -p --db '$T/u.db' --root '$T/root' | wc -l) -gt 20"
+
+section "maintainers"
+# What dpkg's status says of the owner: its Maintainer, its Source (here
+# none: its own name), in every format but the terminal's text (above,
+# unchanged: no room for it).
+md_rows() {	# Markdown on stdin: each table row's cells, "cell|cell|..."
+	sed -n 's/^| \(.*\) |$/\1/p' | sed 's/ | /|/g'
+}
+"$A" report --format markdown --db "$T/u.db" --root "$T/root" | md_rows >"$T/md"
+check "--format markdown: a MAINTAINER column beside PACKAGE" \
+	grep -qx 'EXE|PACKAGE|MAINTAINER|UIDS|CGROUPS|OPS|HOW|BOOT|COUNT|ERRORS|LAST-SEEN|HOSTS' "$T/md"
+check "... the package's, as a code span; '-' for none" sh -c "
+	grep -q '^\`/usr/bin/cat\`|\`coreutils\`|\`$MS\`|0|' '$T/md' &&
+	grep -q '^\`/usr/bin/udevadm\`|\`-\`|\`-\`|0|' '$T/md'"
+"$A" report --format markdown --by-host --db "$T/u.db" --root "$T/root" | md_rows >"$T/md"
+check "... --by-host too" \
+	test "$(grep -c "^\`/usr/bin/cat\`|\`coreutils\`|\`$MS\`|0|" "$T/md")" = 2
+check "--format csv: maintainer and source_package, last" sh -c "'$A' report --format csv --db '$T/u.db' --root '$T/root' | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0][-2:] == [\"maintainer\", \"source_package\"], rows[0]
+got = sorted({(r[3], r[4], r[-2], r[-1]) for r in rows[1:]})
+assert got == [(\"/usr/bin/cat\", \"coreutils\", \"$MS\", \"coreutils\"),
+               (\"/usr/bin/udevadm\", \"\", \"\", \"\"), (\"/usr/local/bin/legacy-irctl\", \"\", \"\", \"\")], got'"
+check "--format html: beside the package, escaped" sh -c "'$A' report --format html --db '$T/u.db' --root '$T/root' |
+	grep -qF '<td>coreutils</td><td class=\"maintainer\">Michael Stone &lt;mstone@debian.org&gt;</td>'"
+# A status file is the image's: whatever its Maintainer holds reaches no
+# terminal, ticket, spreadsheet or page as anything but text. The first
+# stanza of a name is the one read; field names in any case; CRLF.
+mkdir -p "$T/hroot/var/lib/dpkg/info"
+cp "$T/root/var/lib/dpkg/info/coreutils.list" "$T/hroot/var/lib/dpkg/info/"
+printf 'Package: coreutils\r\nversion: 9.1-1\r\nMAINTAINER: Evil <e@x>\033]0;pwn\007\033[2J|`*_\342\200\256x\r\nSource: coreutils-src (9.1-1)\r\n\r\nPackage: coreutils\nVersion: 0\nMaintainer: not the first\n' \
+	>"$T/hroot/var/lib/dpkg/status"
+export EVIL="$(printf 'Evil <e@x>\033]0;pwn\007\033[2J|`*_\342\200\256x')"
+"$A" report -j --db "$T/u.db" --root "$T/hroot" >"$T/h.json"
+check "a hostile Maintainer: -j gives it back whole, from the first stanza" python3 -c "
+import json, os
+got = {(u['exe'], u['package_version'], u['maintainer'], u['source_package'])
+       for e in json.load(open('$T/h.json', encoding='utf-8')) for u in e['users'] if u['package']}
+assert got == {('/usr/bin/cat', '9.1-1', os.environ['EVIL'], 'coreutils-src')}, got"
+for f in markdown html; do
+	"$A" report --format $f --db "$T/u.db" --root "$T/hroot" >"$T/h.$f"
+	check "... --format $f: no escape, BEL or CR byte, no override" sh -c "
+		grep -q Evil '$T/h.$f' && ! grep -q \"\$(printf '[\033\007\r]')\" '$T/h.$f' &&
+		! grep -qF \"\$(printf '\342\200\256')\" '$T/h.$f'"
+done
+check "... Markdown: a code span, its controls as \\xNN, the override as \\u202E" \
+	grep -qF '| ``Evil <e@x>\x1B]0;pwn\x07\x1B[2J\|`*_\u202Ex`` |' "$T/h.markdown"
+check "... HTML: escaped, the controls as their pictures" \
+	grep -qF '<td class="maintainer">Evil &lt;e@x&gt;&#x241b;]0;pwn&#x2407;&#x241b;[2J|`*_\u202Ex</td>' "$T/h.html"
+check "... CSV read back: -j's, the override as \\u202E (as for every name)" sh -c "'$A' report --format csv --db '$T/u.db' --root '$T/hroot' | python3 -c '
+import csv, os, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"package\"]]
+want = os.environ[\"EVIL\"].replace(\"\\u202e\", \"\\\\u202E\")
+assert [(r[\"maintainer\"], r[\"source_package\"]) for r in rows] == [(want, \"coreutils-src\")], rows'"
+check "... text: nothing of it" sh -c "! '$A' report --db '$T/u.db' --root '$T/hroot' | grep -q Evil"
 
 section "filters"
 check "--entry, part of a What" sh -c "$A report -j --db '$T/u.db' --entry rcN | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"

@@ -3,7 +3,8 @@
 # databases, made here with Debian's rpm (rpmbuild a tiny package whose
 # script reads a deprecated attribute, rpm --root ROOT -i it) under both
 # places rpm keeps them (var/lib/rpm, usr/lib/sysimage/rpm); the package's
-# name and version in scan, report and check; a root with a dpkg database
+# name and version in scan, report and check, its packager and source
+# package in report and check; a root with a dpkg database
 # too; a damaged and a foreign rpm database; a root without one; and that
 # nothing is ever written under ROOT. Ends with "rpm: N passed, N failed".
 set -u
@@ -44,6 +45,7 @@ Name:		legacy-ir-reader
 Epoch:		2
 Version:	1.2
 Release:	3.fc40
+Packager:	IR Team <ir@abidep.example>
 Summary:	Reads the IR protocol the old way
 License:	GPL-2.0-only
 BuildArch:	noarch
@@ -81,6 +83,9 @@ check "rpm --root ROOT --dbpath /var/lib/rpm -i (as uid $(id -u))" install_rpm "
 check "rpm --root ROOT --dbpath /usr/lib/sysimage/rpm -i" install_rpm "$F" /usr/lib/sysimage/rpm
 check "rpm itself names the owner" \
 	sh -c "rpm --root '$R' --dbpath /var/lib/rpm -qf /usr/bin/legacy-ir-reader 2>/dev/null | grep -qx 'legacy-ir-reader-1.2-3.fc40.noarch'"
+check "... its packager and source rpm" \
+	test "$(rpm --root "$R" --dbpath /var/lib/rpm -q --qf '%{PACKAGER}|%{SOURCERPM}' legacy-ir-reader 2>/dev/null)" = \
+	"IR Team <ir@abidep.example>|legacy-ir-reader-1.2-3.fc40.src.rpm"
 snapshot "$R" >"$T/R.before"
 snapshot "$F" >"$T/F.before"
 
@@ -133,6 +138,19 @@ check "... names the rpm package and version of each exe" same "$(report_owners 
 check "... nothing on stderr" test ! -s "$T/err"
 check "report --root (usr/lib/sysimage/rpm)" \
 	same "$("$A" report -j --db "$T/u.db" --root "$F" | report_owners)" "$WANT"
+# (exe, maintainer, source_package) of report -j's users on stdin.
+report_maintainers() {
+	python3 -c '
+import json, sys
+print(sorted((u["exe"], u["maintainer"], u["source_package"]) for e in json.load(sys.stdin) for u in e["users"]))'
+}
+MWANT="[('/usr/bin/legacy-ir-reader', 'IR Team <ir@abidep.example>', 'legacy-ir-reader'), ('/usr/lib/legacy-ir/helper', 'IR Team <ir@abidep.example>', 'legacy-ir-reader'), ('/usr/local/bin/irctl', None, None)]"
+for root in "$R" "$F"; do
+	check "report -j --root ${root#"$T"/}: the packager as maintainer, SOURCERPM's name as source_package" \
+		same "$("$A" report -j --db "$T/u.db" --root "$root" | report_maintainers)" "$MWANT"
+done
+check "report --format html: the packager beside the package" \
+	sh -c "'$A' report --format html --db '$T/u.db' --root '$R' | grep -qF '<td>legacy-ir-reader</td><td class=\"maintainer\">IR Team &lt;ir@abidep.example&gt;</td>'"
 check "report text: the package column" \
 	sh -c "'$A' report --db '$T/u.db' --root '$R' | grep -q '^  /usr/bin/legacy-ir-reader  *legacy-ir-reader  *0 '"
 check "report --format prometheus: the package label" \
@@ -149,6 +167,12 @@ import json, sys
 b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
 got = sorted((u[\"exe\"], u[\"package\"], u[\"package_version\"]) for u in b)
 assert str(got) == sys.argv[1], got' \"$WANT\""
+check "check -j --root: the blockers' packager and source package" \
+	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry rcN --root '$R' | python3 -c '
+import json, sys
+b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
+got = sorted((u[\"exe\"], u[\"maintainer\"], u[\"source_package\"]) for u in b)
+assert str(got) == sys.argv[1], got' \"$MWANT\""
 check "check --scan: the references' rpm package" \
 	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry rcN --root '$R' --scan '$R' | python3 -c '
 import json, sys
@@ -172,7 +196,8 @@ cp -a "$R" "$B"
 mkdir -p "$B/var/lib/dpkg/info" "$B/usr/sbin"
 printf '#!/bin/sh\ncat /sys/class/rc/rc0/current_protocol\n' >"$B/usr/sbin/ir-deb-tool"
 printf '/.\n/usr/sbin/ir-deb-tool\n/usr/lib/legacy-ir/helper\n' >"$B/var/lib/dpkg/info/ir-deb.list"
-printf 'Package: ir-deb\nStatus: install ok installed\nVersion: 0.5-1\n' >"$B/var/lib/dpkg/status"
+printf 'Package: ir-deb\nStatus: install ok installed\nVersion: 0.5-1\nMaintainer: Deb IR <deb@abidep.example>\nSource: ir-tools\n' \
+	>"$B/var/lib/dpkg/status"
 check "scan: exit 1" test "$(status "$A" scan -j "$B")" = 1
 check "... a file only rpm has: rpm's package" \
 	same "$(owner_of_hits /usr/bin/legacy-ir-reader <"$T/out")" "[('legacy-ir-reader', '2:1.2-3.fc40')]"
@@ -183,6 +208,9 @@ check "... a file both have: dpkg's" \
 check "report --root: the same owners" \
 	same "$("$A" report -j --db "$T/u.db" --root "$B" | report_owners)" \
 	"[('/usr/bin/legacy-ir-reader', 'legacy-ir-reader', '2:1.2-3.fc40'), ('/usr/lib/legacy-ir/helper', 'ir-deb', '0.5-1'), ('/usr/local/bin/irctl', None, None)]"
+check "... and each owner's maintainer and source: rpm's header, dpkg's status" \
+	same "$("$A" report -j --db "$T/u.db" --root "$B" | report_maintainers)" \
+	"[('/usr/bin/legacy-ir-reader', 'IR Team <ir@abidep.example>', 'legacy-ir-reader'), ('/usr/lib/legacy-ir/helper', 'Deb IR <deb@abidep.example>', 'ir-tools'), ('/usr/local/bin/irctl', None, None)]"
 
 section "a damaged rpm database"
 D=$T/damaged

@@ -648,6 +648,12 @@ static void mkdirs(const char *path)
 	free(p);
 }
 
+/* @a is the string @b (a NULL @a is not, and does not crash the test). */
+static bool streq(const char *a, const char *b)
+{
+	return a && !strcmp(a, b);
+}
+
 static void test_dpkg(void)
 {
 	char *root = xstrdup(tpath("root"));
@@ -672,13 +678,17 @@ static void test_dpkg(void)
 	snprintf(file, sizeof(file), "%s/coreutils.md5sums", info);
 	write_file(file, "0123  usr/bin/md5\n");
 	/* Versions: stanzas in any order, a package listed twice (two
-	 * architectures: the first wins), one without a Version. */
+	 * architectures: the first wins), one without a Version (not
+	 * counted), field names in any case. */
 	snprintf(file, sizeof(file), "%s/../status", info);
 	write_file(file, "Package: libc6\nStatus: install ok installed\nArchitecture: amd64\n"
-		   "Version: 2.36-9+deb12u4\nDescription: C library\n Version: 0\n\n"
-		   "Package: coreutils\nVersion: 9.1-1\n\n"
-		   "Package: libc6\nArchitecture: i386\nVersion: 2.36-9\n\n"
-		   "Package: nonl\nStatus: install ok installed\n\n"
+		   "Version: 2.36-9+deb12u4\nDescription: C library\n Version: 0\n"
+		   "Maintainer: GNU Libc Maintainers <debian-glibc@lists.debian.org>\n"
+		   "Source: glibc\n\n"
+		   "Package: coreutils\nVersion: 9.1-1\n"
+		   "maintainer: Michael Stone <mstone@debian.org>\n\n"
+		   "Package: libc6\nArchitecture: i386\nVersion: 2.36-9\nMaintainer: no\n\n"
+		   "Package: nonl\nStatus: install ok installed\nMaintainer: no\n\n"
 		   "Package: a\nVersion: 1:2.0~rc1-3");	/* no final newline */
 
 	d = dpkg_new(root);
@@ -716,6 +726,25 @@ static void test_dpkg(void)
 		CHECK(dpkg_owner(d, "/usr/bin/b", &v) && !v);		/* not in status */
 		v = "x";
 		CHECK(!dpkg_owner(d, "/usr/local/bin/cat", &v) && !v);
+	}
+	{
+		const struct pkg_meta *m = dpkg_lookup(d, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+
+		CHECK(m && streq(m->name, "libc6") && streq(m->arch, "amd64") &&
+		      streq(m->source, "glibc") && streq(m->version, "2.36-9+deb12u4") &&
+		      streq(m->maintainer, "GNU Libc Maintainers <debian-glibc@lists.debian.org>"));
+		m = dpkg_lookup(d, "/usr/bin/cat");
+		CHECK(m && streq(m->name, "coreutils") && !m->arch &&
+		      streq(m->source, "coreutils") &&
+		      streq(m->maintainer, "Michael Stone <mstone@debian.org>"));
+		/* Not in the status file, or without a Version: the name alone. */
+		m = dpkg_lookup(d, "/usr/bin/nonl");
+		CHECK(m && streq(m->name, "nonl") && !m->version && !m->maintainer &&
+		      !m->source && !m->arch);
+		m = dpkg_lookup(d, "/usr/bin/b");
+		CHECK(m && streq(m->name, "b") && !m->maintainer);
+		CHECK(!dpkg_lookup(d, "/usr/local/bin/cat"));
+		CHECK(dpkg_lookup(d, "/bin/cat") == dpkg_lookup(d, "/usr/bin/cat"));
 	}
 	dpkg_free(d);
 

@@ -212,6 +212,7 @@ static struct check_use *use_of(struct check *c, struct check_use **uses, int *n
 				int *cap, const struct usage_row *r,
 				const struct usage_counts *recent)
 {
+	const struct pkg_meta *m;
 	struct check_use *u;
 	int i;
 
@@ -225,7 +226,13 @@ static struct check_use *use_of(struct check *c, struct check_use **uses, int *n
 	u = GROW(*uses, *n, *cap);
 	memset(u, 0, sizeof(*u));
 	u->exe = xstrdup(r->exe);
-	u->package = owner_of(c->owner, r->exe, &u->package_version);
+	m = owner_lookup(c->owner, r->exe);
+	if (m) {
+		u->package = m->name;
+		u->package_version = m->version;
+		u->package_maintainer = m->maintainer;
+		u->package_source = m->source;
+	}
 	u->uid = r->uid;
 	u->host = xstrdup(r->host);
 	u->counts = r->counts;

@@ -30,6 +30,8 @@ struct check_use {
 	char *exe;
 	const char *package;	/* owned by check.owner; NULL: none */
 	const char *package_version;	/* the same; NULL: none or unknown */
+	const char *package_maintainer;	/* the same (rpm: its packager) */
+	const char *package_source;	/* the same: its source package */
 	unsigned int uid;
 	char *host;
 	unsigned int ops;	/* 1 << OP_OPEN | ... */

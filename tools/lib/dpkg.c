@@ -5,8 +5,9 @@
  * for Multi-Arch: same packages). We read them all once, into a hash table
  * path -> package: about 1e5 paths in 1e3 files, a few tens of
  * milliseconds and a few MB. The file buffers are kept: the keys point
- * into them. The packages' versions come from ROOT/var/lib/dpkg/status,
- * read at the same time (about 1 MB for 1e3 packages).
+ * into them. What the packages say of themselves (version, architecture,
+ * source, maintainer) comes from ROOT/var/lib/dpkg/status, read at the
+ * same time (about 1 MB for 1e3 packages) by pkgmeta.c's deb822 reader.
  *
  * The database is the image's, read beneath its root (rootfs.h): a
  * symlink anywhere on the way (ROOT/var/lib/dpkg/info pointing at the
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "dpkg.h"
+#include "pkgmeta.h"
 #include "rootfs.h"
 #include "util.h"
 
@@ -52,8 +54,8 @@ struct dpkg {
 	int npkgs, pkgcap;
 	char **bufs;		/* list file contents: the keys point here */
 	int nbufs, bufcap;
-	char *status;		/* the status file: versions point here */
-	const char **versions;	/* of pkgs[i]; NULL: not in the status file */
+	char *status;		/* the status file: metas' fields point here */
+	struct pkg_meta *metas;	/* of pkgs[i]: name only when not in the status file */
 };
 
 struct dpkg *dpkg_new(const char *root)
@@ -76,7 +78,7 @@ void dpkg_free(struct dpkg *d)
 	for (i = 0; i < d->npkgs; i++)
 		free(d->pkgs[i]);
 	free(d->pkgs);
-	free(d->versions);
+	free(d->metas);
 	free(d->status);
 	free(d->slots);
 	free(d->root);
@@ -174,81 +176,80 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A package's version in the status file. */
-struct pkgver {
-	const char *name, *version;
+/* A package's stanza in the status file. */
+struct stanza {
+	struct pkg_meta meta;
 	int order;		/* in the file: the first of a name wins */
 };
 
-static int pkgver_cmp(const void *a, const void *b)
+static int stanza_cmp(const void *a, const void *b)
 {
-	const struct pkgver *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	const struct stanza *x = a, *y = b;
+	int c = strcmp(x->meta.name, y->meta.name);
 
 	return c ? c : x->order - y->order;
 }
 
-/* The stanzas' Package and Version fields (cut in place in @buf). */
-static struct pkgver *parse_status(char *buf, int *n)
+/*
+ * The stanzas of the status file @buf (cut in place) that have a Package
+ * and a Version; *@n of them.
+ */
+static struct stanza *parse_status(char *buf, int *n)
 {
-	struct pkgver *v = NULL, cur = { 0 };
+	struct stanza *v = NULL, cur;
 	int cap = 0;
-	char *p, *nl;
+	char *p = buf, *next;
 
 	*n = 0;
-	for (p = buf;; p = nl) {
-		bool end = !*p;
-
-		nl = end ? p : strchrnul(p, '\n');
-		if (*nl)
-			*nl++ = '\0';
-		if (!*p) {		/* a blank line, or the end: the stanza's end */
-			if (cur.name && cur.version) {
-				cur.order = *n;
-				*GROW(v, *n, cap) = cur;
-			}
-			cur.name = cur.version = NULL;
-			if (end)
-				return v;
-		} else if (!strncmp(p, "Package: ", 9)) {
-			cur.name = p + 9;
-		} else if (!strncmp(p, "Version: ", 9)) {
-			cur.version = p + 9;
+	while (*p) {
+		next = pkg_meta_deb822(p, &cur.meta);
+		if (cur.meta.name && cur.meta.version) {
+			cur.order = *n;
+			*GROW(v, *n, cap) = cur;
 		}
+		if (next == p)		/* cannot be: each call reads a line at least */
+			break;
+		p = next;
 	}
+	return v;
 }
 
 /* The first of @name in @v (sorted), or NULL. */
-static const struct pkgver *first_of(const struct pkgver *v, int n, const char *name)
+static const struct stanza *first_of(const struct stanza *v, int n, const char *name)
 {
 	int lo = 0, hi = n;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (strcmp(v[mid].name, name) < 0)
+		if (strcmp(v[mid].meta.name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && !strcmp(v[lo].name, name) ? &v[lo] : NULL;
+	return lo < n && !strcmp(v[lo].meta.name, name) ? &v[lo] : NULL;
 }
 
-/* Each package's version, from the status file next to the info directory. */
-static void load_versions(struct dpkg *d, int rootfd)
+/*
+ * What each package says of itself, from the status file next to the info
+ * directory; its name alone when the file does not have it.
+ */
+static void load_metas(struct dpkg *d, int rootfd)
 {
-	const struct pkgver *hit;
-	struct pkgver *v;
+	const struct stanza *hit;
+	struct stanza *v;
 	struct stat st;
 	size_t len;
 	int n, i, fd;
 	FILE *f;
 
+	d->metas = xcalloc(d->npkgs ? d->npkgs : 1, sizeof(*d->metas));
+	for (i = 0; i < d->npkgs; i++)
+		d->metas[i].name = d->pkgs[i];
 	fd = root_open_regular(rootfd, STATUS_FILE, ROOT_MAX_SIZE_DEFAULT, &st);
 	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (fd >= 0 && !f)
 		close(fd);
-	d->versions = xcalloc(d->npkgs ? d->npkgs : 1, sizeof(*d->versions));
 	if (!f)
 		return;
 	d->status = read_all(f, ROOT_MAX_SIZE_DEFAULT, &len);
@@ -257,11 +258,13 @@ static void load_versions(struct dpkg *d, int rootfd)
 		return;
 	v = parse_status(d->status, &n);
 	if (n)
-		qsort(v, n, sizeof(*v), pkgver_cmp);
+		qsort(v, n, sizeof(*v), stanza_cmp);
 	for (i = 0; i < d->npkgs; i++) {
 		hit = first_of(v, n, d->pkgs[i]);
-		if (hit)
-			d->versions[i] = hit->version;
+		if (hit) {
+			d->metas[i] = hit->meta;
+			d->metas[i].name = d->pkgs[i];
+		}
 	}
 	free(v);
 }
@@ -330,7 +333,7 @@ int dpkg_load(struct dpkg *d)
 	}
 	free(names);
 	closedir(dir);
-	load_versions(d, rootfd);
+	load_metas(d, rootfd);
 	close(rootfd);
 	return 0;
 }
@@ -351,13 +354,11 @@ static const struct slot *lookup(struct dpkg *d, const char *path)
 	return sl->path ? sl : NULL;
 }
 
-const char *dpkg_owner(struct dpkg *d, const char *path, const char **version)
+const struct pkg_meta *dpkg_lookup(struct dpkg *d, const char *path)
 {
 	const struct slot *sl;
 	char *twin;
 
-	if (version)
-		*version = NULL;
 	dpkg_load(d);
 	if (!path || *path != '/')
 		return NULL;
@@ -367,9 +368,14 @@ const char *dpkg_owner(struct dpkg *d, const char *path, const char **version)
 		sl = twin ? lookup(d, twin) : NULL;
 		free(twin);
 	}
-	if (!sl)
-		return NULL;
+	return sl ? &d->metas[sl->pkg] : NULL;
+}
+
+const char *dpkg_owner(struct dpkg *d, const char *path, const char **version)
+{
+	const struct pkg_meta *m = dpkg_lookup(d, path);
+
 	if (version)
-		*version = d->versions[sl->pkg];
-	return d->pkgs[sl->pkg];
+		*version = m ? m->version : NULL;
+	return m ? m->name : NULL;
 }

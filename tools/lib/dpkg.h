@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Which Debian package owns a file: from the *.list files in
- * ROOT/var/lib/dpkg/info, read once, on the first lookup, with the
- * packages' versions from ROOT/var/lib/dpkg/status. owner.h puts it
+ * ROOT/var/lib/dpkg/info, read once, on the first lookup, with what the
+ * packages say of themselves in ROOT/var/lib/dpkg/status. owner.h puts it
  * together with rpm's.
  */
 #ifndef ABIDEP_DPKG_H
@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "pkgmeta.h"
 
 struct dpkg;
 
@@ -42,5 +44,13 @@ size_t dpkg_npaths(const struct dpkg *d);
  * tried too. Valid until dpkg_free().
  */
 const char *dpkg_owner(struct dpkg *d, const char *path, const char **version);
+
+/*
+ * The same package with its status stanza's fields: Version,
+ * Architecture, Source (or its own name), Maintainer, each NULL when the
+ * status file does not have them (the first stanza of its name with a
+ * Version; none: the name alone). Valid until dpkg_free().
+ */
+const struct pkg_meta *dpkg_lookup(struct dpkg *d, const char *path);
 
 #endif

@@ -61,9 +61,18 @@ int owner_load(struct owner *o, char *err, size_t errlen)
 	return -1;
 }
 
+const struct pkg_meta *owner_lookup(struct owner *o, const char *path)
+{
+	const struct pkg_meta *m = dpkg_lookup(o->dpkg, path);
+
+	return m ? m : rpm_db_lookup(o->rpm, path);
+}
+
 const char *owner_of(struct owner *o, const char *path, const char **version)
 {
-	const char *pkg = dpkg_owner(o->dpkg, path, version);
+	const struct pkg_meta *m = owner_lookup(o, path);
 
-	return pkg ? pkg : rpm_db_owner(o->rpm, path, version);
+	if (version)
+		*version = m ? m->version : NULL;
+	return m ? m->name : NULL;
 }

@@ -45,8 +45,10 @@ char *pkg_meta_deb822(char *s, struct pkg_meta *m)
 		nl = strchrnul(p, '\n');
 		if (*nl)
 			*nl++ = '\0';
-		if (!*p || (*p == '\r' && !p[1]))
-			break;			/* the blank line ending the stanza */
+		if (!*p || (*p == '\r' && !p[1])) {
+			p = nl;			/* past the blank line ending it */
+			break;
+		}
 		if (*p == ' ' || *p == '\t')
 			continue;		/* a continuation line */
 		if ((v = field_value(p, "Package")))

@@ -21,12 +21,13 @@ struct pkg_meta {
 
 /*
  * Fill @m from one deb822 stanza @s (a control file, a stanza of dpkg's
- * status file; blank lines before it are skipped): NUL-terminated, cut in place (each field's value ends at
- * its line's end). Field names are matched without case, as deb822 says;
- * continuation lines are skipped. source is Source's name (without its
- * "(version)") or, with no Source, Package. Fields absent are NULL; the
- * values point into @s. Returns the end of the stanza (past its blank
- * line), for the next one.
+ * status file; blank lines before it are skipped): NUL-terminated, cut in
+ * place (each field's value ends at its line's end). Field names are
+ * matched without case, as deb822 says; continuation lines are skipped;
+ * LF or CRLF line ends. source is Source's name (without its "(version)")
+ * or, with no Source, Package. Fields absent or empty are NULL; the values
+ * point into @s. Returns the end of the stanza (past its blank line), for
+ * the next one: a stanza's end, or the end of @s.
  */
 char *pkg_meta_deb822(char *s, struct pkg_meta *m);
 

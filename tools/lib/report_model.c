@@ -73,13 +73,20 @@ static int add_sum(const struct usage_sum *s, void *arg)
 	struct report *r = arg;
 	struct report_entry *e = entry_of(r, s->what);
 	struct report_user *u = e->nusers ? &e->users[e->nusers - 1] : NULL;
+	const struct pkg_meta *m;
 	struct report_user_host *h;
 
 	if (!u || strcmp(u->exe, s->exe) || u->uid != s->uid ||
 	    !same(u->cgroup, s->cgroup) || strcmp(u->op, s->op)) {
 		u = GROW(e->users, e->nusers, e->ucap);
 		u->exe = xstrdup(s->exe);
-		u->package = owner_of(r->owner, s->exe, &u->package_version);
+		m = owner_lookup(r->owner, s->exe);
+		if (m) {
+			u->package = m->name;
+			u->package_version = m->version;
+			u->package_maintainer = m->maintainer;
+			u->package_source = m->source;
+		}
 		u->uid = s->uid;
 		u->cgroup = dup_or_null(s->cgroup);
 		u->op = xstrdup(s->op);

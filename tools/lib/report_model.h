@@ -39,6 +39,8 @@ struct report_user {
 	char *exe;
 	const char *package;	/* owned by report.owner; NULL: none */
 	const char *package_version;	/* the same; NULL: none or unknown */
+	const char *package_maintainer;	/* the same (rpm: its packager) */
+	const char *package_source;	/* the same: its source package */
 	unsigned int uid;
 	char *cgroup;		/* NULL: unknown */
 	char *op;

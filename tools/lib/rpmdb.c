@@ -3,7 +3,8 @@
  * Which rpm package owns a file (Fedora, RHEL, SUSE and their kin), from
  * ROOT's rpm database through librpm.
  *
- * One indexed query per path (RPMDBI_INSTFILENAMES), each answer kept: the
+ * One indexed query per path (RPMDBI_INSTFILENAMES), each answer kept (the
+ * owner's name, [EPOCH:]VERSION-RELEASE, ARCH, PACKAGER and SOURCERPM): the
  * callers look up the executables of a usage DB or the files of scan's hits,
  * a few to a few thousand distinct paths, while reading every header once
  * to build a map as dpkg.c does would cost about a second on a full system
@@ -45,11 +46,15 @@
 #include "rpmdb_ro.h"
 #include "util.h"
 
-/* An answer: @name NULL when no package owns @path. */
+/*
+ * An answer: @name NULL when no package owns @path. @meta points at the
+ * strings here (its name is @name, its maintainer rpm's PACKAGER, its
+ * source the name in SOURCERPM).
+ */
 struct memo {
 	char *path;
-	char *name;
-	char *version;
+	char *name, *version, *arch, *packager, *source;
+	struct pkg_meta meta;
 };
 
 struct rpm_db {
@@ -260,6 +265,22 @@ int rpm_db_load(struct rpm_db *r)
 	return 0;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Forget @m's package, keeping its path. */
+static void memo_clear(struct memo *m)
+{
+	free(m->name);
+	free(m->version);
+	free(m->arch);
+	free(m->packager);
+	free(m->source);
+	m->name = m->version = m->arch = m->packager = m->source = NULL;
+}
+
 /* The owner of @path alone into @m: the first package by name. */
 static void query(struct rpm_db *r, const char *path, struct memo *m)
 {
@@ -272,10 +293,12 @@ static void query(struct rpm_db *r, const char *path, struct memo *m)
 		const char *name = headerGetString(h, RPMTAG_NAME);
 
 		if (name && (!m->name || strcmp(name, m->name) < 0)) {
-			free(m->name);
-			free(m->version);
+			memo_clear(m);
 			m->name = xstrdup(name);
 			m->version = headerGetAsString(h, RPMTAG_EVR);
+			m->arch = dup_or_null(headerGetString(h, RPMTAG_ARCH));
+			m->packager = dup_or_null(headerGetString(h, RPMTAG_PACKAGER));
+			m->source = pkg_source_of_srpm(headerGetString(h, RPMTAG_SOURCERPM));
 		}
 	}
 	rpmdbFreeIterator(mi);
@@ -291,20 +314,17 @@ static void memo_free(void *p)
 {
 	struct memo *m = p;
 
+	memo_clear(m);
 	free(m->path);
-	free(m->name);
-	free(m->version);
 	free(m);
 }
 
-const char *rpm_db_owner(struct rpm_db *r, const char *path, const char **version)
+const struct pkg_meta *rpm_db_lookup(struct rpm_db *r, const char *path)
 {
 	struct memo key = { .path = (char *)path }, *m;
 	void **found;
 	char *twin;
 
-	if (version)
-		*version = NULL;
 	if (!path || *path != '/' || rpm_db_load(r))
 		return NULL;
 	found = tfind(&key, &r->memo, memo_cmp);
@@ -326,13 +346,16 @@ const char *rpm_db_owner(struct rpm_db *r, const char *path, const char **versio
 			fail(r, logged);
 			return NULL;
 		}
+		m->meta = (struct pkg_meta){
+			.name = m->name, .version = m->version, .arch = m->arch,
+			.source = m->source, .maintainer = m->packager,
+		};
 		if (!tsearch(m, &r->memo, memo_cmp))
 			die_oom();
 	}
-	if (version && m->name)
-		*version = m->version;
-	return m->name;
+	return m->name ? &m->meta : NULL;
 }
+
 
 void rpm_db_free(struct rpm_db *r)
 {

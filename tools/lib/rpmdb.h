@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "pkgmeta.h"
+
 struct rpm_db;
 
 /*
@@ -29,11 +31,14 @@ void rpm_db_free(struct rpm_db *r);
 int rpm_db_load(struct rpm_db *r);
 
 /*
- * The package owning @path ("bash"), its version ("[EPOCH:]VERSION-RELEASE")
- * in *@version; NULL if none owns it or there is no usable database. The
- * merged-/usr twin (usr_twin()) is tried too. When several packages own
- * it, the first by name. Valid until rpm_db_free().
+ * The package owning @path and what its header says of it: NAME, its
+ * version as [EPOCH:]VERSION-RELEASE, ARCH, PACKAGER (as the maintainer),
+ * the source package named in SOURCERPM; each NULL when the header lacks
+ * it (or SOURCERPM is not NAME-VERSION-RELEASE.src.rpm). NULL if none owns
+ * @path or there is no usable database. The merged-/usr twin (usr_twin())
+ * is tried too. When several packages own it, the first by name. Valid
+ * until rpm_db_free().
  */
-const char *rpm_db_owner(struct rpm_db *r, const char *path, const char **version);
+const struct pkg_meta *rpm_db_lookup(struct rpm_db *r, const char *path);
 
 #endif

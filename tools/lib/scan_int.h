@@ -112,6 +112,8 @@ struct scan_arena {
 	struct scan_arena_blk *head;
 };
 
+/* @n bytes, aligned to 16 (the blocks are malloc()'d, data[] at 16). */
+void *scan_arena_alloc(struct scan_arena *a, size_t n);
 char *scan_arena_strndup(struct scan_arena *a, const char *s, size_t n);
 char *scan_arena_strdup(struct scan_arena *a, const char *s);
 /* @s, or NULL for NULL. */

@@ -55,16 +55,16 @@
 struct scan_arena_blk {
 	struct scan_arena_blk *next;
 	size_t used, cap;
-	char data[];
+	char data[] __attribute__((aligned(16)));
 };
 
-char *scan_arena_strndup(struct scan_arena *a, const char *s, size_t n)
+void *scan_arena_alloc(struct scan_arena *a, size_t n)
 {
 	struct scan_arena_blk *b = a->head;
-	char *p;
+	void *p;
 
-	if (!b || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > 65536 ? n + 1 : 65536;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
 
 		b = xmalloc(sizeof(*b) + cap);
 		b->cap = cap;
@@ -73,9 +73,19 @@ char *scan_arena_strndup(struct scan_arena *a, const char *s, size_t n)
 		a->head = b;
 	}
 	p = b->data + b->used;
+	/* The next one aligned as malloc()'s are: a struct may follow. */
+	b->used += (n + 15) & ~(size_t)15;
+	if (b->used > b->cap)
+		b->used = b->cap;
+	return p;
+}
+
+char *scan_arena_strndup(struct scan_arena *a, const char *s, size_t n)
+{
+	char *p = scan_arena_alloc(a, n + 1);
+
 	memcpy(p, s, n);
 	p[n] = '\0';
-	b->used += n + 1;
 	return p;
 }
 

@@ -337,6 +337,22 @@ static struct worker *run_workers(struct shared *sh, struct walk *w, int *nthrea
 	return wks;
 }
 
+/* @m (the owner's, freed with it) into @strs; NULL for NULL. */
+static const struct pkg_meta *copy_meta(struct scan_arena *strs, const struct pkg_meta *m)
+{
+	struct pkg_meta *c;
+
+	if (!m)
+		return NULL;
+	c = scan_arena_alloc(strs, sizeof(*c));
+	c->name = scan_arena_strdup0(strs, m->name);
+	c->version = scan_arena_strdup0(strs, m->version);
+	c->arch = scan_arena_strdup0(strs, m->arch);
+	c->source = scan_arena_strdup0(strs, m->source);
+	c->maintainer = scan_arena_strdup0(strs, m->maintainer);
+	return c;
+}
+
 /*
  * A worker's hits and unreadable files into @res (file names and packages
  * in the result's strings); the worker's memory is freed.
@@ -347,7 +363,8 @@ static void merge_worker(struct scan_result *res, struct scan_priv *priv,
 {
 	struct scan_reader *rd = &wk->rd;
 	size_t last_file = (size_t)-1, i, k;
-	const char *fname = NULL, *pkg = NULL, *ver = NULL;
+	const char *fname = NULL;
+	const struct pkg_meta *meta = NULL;
 
 	res->files += rd->files;
 	res->bytes += rd->bytes;
@@ -357,15 +374,14 @@ static void merge_worker(struct scan_result *res, struct scan_priv *priv,
 
 		if (h->file != last_file) {
 			char *s = xasprintf("%s/%s", prefix, w->files[h->file].rel);
-			const char *v, *p = owner_of(owner, s, &v);
 
 			fname = scan_arena_strdup(&priv->strs, s);
-			pkg = scan_arena_strdup0(&priv->strs, p);
-			ver = p ? scan_arena_strdup0(&priv->strs, v) : NULL;
+			meta = copy_meta(&priv->strs, owner_lookup(owner, s));
 			free(s);
 			last_file = h->file;
 		}
-		scan_add_hit(res, h, fname, pkg, ver, NULL, NULL);
+		scan_add_hit(res, h, fname, meta ? meta->name : NULL,
+			     meta ? meta->version : NULL, meta, NULL);
 	}
 	for (k = 0; k < rd->nunread; k++) {
 		char *s = xasprintf("%s/%s", prefix, w->files[rd->unread[k].file].rel);

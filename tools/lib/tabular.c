@@ -143,6 +143,11 @@ void table_blank(struct table *t)
 
 /* ---- text ---- */
 
+static bool in_text(const struct layout *l, int c)
+{
+	return !(l->cols[c].flags & TC_NOTEXT);
+}
+
 /*
  * Cut the columns of @l that have a flag of @flags until the rows fit
  * @width: each gets an equal share of the room left, the narrower ones
@@ -151,12 +156,13 @@ void table_blank(struct table *t)
  */
 static void fill_widths(const struct layout *l, int *w, int width, unsigned int flags)
 {
-	int c, total = l->indent + GAP * (l->ncols - 1), room, left = 0, share;
+	int c, total = l->indent - GAP, room, left = 0, share;
 	bool *done = xcalloc(l->ncols, sizeof(bool)), again = true;
 
 	for (c = 0; c < l->ncols; c++) {
-		total += w[c];
-		done[c] = !(l->cols[c].flags & flags);
+		if (in_text(l, c))
+			total += w[c] + GAP;
+		done[c] = !in_text(l, c) || !(l->cols[c].flags & flags);
 	}
 	/* The room the columns to cut have, and how many share it. */
 	room = width - total;
@@ -209,6 +215,8 @@ static int **text_widths(const struct table *t, int width)
 		if (r->kind != R_HEAD && r->kind != R_CELLS)
 			continue;
 		for (c = 0; c < t->layouts[r->layout].ncols; c++) {
+			if (!in_text(&t->layouts[r->layout], c))
+				continue;
 			s = text_clean(r->cells[c]);
 			n = text_width(s);
 			if (n > w[r->layout][c])
@@ -226,6 +234,7 @@ static void text_cells(FILE *out, const struct layout *l, char *const *cells, co
 {
 	size_t len = 0, cap = l->indent + 1;
 	char *line, *s, *cut;
+	bool first = true;
 	int c, pad;
 
 	for (c = 0; c < l->ncols; c++)
@@ -233,6 +242,11 @@ static void text_cells(FILE *out, const struct layout *l, char *const *cells, co
 	line = xmalloc(cap);
 	len = sprintf(line, "%*s", l->indent, "");
 	for (c = 0; c < l->ncols; c++) {
+		if (!in_text(l, c))
+			continue;
+		if (!first)
+			len += sprintf(line + len, "%*s", GAP, "");
+		first = false;
 		s = text_clean(cells[c]);
 		cut = text_fit(s, w[c]);
 		pad = w[c] - text_width(cut);
@@ -240,8 +254,6 @@ static void text_cells(FILE *out, const struct layout *l, char *const *cells, co
 			len += sprintf(line + len, "%*s%s", pad, "", cut);
 		else
 			len += sprintf(line + len, "%s%*s", cut, pad, "");
-		if (c < l->ncols - 1)
-			len += sprintf(line + len, "%*s", GAP, "");
 		free(cut);
 		free(s);
 	}

@@ -7,7 +7,7 @@
  *	text	  columns aligned across the document (per layout), the long
  *		  ones (TC_FLEX, TC_SHRINK) cut in the middle ("/sys/cla...protocol") to
  *		  fit a width, lines wrapped to it; every string cleaned of
- *		  control characters (text_clean())
+ *		  control characters (text_clean()); TC_NOTEXT columns left out
  *	markdown  GitHub-flavoured pipe tables, a new one at each header;
  *		  TC_LITERAL cells as code spans, other text with Markdown's
  *		  characters escaped; '|' escaped everywhere
@@ -26,6 +26,8 @@
 #define TC_FLEX		2u	/* may be cut to fit the width */
 #define TC_SHRINK	4u	/* the same, and cut before the TC_FLEX ones */
 #define TC_LITERAL	8u	/* a name or path: Markdown shows it as code */
+#define TC_NOTEXT	16u	/* not in text, which a terminal's width bounds:
+				 * Markdown and CSV only */
 
 struct table_col {
 	const char *name;
