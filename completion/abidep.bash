@@ -11,7 +11,7 @@ _abidep_tables_opts() {
 	list) echo "$common --strict --status" ;;
 	show) echo "$common --strict" ;;
 	resolve) echo "$common --strict --sysfs" ;;
-	export) echo "$common --abi --c -o --output" ;;
+	export) echo "$common --abi --c -o --output --users -d --db --scan-packages --cache --root --since" ;;
 	esac
 }
 
@@ -40,10 +40,10 @@ _abidep() {
 
 	# Option arguments.
 	case $prev in
-	-d | --db | -o | --output | -t | --tables)
+	-d | --db | -o | --output | -t | --tables | --scan-packages)
 		_abidep_reply -f
 		return ;;
-	--sysfs | --root | --scan | --save)
+	--sysfs | --root | --scan | --save | --cache)
 		_abidep_reply -d
 		return ;;
 	--status)

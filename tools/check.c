@@ -594,14 +594,12 @@ static int check_output(const struct check *c, const struct check_args *a)
 	return 0;
 }
 
-/* The usage of the selected entries, from the DB -d names; -1 with @err. */
-static int check_usage_db(struct check *c, const struct check_args *a, char *err,
-			  size_t errlen)
+int check_read_db(struct check *c, const char *db, char *err, size_t errlen)
 {
 	struct usage_source src;
 	int ret;
 
-	if (usage_source_store(&src, a->db, err, errlen))
+	if (usage_source_store(&src, db, err, errlen))
 		return -1;
 	ret = check_read_usage(c, &src, err, errlen);
 	src.ops->close(&src);
@@ -622,7 +620,7 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 		return ret;
 	/* The page draws each entry's daily use. */
 	c->read_days = a->format == FMT_HTML;
-	if (check_usage_db(c, a, err, sizeof(err))) {
+	if (check_read_db(c, a->db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_DB;
 	}

@@ -101,6 +101,13 @@ int cmd_merge(int argc, char **argv);
 int cmd_brownout(int argc, char **argv);
 int cmd_survey(int argc, char **argv);
 
+/*
+ * check.c: the usage of the entries check_select() selected in @c, from the
+ * usage DB at @db (check_read_usage()); -1 with a message in @err.
+ */
+struct check;
+int check_read_db(struct check *c, const char *db, char *err, size_t errlen);
+
 void tables_usage(FILE *f);
 void trace_usage(FILE *f);
 void report_usage(FILE *f);

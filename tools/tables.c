@@ -9,16 +9,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <sys/stat.h>
 
 #include "abi.h"
+#include "check_eval.h"
 #include "entry.h"
 #include "main.h"
 #include "export.h"
+#include "export_users.h"
 #include "json.h"
 #include "output.h"
+#include "owner.h"
 #include "pattern.h"
+#include "scan_print.h"
 #include "tables_load.h"
+#include "utctime.h"
 #include "util.h"
 
 void tables_usage(FILE *f)
@@ -29,6 +36,9 @@ void tables_usage(FILE *f)
 		"       abidep tables show [-t PATH]... [--strict] PATTERN\n"
 		"       abidep tables resolve [-t PATH]... [--strict] [--sysfs DIR]\n"
 		"       abidep tables export [-t PATH]... (--abi | --c) [-o FILE|DIR]\n"
+		"       abidep tables export [-t PATH]... --abi --users [-d DB]\n"
+		"                            [--scan-packages PATH]... [--cache DIR]\n"
+		"                            [--root DIR] [--since DATE] [-o FILE|DIR]\n"
 		"\n"
 		"PATH is a table file or a directory of them (default: %s).\n"
 		"validate also reads plain Documentation/ABI files; --strict (the default\n"
@@ -41,15 +51,29 @@ void tables_usage(FILE *f)
 		"(/sys/class/rc/rc0/current_protocol finds the rcN entry).\n"
 		"resolve expands What paths against DIR (default /sys) standing for /sys.\n"
 		"export --abi -o DIR writes one Documentation/ABI file per table.\n"
+		"export --abi --users writes each migration entry's Users: field from\n"
+		"evidence, after its own text: the executables the usage DB saw using it\n"
+		"(all of its history, or since --since; their packages in --root's package\n"
+		"database), and the source packages, with their maintainers, whose files\n"
+		"in --scan-packages' package files reference it (strong or medium; a few\n"
+		"files per binary package). A first line says when and from what; an\n"
+		"entry without evidence keeps its Users: as it is.\n"
 		"\n"
 		"  -t, --tables PATH   the tables to use; validate: as a PATH operand\n"
 		"  -q, --quiet         validate: the summary only, not each diagnostic\n"
 		"  -o, --output FILE   export: write FILE (or DIR) instead of standard output\n"
+		"      --users         export --abi: Users: from -d and --scan-packages\n"
+		"  -d, --db PATH       --users: the usage DB (one; 'abidep merge' joins hosts')\n"
+		"      --scan-packages PATH  --users: .deb/.rpm files, or directories of them\n"
+		"      --cache DIR     --users: the package scan's cache (as scan --cache)\n"
+		"      --root DIR      --users: the executables' packages from DIR's package\n"
+		"                      database (default /)\n"
+		"      --since DATE    --users: the DB's uses since DATE (YYYY-MM-DD, UTC)\n"
 		"  -j, --json, -p, --pretty, -h, --help\n"
 		"\n",
 		abidep_default_tables());
 	abidep_exit_help(f, "0 done; 1 validate found errors, or show matched nothing",
-			 EXB(EXIT_USAGE));
+			 EXB(EXIT_USAGE) | EXB(EXIT_DB) | EXB(EXIT_UNREAD));
 }
 
 static int count_what(const struct abi_set *set)
@@ -178,7 +202,51 @@ struct table_args {
 	const char *sysfs;
 	const char *output;
 	int format;		/* 'a' (--abi) or 'c' (--c) */
+	/* export --users, and where its evidence comes from: */
+	bool users;
+	const char *first;	/* the first of these options given, or NULL */
+	const char *db;		/* -d */
+	char **pkg_paths;	/* --scan-packages PATH... */
+	int npkg_paths;
+	const char *cache_dir;	/* --cache DIR */
+	const char *root;	/* --root DIR: the executables' packages */
+	long long since;	/* --since DATE; 0: all of the DB's history */
 };
+
+static void table_args_free(struct table_args *a)
+{
+	free(a->paths);
+	free(a->pkg_paths);
+}
+
+/* One of export --users' own options (getopt's @c) into @a; an exit status. */
+static int users_option(int c, struct table_args *a)
+{
+	static const char *const names[] = {
+		['u'] = "--users", ['P'] = "--scan-packages", ['C'] = "--cache",
+		['r'] = "--root", ['N'] = "--since",
+	};
+
+	if (!a->first)
+		a->first = names[c];
+	switch (c) {
+	case 'u': a->users = true; break;
+	case 'P':
+		a->pkg_paths = xrealloc(a->pkg_paths, (a->npkg_paths + 1) * sizeof(char *));
+		a->pkg_paths[a->npkg_paths++] = optarg;
+		break;
+	case 'C': a->cache_dir = optarg; break;
+	case 'r': a->root = optarg; break;
+	case 'N':
+		if (parse_utc_time(optarg, &a->since) || a->since < 0) {
+			fprintf(stderr, "abidep: --since takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		}
+		break;
+	}
+	return EXIT_OK;
+}
 
 /* -1 to go on, or the exit status (after --help, or a usage error). */
 static int parse_table_args(int argc, char **argv, struct table_args *a)
@@ -189,9 +257,14 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 		{ "sysfs", required_argument, NULL, 'D' },
 		{ "abi", no_argument, NULL, 'a' },
 		{ "c", no_argument, NULL, 'c' },
+		{ "users", no_argument, NULL, 'u' },
+		{ "scan-packages", required_argument, NULL, 'P' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "since", required_argument, NULL, 'N' },
 		{ 0 }
 	};
-	static const struct cmd_opts spec = { "", lopts, OPT_TABLES | OPT_OUTPUT, 0,
+	static const struct cmd_opts spec = { "", lopts, OPT_TABLES | OPT_DB | OPT_OUTPUT, 0,
 					      tables_usage };
 	struct opts o;
 	int c, ret = EXIT_OK;
@@ -213,9 +286,17 @@ static int parse_table_args(int argc, char **argv, struct table_args *a)
 		case 'D': a->sysfs = optarg; break;
 		case 'a': a->format = 'a'; break;
 		case 'c': a->format = 'c'; break;
+		default: ret = users_option(c, a); break;
 		}
 	}
-	opts_keep(&o, NULL, &a->paths, &a->npaths, &a->output, NULL, NULL);
+	if (!ret && o.ndbs > 1) {
+		/* One model of one DB: several are merged first, each host kept. */
+		fprintf(stderr, "abidep: tables export --users reads one usage DB (-d); join several with 'abidep merge'\n");
+		ret = EXIT_USAGE;
+	}
+	if (o.ndbs && !a->first)
+		a->first = "-d";
+	opts_keep(&o, &a->db, &a->paths, &a->npaths, &a->output, NULL, NULL);
 	return opts_end(&o, ret);
 }
 
@@ -239,13 +320,18 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 		fprintf(stderr, "abidep: tables export reads the tables strictly always: no --strict\n");
 		ret = EXIT_USAGE;
 	}
+	if (ret < 0 && a->first && !(export && a->users)) {
+		fprintf(stderr, "abidep: %s: only tables export --abi --users takes it (see abidep tables --help)\n",
+			a->first);
+		ret = EXIT_USAGE;
+	}
 	if (ret < 0 && abidep_load_tables_flags(set, a->paths, a->npaths,
 						a->strict || export ? 0 : TABLES_TOLERANT)) {
 		abi_set_free(set);
 		ret = EXIT_USAGE;
 	}
 	if (ret >= 0)
-		free(a->paths);
+		table_args_free(a);
 	return ret;
 }
 
@@ -292,7 +378,7 @@ static int do_list(int argc, char **argv)
 		json_end(&j);
 	}
 	abi_set_free(&set);
-	free(a.paths);
+	table_args_free(&a);
 	return EXIT_OK;
 }
 
@@ -319,7 +405,7 @@ static int do_show(int argc, char **argv)
 			json_entry(&j, e);
 		} else {
 			printf("%s# %s:%d\n", found ? "\n" : "", e->file, e->line);
-			export_entry_text(stdout, e, true);
+			export_entry_text(stdout, e, true, NULL);
 		}
 		found++;
 	}
@@ -330,7 +416,7 @@ static int do_show(int argc, char **argv)
 	if (!found)
 		fprintf(stderr, "abidep: no entry matches '%s'\n", argv[optind]);
 	abi_set_free(&set);
-	free(a.paths);
+	table_args_free(&a);
 	return found ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -410,7 +496,7 @@ static int do_resolve(int argc, char **argv)
 	if (access(a.sysfs, R_OK | X_OK)) {
 		fprintf(stderr, "abidep: cannot read the sysfs directory '%s'\n", a.sysfs);
 		abi_set_free(&set);
-		free(a.paths);
+		table_args_free(&a);
 		return EXIT_USAGE;
 	}
 	if (cfg.json) {
@@ -447,7 +533,7 @@ static int do_resolve(int argc, char **argv)
 		printf("\n");
 	}
 	abi_set_free(&set);
-	free(a.paths);
+	table_args_free(&a);
 	return EXIT_OK;
 }
 
@@ -458,40 +544,118 @@ static bool is_dir(const char *p)
 	return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-static int do_export(int argc, char **argv)
+/* export's own usage errors: the format, and --users with its evidence; -1 to go on. */
+static int export_args_check(const struct table_args *a)
 {
-	struct table_args a;
-	struct abi_set set;
+	const char *why = NULL;
+
+	if (!a->format)
+		why = "tables export needs --abi or --c";
+	else if (a->users && a->format != 'a')
+		why = "--users is for --abi: the module's table has no Users:";
+	else if (a->users && !a->db && !a->npkg_paths)
+		why = "--users needs a usage DB (-d) or package files (--scan-packages), or both";
+	if (!why)
+		return -1;
+	fprintf(stderr, "abidep: %s (see abidep tables --help)\n", why);
+	return EXIT_USAGE;
+}
+
+/*
+ * export --users: one check model of the migration entries, its uses over
+ * all of the DB's history (or from --since on) and the references in the
+ * package files; each entry's Users: text from it into *@users, and
+ * whether some package file could not be read into *@unread. -1 to go on,
+ * or the exit status.
+ */
+static int users_of(const struct table_args *a, const struct abi_set *set,
+		    char ***users, bool *unread)
+{
+	struct check c = { .now = time(NULL), .has_since = true, .since = a->since };
+	char err[1024];
+	int ret = -1;
+
+	c.owner = owner_new(a->root);
+	/* As check: a root named on purpose must have a package database; / need not. */
+	if (a->root && owner_load(c.owner, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		ret = EXIT_USAGE;
+	}
+	/* No migration entry selected: all are exported as they are. */
+	if (ret < 0)
+		check_select(&c, set, NULL);
+	if (ret < 0 && a->db && check_read_db(&c, a->db, err, sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		ret = EXIT_DB;
+	}
+	if (ret < 0 && a->npkg_paths &&
+	    check_scan_packages(&c, a->pkg_paths, a->npkg_paths, set, a->cache_dir, err,
+				sizeof(err))) {
+		fprintf(stderr, "abidep: %s\n", err);
+		ret = EXIT_USAGE;
+	}
+	if (ret < 0 && c.pkgs_scanned) {
+		if (c.pkgscan.warning)
+			fprintf(stderr, "abidep: warning: %s\n", c.pkgscan.warning);
+		scan_print_unreadable(&c.pkgscan, stderr, "abidep: ");
+		*unread = users_unread(&c) > 0;
+	}
+	if (ret < 0)
+		*users = users_texts(&c, a->db != NULL);
+	check_free(&c);
+	owner_free(c.owner);
+	return ret;
+}
+
+/* The export to -o (a file, or the directory of files, replaced whole) or standard output. */
+static int export_write(const struct table_args *a, const struct abi_set *set,
+			char *const *users)
+{
 	struct output o;
 	char err[1024];
 	int ret;
 
-	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
-	if (ret >= 0)
-		return ret;
-	if (!a.format) {
-		fprintf(stderr, "abidep: tables export needs --abi or --c (see abidep tables --help)\n");
-		abi_set_free(&set);
-		free(a.paths);
-		return EXIT_USAGE;
-	}
-	/* -o as everywhere: a file, or the directory of files, replaced whole. */
-	if (a.output && a.format == 'a' && is_dir(a.output)) {
-		ret = export_abi_dir(a.output, &set, err, sizeof(err));
+	if (a->output && a->format == 'a' && is_dir(a->output)) {
+		ret = export_abi_dir(a->output, set, users, err, sizeof(err));
 	} else {
-		ret = output_open(&o, a.output, err, sizeof(err));
-		if (!ret && a.format == 'a')
-			export_abi(o.f, &set);
-		else if (!ret && !export_c(o.f, &set))
+		ret = output_open(&o, a->output, err, sizeof(err));
+		if (!ret && a->format == 'a')
+			export_abi(o.f, set, users);
+		else if (!ret && !export_c(o.f, set))
 			fprintf(stderr, "abidep: export --c: no entry the module can alias\n");
 		if (!ret)
 			ret = output_close(&o, err, sizeof(err));
 	}
 	if (ret)
 		fprintf(stderr, "abidep: %s\n", err);
-	abi_set_free(&set);
-	free(a.paths);
 	return ret ? EXIT_USAGE : EXIT_OK;
+}
+
+static int do_export(int argc, char **argv)
+{
+	struct table_args a;
+	struct abi_set set;
+	char **users = NULL;
+	bool unread = false;
+	int ret;
+
+	ret = tables_start(argc, argv, &a, &set, 0, "tables export takes no argument");
+	if (ret >= 0)
+		return ret;
+	ret = export_args_check(&a);
+	if (ret < 0 && a.users)
+		ret = users_of(&a, &set, &users, &unread);
+	if (ret < 0)
+		ret = export_write(&a, &set, users);
+	/* Written, but what the unread packages hold is not in it. */
+	if (ret == EXIT_OK && unread) {
+		fprintf(stderr, "abidep: some package files could not be read: their references are not in the Users: text\n");
+		ret = EXIT_UNREAD;
+	}
+	users_free(users, set.nentries);
+	abi_set_free(&set);
+	table_args_free(&a);
+	return ret;
 }
 
 int cmd_tables(int argc, char **argv)

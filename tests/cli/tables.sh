@@ -305,6 +305,248 @@ check "export --abi -o DIR with a table's name taken by a directory: exit 2" \
 	test "$(status $A tables export --abi -o "$T/ex/abi")" = 2
 check "... and no temporary file is left behind" same "$(find "$T/ex" -name '.*' | wc -l)" 0
 
+section "export --users: Users: from a usage DB and package files"
+U=$T/users
+mkdir -p "$U"
+check "the DB helper builds (tests/build-helper fill)" sh -c "tests/build-helper fill && cp build/tests/fill '$U/fill'"
+check "dpkg-deb and rpmbuild are installed (make deps)" \
+	sh -c "command -v dpkg-deb && command -v rpmbuild" </dev/null
+# Four entries: rc with a Users: of its own and evidence of both kinds;
+# cpuidle with none of its own and a reference only; foo with a Users: and
+# no evidence; a plain entry, referenced and used, but not a migration entry.
+cat >"$U/tables" <<'X'
+What:		/sys/class/rc/rcN/current_protocol
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2010-04-08
+Remove-after:	2012-04-08
+Replaced-by:	/sys/class/rc/rcN/protocols
+Source:		test
+Description:
+		The IR protocol.
+Users:		ir-keytable (v4l-utils)
+
+What:		/sys/devices/system/cpu/cpuidle/current_governor_ro
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2019-06
+Remove-after:	2024-03
+Replaced-by:	/sys/devices/system/cpu/cpuidle/current_governor
+Source:		test
+Description:
+		Referenced only.
+
+What:		/sys/class/foo/fooN/old_mode
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2024-01-01
+Remove-after:	2030-01-01
+Replaced-by:	/sys/class/foo/fooN/mode
+Source:		test
+Description:
+		No evidence.
+Users:		foo-tools
+
+What:		/sys/class/plain/thing
+Contact:	Test <t@example.org>
+Description:
+		Not a migration entry.
+Users:		nobody
+X
+check "the test tables are valid" test "$(status $A tables validate "$U/tables")" = 0
+# The usage DB (fill's rows: tests/cli/check.sh): the rc entry used by
+# three programs on two hosts, one of them named with a newline; the
+# plain entry used too; a third host with a session and no use.
+# 2024-05-01T10:00:00Z; day 60 is 2024-06-30.
+t0=1714557600
+t60=$((t0 + 60 * 86400))
+RC=/sys/class/rc/rcN/current_protocol
+R0=/sys/class/rc/rc0/current_protocol
+# host|session|path|what|table|status|op|uid|cgroup_id|cgroup|exe|comm|pid|ppid|count|errors|first|last
+{
+	echo "h1|b1:1|$R0|$RC|t|deprecated|write|1000|55|-|/usr/local/bin/legacy-irctl|legacy-irctl|400|1|4|4|$((t0 + 5))|$((t0 + 9))"
+	echo "h1|b1:1|$R0|$RC|t|deprecated|read|0|56|-|/usr/bin/cat|cat|500|1|3|0|$t0|$t0"
+	echo "h2|b2:3|/sys/class/rc/rc1/current_protocol|$RC|t|deprecated|read|0|56|-|/usr/bin/cat|cat|500|1|2|0|$t60|$((t60 + 10))"
+	echo "h2|b2:3|$R0|$RC|t|deprecated|read|0|56|-|/usr/bin/evil%0AWhat: /sys/evil|evil|501|1|1|0|$t0|$t0"
+	echo "h1|b1:1|/sys/class/plain/thing|/sys/class/plain/thing|t|-|read|0|56|-|/usr/bin/cat|cat|500|1|1|0|$t0|$t0"
+	echo "S|h3|b3:1|$t0|$t60"
+} | "$U/fill" "$U/u.db"
+check "the usage DB is written (fill)" test -s "$U/u.db"
+mkdir -p "$U/root/var/lib/dpkg/info"
+printf '/.\n/bin\n/bin/cat\n' >"$U/root/var/lib/dpkg/info/coreutils.list"
+# deb PACKAGE VERSION SOURCE MAINTAINER PATH=COMMAND...: a package of
+# scripts, built by dpkg-deb into $U/debs.
+deb() {
+	d=$U/build/$1
+	mkdir -p "$d/DEBIAN" "$U/debs"
+	printf 'Package: %s\nVersion: %s\nArchitecture: all\nSource: %s\nMaintainer: %s\nDescription: test\n test package\n' \
+		"$1" "$2" "$3" "$4" >"$d/DEBIAN/control"
+	p=$1 v=$2
+	shift 4
+	for f in "$@"; do
+		mkdir -p "$d$(dirname "${f%%=*}")"
+		printf '#!/bin/sh\n%s\n' "${f#*=}" >"$d${f%%=*}"
+	done
+	dpkg-deb --root-owner-group --build "$d" "$U/debs/${p}_${v}_all.deb" >/dev/null
+}
+# ir-tools: two binary packages, one with five files (one of them
+# referencing twice); aaa-src: a medium reference, sorted first; ir-weak:
+# a weak one only (a bare name), which is no evidence.
+deb ir-legacy 1.0-1 ir-tools 'Ann Example <ann@example.org>' \
+	"/usr/bin/ir-setup=cat $R0; cat $R0" "/usr/lib/ir-legacy/a=cat $R0" \
+	"/usr/lib/ir-legacy/b=cat $R0" "/usr/lib/ir-legacy/c=cat $R0" \
+	"/usr/lib/ir-legacy/d=cat $R0"
+deb ir-legacy-extra 1.0-1 ir-tools 'Ann Example <ann@example.org>' "/usr/sbin/ir-extra=echo nec >$R0"
+deb aaa-tool 2.0 aaa-src 'Zed <z@example.org>' \
+	"/usr/share/aaa/conf=cat rc0/current_protocol /sys/devices/system/cpu/cpuidle/current_governor_ro /sys/class/plain/thing"
+deb ir-weak 1.0 ir-weak 'Wes <w@example.org>' "/usr/bin/ir-weak=echo current_protocol"
+check "four test packages built (dpkg-deb --build)" test "$(ls "$U/debs" | wc -l)" = 4
+
+# export --abi --users of the test tables.
+ux() {
+	$A tables export --abi -t "$U/tables" --users "$@"
+}
+# Of the exported $1, the entry of What $2: its lines from Users: on.
+users_of() {
+	awk -v w="$2" '/^What:/ { on = $0 == "What:\t\t" w } on' "$1" | sed -n '/^Users:/,/^$/p' |
+		grep .
+}
+check "with a DB and package files: exit 0" \
+	test "$(status ux -d "$U/u.db" --root "$U/root" --scan-packages "$U/debs")" = 0
+cp "$T/out" "$U/users.abi"
+today=$(date -u +%Y-%m-%d)
+seen="Seen by abidep on $today (usage DB, 3 hosts; package scan of 4 package files):"
+printf '%s\n' "Users:		ir-keytable (v4l-utils)" \
+	"		$seen" \
+	"		Executables seen using it:" \
+	"		  /usr/bin/cat (package coreutils), 5 uses on 2 hosts, last 2024-06-30" \
+	"		  /usr/bin/evil\\x0AWhat: /sys/evil, 1 use, last 2024-05-01" \
+	"		  /usr/local/bin/legacy-irctl, 4 uses, last 2024-05-01" \
+	"		aaa-src (Zed <z@example.org>):" \
+	"		  aaa-tool 2.0: /usr/share/aaa/conf" \
+	"		ir-tools (Ann Example <ann@example.org>):" \
+	"		  ir-legacy 1.0-1: /usr/bin/ir-setup, /usr/lib/ir-legacy/a, /usr/lib/ir-legacy/b and 2 more" \
+	"		  ir-legacy-extra 1.0-1: /usr/sbin/ir-extra" >"$U/want-rc"
+users_of "$U/users.abi" "$RC" >"$U/got-rc"
+check "rc: its own Users:, where from, each executable, each source package (weak ones not)" \
+	diff -u "$U/want-rc" "$U/got-rc"
+printf '%s\n' "Users:		$seen" \
+	"		aaa-src (Zed <z@example.org>):" \
+	"		  aaa-tool 2.0: /usr/share/aaa/conf" >"$U/want-gov"
+users_of "$U/users.abi" /sys/devices/system/cpu/cpuidle/current_governor_ro >"$U/got-gov"
+check "cpuidle: no Users: of its own, the evidence on the Users: line" diff -u "$U/want-gov" "$U/got-gov"
+$A tables export --abi -t "$U/tables" >"$U/plain.abi"
+# What --users adds to the plain export: the evidence lines, nothing else.
+{ sed -n '2,$p' "$U/want-rc"; cat "$U/want-gov"; } | sed 's/^/> /' >"$U/want-diff"
+diff "$U/plain.abi" "$U/users.abi" | grep '^[<>]' >"$U/got-diff"
+check "the rest as export --abi writes it: foo keeps its Users:, the plain entry its own" \
+	diff -u "$U/want-diff" "$U/got-diff"
+# The text reads back: the same entries, the Users: as written, no field forged.
+check "it reads back as clean Documentation/ABI" \
+	sh -c "$A tables validate --no-strict '$U/users.abi' | grep -qx '1 files, 4 entries, 4 What lines: 0 errors, 0 warnings'"
+check "... tables list: the four entries, no other (no /sys/evil)" \
+	same "$($A tables list -t "$U/users.abi" | awk 'NR > 1 { print $4 }' | tr '\n' ' ')" \
+	"$RC /sys/devices/system/cpu/cpuidle/current_governor_ro /sys/class/foo/fooN/old_mode /sys/class/plain/thing "
+$A tables show -t "$U/users.abi" "$RC" | sed -n '/^Users:/,$p' >"$U/shown-rc"
+check "... tables show: the Users: lines as exported" diff -u "$U/want-rc" "$U/shown-rc"
+check "--since: the DB's uses from then on, said in the first line" \
+	test "$(status ux -d "$U/u.db" --root "$U/root" --since 2024-06-30)" = 0
+printf '%s\n' "Users:		ir-keytable (v4l-utils)" \
+	"		Seen by abidep on $today (usage DB since 2024-06-30, 3 hosts):" \
+	"		Executables seen using it:" \
+	"		  /usr/bin/cat (package coreutils), 2 uses, last 2024-06-30" >"$U/want-since"
+users_of "$T/out" "$RC" >"$U/got-since"
+check "... exactly" diff -u "$U/want-since" "$U/got-since"
+check "... the cpuidle entry: no evidence in the DB, as it was (no Users:)" \
+	test -z "$(users_of "$T/out" /sys/devices/system/cpu/cpuidle/current_governor_ro)"
+check "-o DIR: the table's file with the same text" sh -c "
+	mkdir '$U/out' && $A tables export --abi -t '$U/tables' --users -d '$U/u.db' --root '$U/root' \
+		--scan-packages '$U/debs' -o '$U/out' && cmp '$U/users.abi' '$U/out/tables'"
+check "--cache DIR: the same text, read again from the cache" sh -c "
+	for i in 1 2; do
+		$A tables export --abi -t '$U/tables' --users -d '$U/u.db' --root '$U/root' \
+			--scan-packages '$U/debs' --cache '$U/cache' | cmp '$U/users.abi' - || exit 1
+	done && test -n \"\$(ls -A '$U/cache')\""
+
+# A maintainer with a newline in it: rpm's Packager can hold one.
+export HOME="$U/home"
+mkdir -p "$HOME" "$U/rpmbuild/SPECS"
+cat >"$U/rpmbuild/SPECS/evil.spec" <<'X'
+%global packager %{lua: print("Eve <eve@example.org>" .. string.char(10) .. "What: /sys/evil")}
+Name:		evil-ir
+Version:	1.0
+Release:	1
+Summary:	A maintainer with a newline
+License:	GPL-2.0-only
+BuildArch:	noarch
+
+%description
+A test package of abidep's.
+
+%install
+mkdir -p %{buildroot}/usr/bin
+printf '#!/bin/sh\ncat /sys/class/rc/rc0/current_protocol\n' >%{buildroot}/usr/bin/evil-ir
+chmod 755 %{buildroot}/usr/bin/evil-ir
+
+%files
+/usr/bin/evil-ir
+X
+rpmbuild --define "_topdir $U/rpmbuild" -bb "$U/rpmbuild/SPECS/evil.spec" >"$U/rpmbuild.log" 2>&1
+check "an rpm whose Packager holds a newline, then 'What: /sys/evil' (rpmbuild)" \
+	sh -c "rpm -qp --qf '%{PACKAGER}' '$U/rpmbuild/RPMS/noarch/evil-ir-1.0-1.noarch.rpm' | grep -qx 'What: /sys/evil'"
+check "... exported: exit 0" \
+	test "$(status ux --scan-packages "$U/rpmbuild/RPMS")" = 0
+cp "$T/out" "$U/evil.abi"
+printf '%s\n' "Users:		ir-keytable (v4l-utils)" \
+	"		Seen by abidep on $today (package scan of 1 package file):" \
+	"		evil-ir (Eve <eve@example.org>\\x0AWhat: /sys/evil):" \
+	"		  evil-ir 1.0-1: /usr/bin/evil-ir" >"$U/want-evil"
+users_of "$U/evil.abi" "$RC" >"$U/got-evil"
+check "... the maintainer on its line, the newline escaped" diff -u "$U/want-evil" "$U/got-evil"
+check "... no field starts in it: the same four entries read back" \
+	sh -c "$A tables validate --no-strict '$U/evil.abi' | grep -qx '1 files, 4 entries, 4 What lines: 0 errors, 0 warnings' &&
+	       ! grep -q '^What:.*evil' '$U/evil.abi'"
+
+# A package file that cannot be read: said, never silently left out.
+mkdir "$U/bad"
+printf 'not a package\n' >"$U/bad/broken_1.0_all.deb"
+check "a package file that cannot be read: the export written, exit 14" \
+	test "$(status ux --scan-packages "$U/debs" --scan-packages "$U/bad")" = 14
+check "... the first line says so" \
+	grep -qx "		Seen by abidep on $today (package scan of 5 package files; 1 package file could not be read):" "$T/out"
+check "... standard error names it" grep -q "^abidep: unreadable: $U/bad/broken_1.0_all.deb: " "$T/err"
+
+# Real packages (tests/debs/fetch's cache), when they are here.
+cpupower=$(ls /var/cache/abidep/debs/linux-cpupower_*.deb 2>/dev/null | head -n 1)
+if [ -n "$cpupower" ]; then
+	mt=$(dpkg-deb -f "$cpupower" Maintainer)
+	ver=$(dpkg-deb -f "$cpupower" Version)
+	$A tables export --abi --users --scan-packages "$cpupower" >"$U/real.abi"
+	printf '%s\n' "Users:		Seen by abidep on $today (package scan of 1 package file):" \
+		"		linux ($mt):" \
+		"		  linux-cpupower $ver: /usr/sbin/turbostat" >"$U/want-real"
+	users_of "$U/real.abi" /sys/devices/system/cpu/cpuidle/current_governor_ro >"$U/got-real"
+	check "real linux-cpupower: turbostat, under its source with dpkg-deb's Maintainer" \
+		diff -u "$U/want-real" "$U/got-real"
+else
+	skip "real packages: /var/cache/abidep/debs has no linux-cpupower (tests/debs/fetch)"
+fi
+
+check "--users without -d or --scan-packages: exit 2" test "$(status $A tables export --abi --users)" = 2
+check "... says what it needs" \
+	grep -qx "abidep: --users needs a usage DB (-d) or package files (--scan-packages), or both (see abidep tables --help)" "$T/err"
+check "--scan-packages without --users: exit 2" \
+	test "$(status $A tables export --abi --scan-packages "$U/debs")" = 2
+check "... named" grep -qx "abidep: --scan-packages: only tables export --abi --users takes it (see abidep tables --help)" "$T/err"
+check "tables list -d: exit 2" test "$(status $A tables list -d "$U/u.db")" = 2
+check "--users with --c: exit 2" test "$(status $A tables export --c --users -d "$U/u.db")" = 2
+check "two -d: exit 2 (abidep merge joins them)" \
+	test "$(status $A tables export --abi --users -d "$U/u.db" -d "$U/u.db")" = 2
+check "a DB that cannot be opened: exit 6" test "$(status $A tables export --abi --users -d "$U/none.db")" = 6
+check "--since a bad date: exit 2" test "$(status $A tables export --abi --users -d "$U/u.db" --since yesterday)" = 2
+check "--root without a package database: exit 2" \
+	test "$(status $A tables export --abi --users -d "$U/u.db" --root "$U/bad")" = 2
+
 section "usage"
 check "--help" test "$(status $A --help)" = 0
 check "no object is a usage error" test "$(status $A)" = 2

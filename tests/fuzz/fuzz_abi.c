@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abi_globs_free(g, n);
 		}
 	if (null) {
-		export_abi(null, &set);
+		export_abi(null, &set, NULL);
 		export_c(null, &set);
 		fclose(null);
 	}

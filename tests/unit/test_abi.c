@@ -497,7 +497,7 @@ static void test_export(void)
 	free(buf);
 
 	f = open_memstream(&buf, &len);
-	export_abi(f, &s);
+	export_abi(f, &s, NULL);
 	fclose(f);
 	CHECK(strstr(buf, "Status:") == NULL && strstr(buf, "Source:") == NULL);
 	CHECK(strstr(buf, "Deprecated since 2010-04-08, to be removed after 2012-04-08, 3.5; use /sys/class/rc/rcN/protocols.") != NULL);

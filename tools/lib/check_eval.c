@@ -120,7 +120,7 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 		ce->last_use = LLONG_MIN;
 		c->of_entry[i] = ce;
 	}
-	c->quiet_since = c->now - (long long)c->quiet_days * 86400;
+	c->quiet_since = c->has_since ? c->since : c->now - (long long)c->quiet_days * 86400;
 	c->first_use = LLONG_MAX;
 	c->last_use = LLONG_MIN;
 	return c->n ? 0 : -1;

@@ -185,10 +185,17 @@ struct check {
 	bool count_sweeps;		/* enumerators' and swept uses block too */
 	bool allow_late_boot;		/* a boot observed only late covers too */
 	bool read_days;			/* read each entry's days (check --format html) */
+	/*
+	 * The quiet window from @since on instead of now - quiet_days:
+	 * tables export --users takes the uses since --since, or all of them
+	 * (0, before any a tracer records).
+	 */
+	bool has_since;
+	long long since;
 
 	/* Derived. */
 	const struct abi_set *set;	/* check_select()'s: its enumerators */
-	long long quiet_since;		/* now - quiet_days */
+	long long quiet_since;		/* now - quiet_days, or since */
 	struct check_entry *entries;
 	int n;
 	/* The usage DB as a whole. */

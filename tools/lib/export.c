@@ -47,7 +47,7 @@ static void put_dates(FILE *f, const struct abi_entry *e)
 	fputs(".\n", f);
 }
 
-void export_entry_text(FILE *f, const struct abi_entry *e, bool ours)
+void export_entry_text(FILE *f, const struct abi_entry *e, bool ours, const char *users)
 {
 	int i;
 
@@ -69,10 +69,10 @@ void export_entry_text(FILE *f, const struct abi_entry *e, bool ours)
 	}
 	if (!ours && abi_is_migration(e))
 		put_dates(f, e);
-	put_field(f, "Users", e->field[ABI_USERS]);
+	put_field(f, "Users", users ? users : e->field[ABI_USERS]);
 }
 
-static void export_file(FILE *f, const struct abi_set *set,
+static void export_file(FILE *f, const struct abi_set *set, char *const *users,
 			const struct abi_file *af, bool intro)
 {
 	int k;
@@ -82,11 +82,12 @@ static void export_file(FILE *f, const struct abi_set *set,
 	for (k = 0; k < af->nentries; k++) {
 		if (k)
 			fputc('\n', f);
-		export_entry_text(f, &set->entries[af->first + k], false);
+		export_entry_text(f, &set->entries[af->first + k], false,
+				  users ? users[af->first + k] : NULL);
 	}
 }
 
-void export_abi(FILE *f, const struct abi_set *set)
+void export_abi(FILE *f, const struct abi_set *set, char *const *users)
 {
 	int i;
 
@@ -94,11 +95,12 @@ void export_abi(FILE *f, const struct abi_set *set)
 	for (i = 0; i < set->nfiles; i++) {
 		if (i && set->files[i].nentries)
 			fputc('\n', f);
-		export_file(f, set, &set->files[i], set->nfiles == 1);
+		export_file(f, set, users, &set->files[i], set->nfiles == 1);
 	}
 }
 
-int export_abi_dir(const char *dir, const struct abi_set *set, char *err, size_t errlen)
+int export_abi_dir(const char *dir, const struct abi_set *set, char *const *users,
+		   char *err, size_t errlen)
 {
 	struct output o;
 	int i, ret = 0;
@@ -109,7 +111,7 @@ int export_abi_dir(const char *dir, const struct abi_set *set, char *err, size_t
 
 		ret = output_open(&o, path, err, errlen);
 		if (!ret) {
-			export_file(o.f, set, &set->files[i], true);
+			export_file(o.f, set, users, &set->files[i], true);
 			ret = output_close(&o, err, errlen);
 		}
 		free(path);

@@ -8,15 +8,23 @@
 
 #include "abi.h"
 
-/* One entry as Documentation/ABI text; with @ours, our fields too. */
-void export_entry_text(FILE *f, const struct abi_entry *e, bool ours);
-/* Strict Documentation/ABI text of every entry, as one stream. */
-void export_abi(FILE *f, const struct abi_set *set);
+/*
+ * One entry as Documentation/ABI text; with @ours, our fields too; @users
+ * its Users: text instead of its own (NULL: its own).
+ */
+void export_entry_text(FILE *f, const struct abi_entry *e, bool ours, const char *users);
+/*
+ * Strict Documentation/ABI text of every entry, as one stream; @users
+ * (NULL: none), indexed as set->entries, the Users: text of each entry
+ * (export_users.h), NULL where the entry keeps its own.
+ */
+void export_abi(FILE *f, const struct abi_set *set, char *const *users);
 /*
  * The same, one file per table (with its introduction) in @dir, each
  * written as -o writes (output.h); -1 with a message in @err.
  */
-int export_abi_dir(const char *dir, const struct abi_set *set, char *err, size_t errlen);
+int export_abi_dir(const char *dir, const struct abi_set *set, char *const *users,
+		   char *err, size_t errlen);
 /* The kernel module's table (kmod/table_gen.h); returns its entry count. */
 int export_c(FILE *f, const struct abi_set *set);
 /* Whether the module makes What @k of @e itself (an entry export_c() exports). */
