@@ -43,7 +43,7 @@ _abidep() {
 	-d | --db | -o | --output | -t | --tables | --scan-packages)
 		_abidep_reply -f
 		return ;;
-	--sysfs | --root | --scan | --save | --cache)
+	--sysfs | --root | --scan | --save | --cache | --scan-packages)
 		_abidep_reply -d
 		return ;;
 	--status)
@@ -54,6 +54,8 @@ _abidep() {
 	--format)
 		if [[ $obj == check ]]; then
 			_abidep_reply -W "text json csv markdown html"
+		elif [[ $obj == scan ]]; then
+			_abidep_reply -W "text json csv markdown html dd-list"
 		else
 			_abidep_reply -W "text json csv markdown prometheus html"
 		fi
@@ -63,7 +65,7 @@ _abidep() {
 		return ;;
 	-i | --interval | --duration | --entry | --since | --until | --now | --quiet-days | --for | \
 	--kernel | --threads | --timeout-ms | --top | --max-entries | --uid-quota | --slots | \
-	--max-size)
+	--max-size | --max-unpacked)
 		return ;;
 	esac
 
@@ -93,6 +95,7 @@ _abidep() {
 	scan)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads --max-size
+				--packages --cache --max-unpacked --format -o --output -w --wide
 				--print-patterns -j --json -p --pretty -h --help"
 		else
 			_abidep_reply -d
@@ -106,7 +109,8 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --entry --now --quiet-days --kernel
-			--scan --root --count-sweeps --allow-late-boot --format -o --output -w --wide --by-host
+			--scan --scan-packages --cache --root --count-sweeps --allow-late-boot --format -o
+			--output -w --wide --by-host
 			-j --json -p --pretty -h --help" ;;
 	merge)
 		if [[ $cur == -* ]]; then

@@ -136,7 +136,7 @@ static void json_hit(struct json *j, const struct scan_hit *h)
 	json_kstr(j, "package", h->package);
 	json_kstr(j, "package_version", h->package_version);
 	json_kstr(j, "architecture", h->pkg ? h->pkg->arch : NULL);
-	json_kstr(j, "source", source_of(h));
+	json_kstr(j, "source_package", source_of(h));
 	json_kstr(j, "maintainer", maintainer_of(h));
 	json_obj_end(j);
 }

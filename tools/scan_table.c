@@ -28,7 +28,7 @@ enum {
 };
 
 static const struct table_col csv_cols[C_NCOLS] = {
-	{ "source", 0 }, { "maintainer", 0 }, { "package", 0 }, { "package_version", 0 },
+	{ "source_package", 0 }, { "maintainer", 0 }, { "package", 0 }, { "package_version", 0 },
 	{ "architecture", 0 }, { "archive", 0 }, { "file", 0 }, { "line", 0 },
 	{ "offset", 0 }, { "what", 0 }, { "status", 0 }, { "confidence", 0 }, { "match", 0 },
 };

@@ -44,7 +44,7 @@ if what == 'hits':		# FILE LINE CONFIDENCE of the hits in package file ARG
            for h in d['hits'] if h['archive'] == arg]
 elif what == 'meta':		# what the hits of ARG name
     out = sorted({'|'.join([h['package'], h['package_version'], h['architecture'],
-                            h['source'], h['maintainer']])
+                            h['source_package'], h['maintainer']])
                   for h in d['hits'] if h['archive'] == arg})
 elif what == 'archives':	# the package files with hits
     out = sorted({h['archive'] for h in d['hits']})
@@ -419,10 +419,10 @@ check "... the header, and a row per hit with each field of the JSON hit" "$PY" 
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], newline='')))
 hits = json.load(open(sys.argv[2]))['hits']
-head = 'source,maintainer,package,package_version,architecture,archive,file,line,offset,what,status,confidence,match'
+head = 'source_package,maintainer,package,package_version,architecture,archive,file,line,offset,what,status,confidence,match'
 assert ','.join(rows[0]) == head, rows[0]
 got = sorted(tuple(r) for r in rows[1:])
-want = sorted((h['source'], h['maintainer'], h['package'], h['package_version'], h['architecture'],
+want = sorted((h['source_package'], h['maintainer'], h['package'], h['package_version'], h['architecture'],
                h['archive'], h['file'], str(h['line']), str(h['offset']), h['what'], h['status'],
                h['confidence'], h['match']) for h in hits)
 assert len(hits) == 16 and got == want, (got, want)
@@ -434,7 +434,7 @@ import json, sys
 lines = open(sys.argv[1]).read().split('\n')
 groups = {}
 for h in json.load(open(sys.argv[2]))['hits']:
-    k = (h['source'], h['maintainer'])
+    k = (h['source_package'], h['maintainer'])
     groups[k] = groups.get(k, 0) + 1
 titles = [i for i, l in enumerate(lines) if l.startswith('#### Source ')]
 assert len(titles) == len(groups) == 4, (titles, groups)
