@@ -307,4 +307,42 @@ X
 check "each found once, as sure as its form says; ipv4's key, a _ms key and memory.limit_in_bytes not at all" \
 	diff "$T/sp.want" "$T/sp.got"
 
+section "the owners' maintainers (dpkg's status), and the formats of a root"
+M=$T/mroot
+mkdir -p "$M/usr/bin" "$M/usr/sbin" "$M/var/lib/dpkg/info"
+printf '#!/bin/sh\ncat /sys/class/rc/rc0/current_protocol\n' >"$M/usr/bin/irctl"
+printf '#!/bin/sh\ncat /sys/class/rc/rc1/current_protocol\n' >"$M/usr/sbin/orphan"
+printf '/.\n/usr/bin/irctl\n' >"$M/var/lib/dpkg/info/ir-tools.list"
+printf 'Package: ir-tools\nVersion: 2.0-1\nArchitecture: amd64\nMaintainer: IR Team <ir@example.org>\nSource: ir (2.0-1)\n\n' \
+	>"$M/var/lib/dpkg/status"
+check "-j: the owner's maintainer, source package and architecture" sh -c "'$A' scan -j '$M' | python3 -c '
+import json, sys
+h = {x[\"file\"]: x for x in json.load(sys.stdin)[\"hits\"]}
+i = h[\"/usr/bin/irctl\"]
+assert (i[\"package\"], i[\"package_version\"], i[\"maintainer\"], i[\"source_package\"], i[\"architecture\"]) == \
+    (\"ir-tools\", \"2.0-1\", \"IR Team <ir@example.org>\", \"ir\", \"amd64\"), i
+o = h[\"/usr/sbin/orphan\"]
+assert (o[\"package\"], o[\"maintainer\"], o[\"source_package\"]) == (None, None, None), o
+assert \"archive\" not in i, i
+'"
+check "--format dd-list: the maintainer and the source" \
+	test "$(status $A scan --format dd-list "$M")" = 1
+printf 'IR Team <ir@example.org>\n   ir\n' >"$T/dd.want"
+check "... as dd-list prints it" diff -u "$T/dd.want" "$T/out"
+check "... the hit in no package counted on stderr" \
+	grep -qx "abidep: 1 hits in files of no package are not in the list" "$T/err"
+check "--format csv: a row a hit, the maintainer's" sh -c "'$A' scan --format csv '$M' | python3 -c '
+import csv, sys
+r = list(csv.reader(sys.stdin))
+assert r[0][:3] == [\"source_package\", \"maintainer\", \"package\"], r[0]
+assert sorted((x[6], x[1]) for x in r[1:]) == [(\"/usr/bin/irctl\", \"IR Team <ir@example.org>\"), (\"/usr/sbin/orphan\", \"\")], r
+'"
+check "--format markdown: a table per source package" sh -c "'$A' scan --format markdown '$M' | grep -c '^#### ' | grep -qx 2"
+check "--format html -o FILE: one page, exit 1" test "$(status $A scan --format html -o "$T/s.html" "$M")" = 1
+check "... the source's section" grep -qF '<section class="source" data-source="ir" data-maintainer="IR Team &lt;ir@example.org&gt;" data-hits="1">' "$T/s.html"
+check "-l with --format csv: usage, exit 2" test "$(status $A scan -l --format csv "$M")" = 2
+check "--cache without package files: usage, exit 2" test "$(status $A scan --cache "$T/c" "$M")" = 2
+check "two ROOTs: usage, exit 2, pointing to --packages" \
+	sh -c "test \"\$($A scan '$M' '$M' >/dev/null 2>'$T/err'; echo \$?)\" = 2 && grep -q -- --packages '$T/err'"
+
 finish scan
