@@ -17,6 +17,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,14 +127,43 @@ static const char *la_err(struct archive *a)
 	return s ? s : "unknown error";
 }
 
-/* Decompressors that are code in libarchive, never a program it runs. */
+typedef int (*filter_fn)(struct archive *);
+
+static const filter_fn filters[] = {
+	archive_read_support_filter_gzip, archive_read_support_filter_xz,
+	archive_read_support_filter_lzma, archive_read_support_filter_zstd,
+	archive_read_support_filter_bzip2,
+};
+
+static bool builtin[sizeof(filters) / sizeof(filters[0])];
+
+static void probe_filters(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		struct archive *a = archive_read_new();
+
+		builtin[i] = filters[i](a) == ARCHIVE_OK;
+		archive_read_free(a);
+	}
+}
+
+/*
+ * Decompressors that are code in libarchive, never a program it runs: a
+ * libarchive built without a library answers ARCHIVE_WARN and would run
+ * the program (zstd -d, say) on the package's bytes. Asked once, of a
+ * scratch archive; those that warn are left out.
+ */
 static void enable_filters(struct archive *a)
 {
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_bzip2(a);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	size_t i;
+
+	pthread_once(&once, probe_filters);
+	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+		if (builtin[i])
+			filters[i](a);
 }
 
 /* ---- members ---- */
