@@ -227,35 +227,37 @@ static void take_jobs(struct scan_result *res, struct scan_priv *priv, const str
 	}
 }
 
-/* The position of the first hit of package file @file (hits sorted). */
-static size_t first_hit(const struct scan_result *res, const char *file)
+static const char *hit_archive(const struct scan_result *res, size_t i)
 {
-	size_t lo = 0, hi = res->nhits;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(res->hits[mid].archive, file) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return res->hits[i].archive;
 }
 
-static size_t first_unread(const struct scan_result *res, const char *file)
+static const char *unread_file(const struct scan_result *res, size_t i)
 {
-	size_t lo = 0, hi = res->nunreadable;
+	return res->unreadable[i].file;
+}
+
+/*
+ * The run of @n items, sorted by @key, whose key is @file: its first in
+ * *@first, its length returned.
+ */
+static size_t run_of(const struct scan_result *res, size_t n, const char *file,
+		     const char *(*key)(const struct scan_result *, size_t), size_t *first)
+{
+	size_t lo = 0, hi = n, k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(res->unreadable[mid].file, file) < 0)
+		if (strcmp(key(res, mid), file) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
+	for (k = lo; k < n && !strcmp(key(res, k), file); k++)
+		;
+	*first = lo;
+	return k - lo;
 }
 
 /* The packages read (not from the cache, not unreadable) into @c. */
@@ -269,13 +271,8 @@ static void store_all(struct scan_cache *c, const struct scan_result *res,
 
 		if (p->cached || p->unreadable)
 			continue;
-		h = first_hit(res, p->file);
-		for (nh = 0; h + nh < res->nhits && !strcmp(res->hits[h + nh].archive, p->file); nh++)
-			;
-		u = first_unread(res, p->file);
-		for (nu = 0; u + nu < res->nunreadable &&
-		     !strcmp(res->unreadable[u + nu].file, p->file); nu++)
-			;
+		nh = run_of(res, res->nhits, p->file, hit_archive, &h);
+		nu = run_of(res, res->nunreadable, p->file, unread_file, &u);
 		scan_cache_store(c, p->file, &s->jobs[i].st, p, res->hits + h, nh,
 				 res->unreadable + u, nu, tables);
 	}
