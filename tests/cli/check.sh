@@ -345,6 +345,13 @@ assert e[\"weak_references\"] == [{\"kind\": \"reference\", \"file\": \"/usr/sha
 '"
 check "a use and a reference both block" \
 	test "$(verdict --now 2024-07-15 --scan "$T/sroot" --entry rcN)" = "blocked|used by 1 program since 2024-06-15T00:00:00Z, and referenced 2 times"
+mkdir -p "$T/bigroot/var"
+cp -r "$T/sroot/usr" "$T/bigroot/"
+truncate -s 2G "$T/bigroot/var/disk.img"
+check "a file --scan could not read (over the size cap): no entry ready, exit 12" \
+	test "$(status ck --now 2024-07-15 --scan "$T/bigroot" --entry cpuidle)" = 12
+check "... the reason names it" \
+	test "$(verdict --now 2024-07-15 --scan "$T/bigroot" --entry cpuidle)" = "no-data|1 file could not be read whole (--scan): $T/bigroot/var/disk.img"
 check "--scan of a missing ROOT: exit 2" test "$(status ck --now 2024-07-15 --scan "$T/nothere")" = 2
 check "... named" grep -q "$T/nothere" "$T/err"
 

@@ -906,14 +906,17 @@ static void add_unknown(const struct check *c, struct check_entry *ce)
 	free(u);
 }
 
-/* Why the package scan leaves an entry without data: the packages not read. */
-static char *unread_packages(const struct check *c)
+/*
+ * Why a scan leaves an entry without data: the files (@one, @many: "file",
+ * "files") it could not read, NAMES_SHOWN of them named, from @r
+ * (unreadable sorted by file: a package's members are together).
+ */
+static char *unread_reason(const struct scan_result *r, const char *one, const char *many,
+			   const char *opt)
 {
-	const struct scan_result *r = &c->pkgscan;
 	size_t i, n = 0, shown = 0;
 	char *s = xstrdup(""), *t;
 
-	/* Unreadable is sorted by file: a package's members are together. */
 	for (i = 0; i < r->nunreadable; i++) {
 		if (i && !strcmp(r->unreadable[i].file, r->unreadable[i - 1].file))
 			continue;
@@ -924,10 +927,25 @@ static char *unread_packages(const struct check *c)
 		free(s);
 		s = t;
 	}
-	t = xasprintf("%zu package file%s could not be read whole (--scan-packages): %s%s", n,
-		      n == 1 ? "" : "s", s, shown > NAMES_SHOWN ? " and more" : "");
+	t = xasprintf("%zu %s could not be read whole (%s): %s%s", n, n == 1 ? one : many, opt, s,
+		      shown > NAMES_SHOWN ? " and more" : "");
 	free(s);
 	return t;
+}
+
+/* What the scans could not read, as no-data's reason; NULL: they read all. */
+static char *unread_scans(const struct check *c)
+{
+	char *a = NULL, *b = NULL, *r;
+
+	if (c->scanned && c->scan.nunreadable)
+		a = unread_reason(&c->scan, "file", "files", "--scan");
+	if (c->pkgs_scanned && c->pkgscan.nunreadable)
+		b = unread_reason(&c->pkgscan, "package file", "package files", "--scan-packages");
+	r = join_reasons(a, b);
+	free(a);
+	free(b);
+	return r;
 }
 
 void check_judge(struct check *c)
@@ -982,10 +1000,9 @@ void check_judge(struct check *c)
 		} else {
 			ce->verdict = V_READY;
 		}
-		if (ce->verdict == V_READY && c->pkgs_scanned && c->pkgscan.nunreadable) {
-			/* What a package that was not read holds is not known. */
+		if (ce->verdict == V_READY && (ce->reason = unread_scans(c))) {
+			/* What a file or package that was not read holds is not known. */
 			ce->verdict = V_NO_DATA;
-			ce->reason = unread_packages(c);
 		}
 		if (ce->verdict == V_READY)
 			ce->reason = xasprintf("no use since %s%s%s",
