@@ -1,0 +1,319 @@
+#!/bin/sh
+# CLI tests of `abidep check --prometheus` against a real Prometheus: a
+# dozen hosts, each its usage DB (tests/cli/fill.c) exported by `abidep
+# report --format prometheus` into its own node_exporter's textfile
+# directory, one Prometheus scraping them every second (tests/prom/lib.sh),
+# and the same DBs merged by `abidep merge`. For each scenario, check over
+# Prometheus and check over the merged DB must agree (tests/prom/compare.py):
+# every entry's verdict, its users (exe, uid, host), the hosts that did not
+# cover the window; at 30 quiet days and at 50 (the uses 35 and 40 days old
+# are then inside the window). Then the faults: Prometheus stopped, a URL
+# with credentials, servers that answer slowly, with an error, HTTP 500,
+# not JSON, or partial data: exit 15, never ready. Fixture times are
+# relative to the clock, as Prometheus keeps what it scrapes at the time
+# of the scrape, and check asks for the latest value within 45 days.
+# Ends with "prometheus: N passed, N failed".
+set -u
+unset COLUMNS
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+. tests/prom/lib.sh
+A=${ABIDEP:-build/abidep}
+A=$(cd "$(dirname "$A")" && pwd)/$(basename "$A")
+T=$(mktemp -d)
+prom_init "$T/run"
+trap 'prom_cleanup; rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM HUP
+
+status() {
+	"$@" >"$T/out" 2>"$T/err"
+	echo $?
+}
+
+section "setup"
+if ! prom_have; then
+	skip "prometheus, prometheus-node-exporter or promtool is not installed: no test ran"
+	finish prometheus
+	exit
+fi
+check "abidep is built ($A; make tools)" test -x "$A"
+check "the helper builds (tests/build-helper fill)" sh -c "tests/build-helper fill && cp build/tests/fill '$T/fill'"
+
+RC=/sys/class/rc/rcN/current_protocol
+GOV=/sys/devices/system/cpu/cpuidle/current_governor_ro
+FOO=/sys/class/foo/fooN/old_mode
+cat >"$T/tables" <<EOF
+What:		$RC
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2010-04-08
+Remove-after:	2012-04-08
+Replaced-by:	/sys/class/rc/rcN/protocols
+Source:		test
+Description:
+		The scenarios' entry.
+
+What:		$GOV
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2019-06
+Remove-after:	2024-03
+Replaced-by:	/sys/devices/system/cpu/cpuidle/current_governor
+Source:		test
+Description:
+		Used on every host 40 days ago.
+
+What:		$FOO
+Contact:	Test <t@example.org>
+Status:		deprecated
+Deprecated:	2024-01-01
+Remove-after:	2099-01-01
+Replaced-by:	/sys/class/foo/fooN/mode
+Source:		test
+Description:
+		Not due.
+EOF
+check "the test tables are valid" "$A" tables validate "$T/tables"
+sed -n 's/^What:[[:space:]]*//p' "$T/tables" >"$T/whats"
+# An empty dpkg root but for cat: packages named alike on both sides, fast.
+mkdir -p "$T/root/var/lib/dpkg/info"
+printf '/.\n/usr/bin/cat\n' >"$T/root/var/lib/dpkg/info/coreutils.list"
+
+# The clock at the start: fixtures are days before it.
+B=$(date +%s)
+D=86400
+HOSTS="h01 h02 h03 h04 h05 h06 h07 h08 h09 h10 h11 h12"
+# host|session|path|what|table|status|op|uid|cgroup_id|cgroup|exe|comm|pid|ppid|count|errors|first|last
+# use HOST EXE UID DAYS-AGO: a read of rc0's file.
+use() {
+	echo "$1|b$1:1|/sys/class/rc/rc0/current_protocol|$RC|sysfs-class-rc|deprecated|read|$3|5|-|$2|x|9|1|2|0|$((B - $4 * D - 60))|$((B - $4 * D))"
+}
+# Each host's baseline: a session from 60 days ago to an hour ago (having
+# watched every What, fill's WHATS), cat's reads of cpuidle's file 40
+# days ago.
+base() {
+	echo "S|$1|b$1:1|$((B - 60 * D))|$((B - 3600))"
+	echo "$1|b$1:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|100|1|3|0|$((B - 41 * D))|$((B - 40 * D))"
+}
+
+# Ports: Prometheus, then one node_exporter per host.
+# shellcheck disable=SC2046 # the ports
+set -- $(prom_ports 13)
+PP=$1
+shift
+targets=
+for h in $HOSTS; do
+	eval "port_$h=$1"
+	mkdir -p "$T/tf/$h"
+	targets="$targets 127.0.0.1:$1"
+	shift
+done
+URL=http://127.0.0.1:$PP
+
+# scenario NAME: each host's rows, from the function NAME (the host its
+# $1). Writes each host's DB, its metrics into its textfile directory
+# (mtime GEN: prom_wait's mark of a scrape of this scenario), the merged
+# DB $T/merged.db; then Prometheus forgets the scenario before, and has
+# scraped this one.
+GEN=1000
+scenario() {
+	GEN=$((GEN + 1))
+	rm -f "$T"/db/*.db "$T"/merged.db*
+	mkdir -p "$T/db"
+	for h in $HOSTS; do
+		"$1" "$h" >"$T/db/$h.rows"
+		"$T/fill" "$T/db/$h.db" "$T/whats" <"$T/db/$h.rows" || return 1
+		"$A" report --format prometheus --db "$T/db/$h.db" -t "$T/tables" --now "@$B" \
+			--root "$T/root" -o "$T/tf/$h/abidep.prom" || return 1
+		touch -d "@$GEN" "$T/tf/$h/abidep.prom"
+	done
+	"$A" merge "$T"/db/*.db -o "$T/merged.db" >/dev/null || return 1
+	written=$(date +%s.%N)
+	sleep 0.3
+	prom_forget "$URL" "$written" && prom_wait "$URL" 12 "$GEN"
+}
+
+# judge NAME [CHECK-OPTION...]: check over the merged DB and over
+# Prometheus, as of NOW, into $T/NAME.db.json and $T/NAME.prom.json, their
+# exit statuses into $T/NAME.status ("DB PROM").
+judge() {
+	_n=$1
+	shift
+	"$A" check -t "$T/tables" --root "$T/root" -d "$T/merged.db" --now "@$NOW" -j "$@" >"$T/$_n.db.json" 2>"$T/$_n.db.err"
+	_a=$?
+	"$A" check -t "$T/tables" --root "$T/root" --prometheus "$URL" --now "@$NOW" -j "$@" >"$T/$_n.prom.json" 2>"$T/$_n.prom.err"
+	echo "$_a $?" >"$T/$_n.status"
+}
+# agree NAME WHAT=VERDICT[:HOST]...: the two checks agree, exit status too.
+agree() {
+	_n=$1
+	shift
+	read -r _a _b <"$T/$_n.status"
+	if [ "$_a" != "$_b" ]; then
+		echo "exit status: DB $_a, Prometheus $_b"
+		head -n 3 "$T/$_n.prom.err"
+		return 1
+	fi
+	python3 tests/prom/compare.py "$T/$_n.db.json" "$T/$_n.prom.json" "$@"
+}
+
+# The scenarios: each host's rows ($1).
+quiet() { base "$1"; }
+inside() {
+	base "$1"
+	[ "$1" != h05 ] || use h05 /usr/local/bin/legacy-irctl 1000 3
+}
+before() {
+	base "$1"
+	[ "$1" != h05 ] || use h05 /usr/local/bin/legacy-irctl 1000 35
+}
+# h07's tracer: 60 to 20 days ago, then 10 days ago to an hour ago.
+gap() {
+	[ "$1" = h07 ] || { base "$1"; return; }
+	echo "S|h07|bh07:1|$((B - 60 * D))|$((B - 20 * D))"
+	echo "S|h07|bh07:2|$((B - 10 * D))|$((B - 3600))"
+	echo "h07|bh07:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|100|1|3|0|$((B - 41 * D))|$((B - 40 * D))"
+}
+# Executable names built to break a label, a JSON string, a line.
+hostile() {
+	base "$1"
+	[ "$1" = h03 ] || return 0
+	for e in /tmp/a%0Ab '/tmp/%22q%22' '/tmp/back%5Cslash' '/tmp/bad%FFutf8' '/tmp/tab%09%27x'; do
+		use h03 "$e" 0 2
+	done
+}
+# h09's tracer last synced 5 days ago; its node_exporter is then stopped.
+stopped() {
+	[ "$1" = h09 ] || { base "$1"; return; }
+	echo "S|h09|bh09:1|$((B - 60 * D))|$((B - 5 * D))"
+	echo "h09|bh09:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|100|1|3|0|$((B - 41 * D))|$((B - 40 * D))"
+}
+
+for h in $HOSTS; do
+	eval "prom_exporter \$port_$h '$T/tf/$h'; pid_$h=\$PROM_PID"
+done
+# shellcheck disable=SC2086 # the targets
+prom_server "$PP" "$T/tsdb" $targets
+PROM=$PROM_PID
+check "Prometheus answers ($URL)" prom_ready "$URL"
+
+section "scenarios: check --prometheus against check --db over the same fleet"
+# run NAME DESC WANT30 WANT50: the scenario at 30 and at 50 quiet days.
+run() {
+	if ! scenario "$1" >"$T/$1.setup" 2>&1; then
+		check "$1: the fleet is written, exported and scraped" sh -c "cat '$T/$1.setup'; false"
+		return
+	fi
+	[ "$1" != stopped ] || stop_h09
+	# As of a second after the scrapes waited for (Prometheus keeps
+	# milliseconds): a query at NOW sees them.
+	sleep 1
+	NOW=$(date +%s)
+	judge "$1-30"
+	judge "$1-50" --quiet-days 50
+	# shellcheck disable=SC2086 # the expectations
+	check "$2, 30 days: $3" agree "$1-30" $3
+	# shellcheck disable=SC2086
+	check "... 50 days: $4" agree "$1-50" $4
+}
+run quiet "all quiet" "$RC=ready $GOV=ready $FOO=not-due" "$RC=ready $GOV=blocked:h12"
+run inside "h05's use 3 days ago" "$RC=blocked:h05 $GOV=ready" "$RC=blocked:h05 $GOV=blocked"
+check "... legacy-irctl, uid 1000, on h05: the only user of rc" python3 -c "
+import json
+d = json.load(open('$T/inside-30.prom.json'))
+e = [e for e in d['entries'] if e['what'] == ['$RC']][0]
+u = {(b['exe'], b['uid'], b['host']) for b in e['blockers']}
+assert u == {('/usr/local/bin/legacy-irctl', 1000, 'h05')}, u"
+run before "h05's use 35 days ago" "$RC=ready $GOV=ready" "$RC=blocked:h05 $GOV=blocked"
+run gap "h07's tracer silent 20 to 10 days ago" "$RC=no-data:h07 $GOV=no-data:h07" \
+	"$RC=no-data:h07 $GOV=blocked"
+run hostile "hostile executable names on h03" "$RC=blocked:h03" "$RC=blocked:h03"
+# The byte that is not UTF-8: check -j writes it \udcff (the byte, to
+# Python's surrogateescape) from the DB; report --format prometheus wrote
+# U+FFFD in its place, as a label value is UTF-8.
+check "... every name back as written, on both sides (the bad byte as U+FFFD from Prometheus)" python3 -c "
+import json
+names = ['/tmp/a\\nb', '/tmp/\\\"q\\\"', '/tmp/back\\\\slash', '/tmp/bad%sutf8', \"/tmp/tab\\t'x\"]
+for side, bad in (('db', '\\udcff'), ('prom', '\\ufffd')):
+    d = json.load(open('$T/hostile-30.' + side + '.json'))
+    e = [e for e in d['entries'] if e['what'] == ['$RC']][0]
+    got = sorted(b['exe'] for b in e['blockers'])
+    want = sorted(n.replace('%s', bad) for n in names)
+    assert got == want, (side, got, want)"
+
+# The stopped scenario: h09's node_exporter stopped once Prometheus has
+# its samples, and seen down; its last samples stay within the lookback.
+stop_h09() {
+	prom_stop "$pid_h09"
+	prom_wait "$URL" 11
+}
+run stopped "h09's tracer last synced 5 days ago, its node_exporter then stopped" \
+	"$RC=no-data:h09 $GOV=no-data:h09" "$RC=no-data:h09 $GOV=blocked"
+check "... h09 is still seen (among the uncovered hosts)" python3 -c "
+import json
+d = json.load(open('$T/stopped-30.prom.json'))
+assert 'h09' in [h['host'] for h in d['db']['uncovered_hosts']], d['db']['uncovered_hosts']"
+
+section "faults: exit 15, never ready"
+# A URL with credentials, while Prometheus answers: the same verdicts,
+# the password nowhere.
+CRED=http://user:secret@127.0.0.1:$PP
+check "a URL with credentials: the verdicts as without" sh -c "
+	'$A' check -t '$T/tables' --prometheus '$CRED' --now @\$(date +%s) -j >'$T/cred.json' 2>'$T/cred.err'
+	python3 tests/prom/compare.py '$T/stopped-30.prom.json' '$T/cred.json' '$RC=no-data:h09'"
+check "... the password printed nowhere (stdout, stderr)" sh -c "! grep -q secret '$T/cred.json' '$T/cred.err'"
+check "... nor in the text's report" sh -c "
+	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1; ! grep -q secret '$T/cred.txt'"
+
+# fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:
+# exit 15, no verdict on stdout, a message on stderr, no password.
+MODES="slow error http500 nonjson warnings"
+# shellcheck disable=SC2046
+set -- $(prom_ports 5)
+fakes=
+for m in $MODES; do
+	eval "fport_$m=$1"
+	fakes="$fakes $m=$1"
+	shift
+done
+# shellcheck disable=SC2086
+check "the fake servers listen (tests/prom/fake.py)" prom_fake $fakes
+fault() {
+	_d=$1 _m=$2
+	shift 2
+	eval "_p=\$fport_$_m"
+	check "$_d: exit 15" test "$(status timeout 30 "$A" check -t "$T/tables" \
+		--prometheus "http://u:secret@127.0.0.1:$_p" -j "$@")" = 15
+	cp "$T/err" "$T/fault-$_m.err"
+	check "... nothing ready, no password, a message" sh -c "
+		! grep -q ready '$T/out' && ! grep -q secret '$T/out' '$T/err' && test -s '$T/err'"
+}
+t0=$(date +%s)
+fault "a server slower than --prometheus-timeout 1" slow --prometheus-timeout 1
+check "... says it timed out, within a few seconds" sh -c "grep -qiE 'timed out|timeout' '$T/fault-slow.err' && test \$((\$(date +%s) - $t0)) -le 4"
+fault '{"status":"error"} with HTTP 400' error
+fault "HTTP 500" http500
+fault "an HTML page, not JSON" nonjson
+fault '"warnings": partial data' warnings
+
+# One host label from two scrape targets: h02's exporter serves h01's metrics.
+cp "$T/tf/h01/abidep.prom" "$T/tf/h02/abidep.prom"
+touch -d @999 "$T/tf/h02/abidep.prom"
+check "h01's metrics served by two targets (h02's too): scraped" \
+	prom_until "$URL" 'count(count by (instance) (abidep_tracer_session_last_sync_timestamp_seconds{host="h01"}))' 2
+check "... a conflict: exit 15" test "$(status "$A" check -t "$T/tables" --prometheus "$URL" -j)" = 15
+check "... nothing ready, named" sh -c "! grep -q ready '$T/out' && grep -q h01 '$T/err'"
+
+prom_stop "$PROM"
+check "Prometheus stopped: exit 15" test "$(status "$A" check -t "$T/tables" --prometheus "$CRED" -j)" = 15
+check "... nothing on stdout, the reason on stderr, no password" sh -c "
+	test ! -s '$T/out' && test -s '$T/err' && ! grep -q secret '$T/err'"
+check "-d and --prometheus together: exit 2" \
+	test "$(status "$A" check -t "$T/tables" -d "$T/merged.db" --prometheus "$URL")" = 2
+
+section "cleanup"
+prom_cleanup
+check "no process left of those started here" sh -c "
+	for p in \$(cat '$PROM_DIR/pids'); do kill -0 \$p 2>/dev/null && exit 1; done; exit 0"
+
+finish prometheus
