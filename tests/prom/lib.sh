@@ -12,7 +12,9 @@
 #	prom_exporter PORT DIR   a node_exporter serving DIR's *.prom only
 #	prom_server PORT TSDB [TARGET...]  a Prometheus over TSDB, scraping
 #	                         each TARGET (HOST:PORT) every second, job
-#	                         abidep, each target its own instance
+#	                         abidep, each target its own instance; none:
+#	                         what TSDB holds (backfilled blocks)
+#	prom_backfill FILE TSDB  OpenMetrics FILE into blocks in TSDB
 #	prom_ready URL           until Prometheus answers
 #	prom_wait URL UP [GEN]   until UP targets are up and scraped, and (GEN)
 #	                         every one of their textfiles has mtime GEN
@@ -31,6 +33,8 @@ PROM_BIN=${PROM_BIN:-/usr/bin/prometheus}
 PROM_EXPORTER_BIN=${PROM_EXPORTER_BIN:-/usr/bin/prometheus-node-exporter}
 PROM_TOOL=${PROM_TOOL:-/usr/bin/promtool}
 PROM_WAIT=${PROM_WAIT:-30}
+# Backfilled fleets span 90 days, before an hour or more ago.
+PROM_RETENTION=${PROM_RETENTION:-100d}
 PROM_PID=
 # This file, for its neighbours (fake.py): the callers run from the repository.
 PROM_LIB=${PROM_LIB:-tests/prom/lib.sh}
@@ -67,26 +71,35 @@ prom_exporter() {
 	echo "$PROM_PID" >>"$PROM_DIR/pids"
 }
 
-# Retention of 90 days: backfilled blocks of a 90-day fleet are kept.
+# Retention PROM_RETENTION: the blocks of a 90-day backfilled fleet are kept.
 prom_server() {
 	_port=$1 _tsdb=$2
 	shift 2
 	{
 		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n'
-		printf 'scrape_configs:\n  - job_name: abidep\n    static_configs:\n      - targets: ['
+		[ $# = 0 ] ||
+			printf 'scrape_configs:\n  - job_name: abidep\n    static_configs:\n      - targets: ['
 		_sep=
 		for _t in "$@"; do
 			printf "%s'%s'" "$_sep" "$_t"
 			_sep=", "
 		done
-		printf ']\n'
+		[ $# = 0 ] || printf ']\n'
 	} >"$PROM_DIR/prometheus-$_port.yml"
 	"$PROM_BIN" --config.file="$PROM_DIR/prometheus-$_port.yml" \
-		--storage.tsdb.path="$_tsdb" --storage.tsdb.retention.time=90d \
+		--storage.tsdb.path="$_tsdb" --storage.tsdb.retention.time="$PROM_RETENTION" \
 		--web.listen-address="127.0.0.1:$_port" --web.enable-admin-api \
 		>"$PROM_DIR/prometheus-$_port.log" 2>&1 &
 	PROM_PID=$!
 	echo "$PROM_PID" >>"$PROM_DIR/pids"
+}
+
+# prom_backfill FILE TSDB: promtool's blocks of 10 days (its hidden
+# --max-block-duration; the default, 2 h, parses FILE once per 2 h of it:
+# 1,080 times for 90 days), as Prometheus itself compacts them under a
+# retention of 100 days (10% of it), so that it leaves them as they are.
+prom_backfill() {
+	"$PROM_TOOL" tsdb create-blocks-from openmetrics -q --max-block-duration=240h "$1" "$2"
 }
 
 # prom_fake MODE=PORT...: servers that answer as each MODE says, one
