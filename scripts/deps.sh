@@ -18,7 +18,7 @@ kpkgs=$("$here/kver.sh" --packages 2>/dev/null) || {
 PKGS="$kpkgs make gcc libc6-dev kmod cpio xz-utils zstd
       qemu-system-x86 busybox-static clang llvm lld libclang-rt-14-dev bpftool libbpf-dev
       libelf-dev zlib1g-dev
-      libsqlite3-dev libsystemd-dev libarchive-dev nettle-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
+      libsqlite3-dev libsystemd-dev libarchive-dev nettle-dev libcurl4-openssl-dev libjansson-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
       dpkg-dev debhelper dh-dkms dkms lintian python3-docutils python3-sphinx man-db strace
       python3-prometheus-client librpm-dev rpm chromium systemd udev initramfs-tools dracut-core"
 
