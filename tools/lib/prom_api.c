@@ -21,7 +21,7 @@
 
 struct prom_client {
 	CURL *curl;
-	char *endpoint;		/* URL/api/v1/query, credentials included */
+	char *base;		/* the URL without a trailing /, credentials included */
 	char *shown;		/* the URL without credentials */
 	char *secret;		/* its password, kept out of every message; NULL: none */
 	long timeout;
@@ -108,7 +108,7 @@ struct prom_client *prom_client_new(const char *url, long timeout, char *err, si
 	}
 	while (n && url[n - 1] == '/')
 		n--;
-	c->endpoint = xasprintf("%.*s/api/v1/query", (int)n, url);
+	c->base = xstrndup(url, n);
 	c->timeout = timeout;
 	c->curl = curl_easy_init();
 	if (!c->curl)
@@ -122,7 +122,7 @@ void prom_client_free(struct prom_client *c)
 		return;
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
-	free(c->endpoint);
+	free(c->base);
 	free(c->shown);
 	free(c->secret);
 	free(c);
@@ -159,20 +159,28 @@ static char *shown_text(const struct prom_client *c, const char *s)
 	return t;
 }
 
-/* POST the query; the answer into @a and the HTTP status into *@status. */
-static int post(struct prom_client *c, const char *promql, long long at, struct answer *a,
-		long *status, char *err, size_t errlen)
+/* @s form-encoded (malloc'd). */
+static char *form_value(struct prom_client *c, const char *s)
 {
-	char cerr[CURL_ERROR_SIZE] = "", *q = curl_easy_escape(c->curl, promql, 0), *body, *why;
-	CURL *h = c->curl;
-	CURLcode rc;
+	char *q = curl_easy_escape(c->curl, s, 0), *r;
 
 	if (!q)
 		die_oom();
-	body = xasprintf("query=%s&time=%lld", q, at);
+	r = xstrdup(q);
 	curl_free(q);
+	return r;
+}
+
+/* POST @body to the API's @path; the answer into @a and the HTTP status into *@status. */
+static int post(struct prom_client *c, const char *path, const char *body, struct answer *a,
+		long *status, char *err, size_t errlen)
+{
+	char cerr[CURL_ERROR_SIZE] = "", *url = xasprintf("%s%s", c->base, path), *why;
+	CURL *h = c->curl;
+	CURLcode rc;
+
 	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, c->endpoint);
+	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
@@ -182,7 +190,7 @@ static int post(struct prom_client *c, const char *promql, long long at, struct 
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
 	rc = curl_easy_perform(h);
-	free(body);
+	free(url);
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
 		return 0;
@@ -251,25 +259,13 @@ static int take_series(json_t *item, struct prom_series *s)
 }
 
 /* A successful answer's data, a vector, appended to @out. */
-static int take_vector(struct prom_client *c, json_t *root, struct prom_vector *out,
+static int take_vector(struct prom_client *c, json_t *data, struct prom_vector *out,
 		       char *err, size_t errlen)
 {
-	json_t *data = json_object_get(root, "data"), *result, *warnings, *item;
 	const char *type = member_str(data, "resultType");
+	json_t *result = json_object_get(data, "result"), *item;
 	size_t i;
 
-	warnings = json_object_get(root, "warnings");
-	if (json_array_size(warnings)) {
-		char *w = shown_text(c, json_is_string(json_array_get(warnings, 0)) ?
-				     json_string_value(json_array_get(warnings, 0)) : "?");
-
-		snprintf(err, errlen, "Prometheus at %s answered partial data (%zu warning%s, the first: %s): no verdict rests on it",
-			 c->shown, json_array_size(warnings),
-			 json_array_size(warnings) == 1 ? "" : "s", w);
-		free(w);
-		return -1;
-	}
-	result = json_object_get(data, "result");
 	if (!type || strcmp(type, "vector") || !json_is_array(result)) {
 		snprintf(err, errlen, "Prometheus at %s answered no instant vector (resultType %s)",
 			 c->shown, type && strlen(type) < 16 ? type : "missing");
@@ -278,7 +274,6 @@ static int take_vector(struct prom_client *c, json_t *root, struct prom_vector *
 	json_array_foreach(result, i, item) {
 		struct prom_series *s = GROW(out->s, out->n, out->cap);
 
-		memset(s, 0, sizeof(*s));
 		if (take_series(item, s)) {
 			snprintf(err, errlen, "Prometheus at %s answered a malformed sample (sample %zu of the answer)",
 				 c->shown, i + 1);
@@ -288,8 +283,56 @@ static int take_vector(struct prom_client *c, json_t *root, struct prom_vector *
 	return 0;
 }
 
-int prom_query(struct prom_client *c, const char *promql, long long at,
-	       struct prom_vector *out, char *err, size_t errlen)
+/* A successful answer's data, label sets (/api/v1/series), appended to @out. */
+static int take_label_sets(struct prom_client *c, json_t *data, struct prom_vector *out,
+			   char *err, size_t errlen)
+{
+	json_t *item, *wrapped;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_array(data)) {
+		snprintf(err, errlen, "Prometheus at %s answered no list of series", c->shown);
+		return -1;
+	}
+	json_array_foreach(data, i, item) {
+		struct prom_series *s = GROW(out->s, out->n, out->cap);
+
+		/* A sample of value 0: one parser for labels. */
+		wrapped = json_pack("{sOs[is]}", "metric", item, "value", 0, "0");
+		ret = wrapped ? take_series(wrapped, s) : -1;
+		json_decref(wrapped);
+		if (ret) {
+			snprintf(err, errlen, "Prometheus at %s answered a malformed series (%zu of the answer)",
+				 c->shown, i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A failure if the answer carries warnings: a server's partial data. */
+static int no_warnings(struct prom_client *c, json_t *root, char *err, size_t errlen)
+{
+	json_t *warnings = json_object_get(root, "warnings"), *first;
+	char *w;
+
+	if (!json_array_size(warnings))
+		return 0;
+	first = json_array_get(warnings, 0);
+	w = shown_text(c, json_is_string(first) ? json_string_value(first) : "?");
+	snprintf(err, errlen, "Prometheus at %s answered partial data (%zu warning%s, the first: %s): no verdict rests on it",
+		 c->shown, json_array_size(warnings), json_array_size(warnings) == 1 ? "" : "s", w);
+	free(w);
+	return -1;
+}
+
+typedef int take_fn(struct prom_client *c, json_t *data, struct prom_vector *out,
+		    char *err, size_t errlen);
+
+/* POST @body to @path, and @take the data of a successful, whole answer. */
+static int call(struct prom_client *c, const char *path, const char *body, take_fn *take,
+		struct prom_vector *out, char *err, size_t errlen)
 {
 	struct answer a = { 0 };
 	json_error_t jerr;
@@ -297,7 +340,7 @@ int prom_query(struct prom_client *c, const char *promql, long long at,
 	long status = 0;
 	int ret = -1;
 
-	if (post(c, promql, at, &a, &status, err, errlen)) {
+	if (post(c, path, body, &a, &status, err, errlen)) {
 		free(a.buf);
 		return -1;
 	}
@@ -309,10 +352,82 @@ int prom_query(struct prom_client *c, const char *promql, long long at,
 	else if (status != 200 || !member_str(root, "status") ||
 		 strcmp(member_str(root, "status"), "success"))
 		answered_error(c, root, status, err, errlen);
-	else
-		ret = take_vector(c, root, out, err, errlen);
+	else if (!no_warnings(c, root, err, errlen))
+		ret = take(c, json_object_get(root, "data"), out, err, errlen);
 	json_decref(root);
 	return ret;
+}
+
+int prom_query(struct prom_client *c, const char *promql, long long at,
+	       struct prom_vector *out, char *err, size_t errlen)
+{
+	char *q = form_value(c, promql), *body = xasprintf("query=%s&time=%lld", q, at);
+	int ret = call(c, "/api/v1/query", body, take_vector, out, err, errlen);
+
+	free(q);
+	free(body);
+	return ret;
+}
+
+int prom_series_query(struct prom_client *c, const char *const *match, int n,
+		      long long start, long long end, struct prom_vector *out,
+		      char *err, size_t errlen)
+{
+	char *body = xasprintf("start=%lld&end=%lld", start, end), *m, *next;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		m = form_value(c, match[i]);
+		next = xasprintf("%s&match%%5B%%5D=%s", body, m);
+		free(m);
+		free(body);
+		body = next;
+	}
+	ret = call(c, "/api/v1/series", body, take_label_sets, out, err, errlen);
+	free(body);
+	return ret;
+}
+
+/*
+ * Append @s to @b at @n, each byte not alphanumeric nor UTF-8 escaped for
+ * RE2 (\. \x{0a}), and that for a PromQL string (each \ doubled, " as
+ * \"); the new length.
+ */
+static size_t re2_escape(char *b, size_t n, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			n += sprintf(b + n, "\\\\x{%02x}", *p);
+		else if (*p >= 0x80 || (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
+			b[n++] = *p;
+		else if (*p == '\\' || *p == '"')
+			n += sprintf(b + n, "\\\\\\%c", *p);
+		else
+			n += sprintf(b + n, "\\\\%c", *p);
+	}
+	return n;
+}
+
+char *promql_regex_of(const char *const *v, int n)
+{
+	size_t len = 3, k = 0;
+	char *b;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) * 8 + 1;
+	b = xmalloc(len + 1);
+	b[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (i)
+			b[k++] = '|';
+		k = re2_escape(b, k, v[i]);
+	}
+	b[k++] = '"';
+	b[k] = '\0';
+	return b;
 }
 
 const char *prom_label_value(const struct prom_series *s, const char *name)

@@ -57,6 +57,22 @@ char *prom_url_shown(const char *url);
 int prom_query(struct prom_client *c, const char *promql, long long at,
 	       struct prom_vector *out, char *err, size_t errlen);
 
+/*
+ * The label sets of the series matching any of @match[0..@n) with samples
+ * in [@start, @end] (the index, not the samples: /api/v1/series), into
+ * @out, values 0; -1 with a message in @err.
+ */
+int prom_series_query(struct prom_client *c, const char *const *match, int n,
+		      long long start, long long end, struct prom_vector *out,
+		      char *err, size_t errlen);
+
+/*
+ * A PromQL string literal of a regular expression matching exactly the
+ * strings @v[0..@n) (malloc'd, quotes included): each escaped for RE2,
+ * then for PromQL, so that any label value (a host's name) matches itself.
+ */
+char *promql_regex_of(const char *const *v, int n);
+
 /* The value of label @name of @s, or NULL when it has none. */
 const char *prom_label_value(const struct prom_series *s, const char *name);
 

@@ -227,19 +227,92 @@ static int check_twins(struct prom_source *ps)
 	return ret;
 }
 
+/* The distinct "host" labels of @v, sorted, appended to *@hosts (@n of them). */
+static void add_hosts(const struct prom_vector *v, const char ***hosts, int *n)
+{
+	const char *h;
+	int i;
+
+	*hosts = xrealloc(*hosts, (*n + v->n + 1) * sizeof(**hosts));
+	for (i = 0; i < v->n; i++)
+		if ((h = prom_label_value(&v->s[i], "host")))
+			(*hosts)[(*n)++] = h;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* @h[0..n) sorted, each once; the new n. */
+static int sort_unique(const char **h, int n)
+{
+	int i, k = 0;
+
+	qsort(h, n, sizeof(*h), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!k || strcmp(h[k - 1], h[i]))
+			h[k++] = h[i];
+	return k;
+}
+
+/*
+ * The hosts with series in the lookback (the index: /api/v1/series) but
+ * none now, in @ps->vec's live answers: their scrapes stopped, or their
+ * metrics file went away. Their last snapshot is read from the samples,
+ * theirs only, so that a query reads the history of silent hosts, not of
+ * the whole fleet. A regex of them into *@re, or NULL for none.
+ */
+static int silent_hosts(struct prom_source *ps, char **re)
+{
+	static const int which[] = { Q_LSYNC, Q_COUNT, Q_HOSTLOSS };
+	const char *match[3], **live = NULL, **silent = NULL;
+	struct prom_vector seen = { 0 };
+	int i, nlive = 0, nseen = 0, nsilent = 0;
+
+	*re = NULL;
+	for (i = 0; i < 3; i++) {
+		match[i] = q_metric[which[i]];
+		add_hosts(&ps->vec[which[i]], &live, &nlive);
+	}
+	if (prom_series_query(ps->cl, match, 3, ps->now - LOOKBACK, ps->now, &seen,
+			      ps->err, sizeof(ps->err))) {
+		free(live);
+		return -1;
+	}
+	nlive = sort_unique(live, nlive);
+	add_hosts(&seen, &silent, &nseen);
+	nseen = sort_unique(silent, nseen);
+	for (i = 0; i < nseen; i++)
+		if (!bsearch(&silent[i], live, nlive, sizeof(*live), cmp_str))
+			silent[nsilent++] = silent[i];
+	if (nsilent)
+		*re = promql_regex_of(silent, nsilent);
+	free(live);
+	free(silent);
+	prom_vector_free(&seen);
+	return 0;
+}
+
 static int source_begin(struct usage_source *src)
 {
 	struct prom_source *ps = ps_of(src);
-	char *q;
+	char *q, *re = NULL;
 	int i, ret = 0;
 
-	for (i = 0; !ret && i < NQ; i++) {
-		q = xasprintf("last_over_time(%s[%llds])", q_metric[i], LOOKBACK);
+	/* Now's samples: the snapshot of every host whose export is scraped. */
+	for (i = 0; !ret && i < NQ; i++)
+		ret = ask(ps, q_metric[i], &ps->vec[i]);
+	if (!ret)
+		ret = silent_hosts(ps, &re);
+	for (i = 0; !ret && re && i < NQ; i++) {
+		q = xasprintf("last_over_time(%s{host=~%s}[%llds])", q_metric[i], re, LOOKBACK);
 		ret = ask(ps, q, &ps->vec[i]);
 		free(q);
-		if (!ret)
-			build_table(&ps->t[i], &ps->vec[i], q_key[i], q_pick[i]);
 	}
+	free(re);
+	for (i = 0; !ret && i < NQ; i++)
+		build_table(&ps->t[i], &ps->vec[i], q_key[i], q_pick[i]);
 	if (!ret && !ps->t[Q_LSYNC].n && !ps->t[Q_COUNT].n) {
 		snprintf(ps->err, sizeof(ps->err),
 			 "Prometheus at %s has no abidep series of the last %d days (%s): are the hosts' metrics (abidep-metrics.timer) scraped, and is this the right server?",
@@ -304,20 +377,35 @@ static struct walk_item *walk_order(const struct table *t,
 	return w;
 }
 
-/* The uses in the window [@since, now]: increase() of the three counters. */
+/*
+ * The uses in the window [@since, now]: increase() of the three counters,
+ * of the hosts with a use in it (a row whose last use is before the window
+ * made none in it), so that the query reads their samples only.
+ */
 static int ask_recent(struct prom_source *ps, long long since)
 {
 	static const int counter[3] = { Q_COUNT, Q_ERRORS, Q_SWEPT };
-	char *q;
-	int i, ret = 0;
+	const struct table *t = &ps->t[Q_COUNT];
+	const char **users = xcalloc(t->n + 1, sizeof(*users)), *h;
+	char *q, *re;
+	int i, n = 0, ret = 0;
 
-	for (i = 0; !ret && i < 3; i++) {
-		q = xasprintf("increase(%s[%llds])", q_metric[counter[i]], ps->now - since);
+	for (i = 0; i < t->n; i++)
+		if (to_ll(lookup(&ps->t[Q_LAST], t->k[i].key)) >= since &&
+		    (h = prom_label_value(t->k[i].s, "host")))
+			users[n++] = h;
+	n = sort_unique(users, n);
+	re = n ? promql_regex_of(users, n) : NULL;
+	free(users);
+	for (i = 0; !ret && re && i < 3; i++) {
+		q = xasprintf("increase(%s{host=~%s}[%llds])", q_metric[counter[i]], re,
+			      ps->now - since);
 		ret = ask(ps, q, &ps->recent[i]);
 		free(q);
 		if (!ret)
 			build_table(&ps->rt[i], &ps->recent[i], use_key, PICK_MAX);
 	}
+	free(re);
 	return ret;
 }
 
@@ -330,10 +418,11 @@ static const char *label_or_null(const struct prom_series *s, const char *name)
 }
 
 /*
- * Row @k's record; its recent uses into *@recent, or *@has_recent false:
- * the window's increase is unknown (no window, no samples in it) or
- * misses a use its last_seen shows (a series first scraped in the window
- * starts at its count, which increase() does not count).
+ * Row @k's record; its uses in the window into *@recent: none when its
+ * last use is before it, else the increase; *@has_recent false when that
+ * is unknown (no samples in the window) or misses a use its last_seen
+ * shows (a series first scraped in the window starts at its count, which
+ * increase() does not count).
  */
 static int fill_row(struct prom_source *ps, const struct keyed *k, long long since,
 		    struct usage_row *r, struct usage_counts *recent, bool *has_recent)
@@ -368,11 +457,13 @@ static int fill_row(struct prom_source *ps, const struct keyed *k, long long sin
 	r->first_seen = isnan(lookup(&ps->t[Q_FIRST], k->key)) ? r->last_seen :
 			to_ll(lookup(&ps->t[Q_FIRST], k->key));
 	memset(recent, 0, sizeof(*recent));
+	*has_recent = true;
+	if (r->last_seen < since)
+		return 0;
 	recent->count = to_count(lookup(&ps->rt[0], k->key));
 	recent->errors = to_count(lookup(&ps->rt[1], k->key));
 	recent->swept = to_count(lookup(&ps->rt[2], k->key));
-	*has_recent = ps->rt[0].n && !isnan(lookup(&ps->rt[0], k->key)) &&
-		      (recent->count || r->last_seen < since);
+	*has_recent = !isnan(lookup(&ps->rt[0], k->key)) && recent->count;
 	return 0;
 }
 
