@@ -267,8 +267,11 @@ static int take_vector(struct prom_client *c, json_t *data, struct prom_vector *
 	size_t i;
 
 	if (!type || strcmp(type, "vector") || !json_is_array(result)) {
+		char *t = shown_text(c, type ? type : "missing");
+
 		snprintf(err, errlen, "Prometheus at %s answered no instant vector (resultType %s)",
-			 c->shown, type && strlen(type) < 16 ? type : "missing");
+			 c->shown, t);
+		free(t);
 		return -1;
 	}
 	json_array_foreach(result, i, item) {
@@ -327,25 +330,13 @@ static int no_warnings(struct prom_client *c, json_t *root, char *err, size_t er
 	return -1;
 }
 
-typedef int take_fn(struct prom_client *c, json_t *data, struct prom_vector *out,
-		    char *err, size_t errlen);
-
-/* POST @body to @path, and @take the data of a successful, whole answer. */
-static int call(struct prom_client *c, const char *path, const char *body, take_fn *take,
-		struct prom_vector *out, char *err, size_t errlen)
+int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long status,
+		     bool label_sets, struct prom_vector *out, char *err, size_t errlen)
 {
-	struct answer a = { 0 };
 	json_error_t jerr;
-	json_t *root;
-	long status = 0;
+	json_t *root = buf ? json_loadb(buf, len, 0, &jerr) : NULL;
 	int ret = -1;
 
-	if (post(c, path, body, &a, &status, err, errlen)) {
-		free(a.buf);
-		return -1;
-	}
-	root = a.buf ? json_loadb(a.buf, a.len, 0, &jerr) : NULL;
-	free(a.buf);
 	if (!json_is_object(root))
 		snprintf(err, errlen, "Prometheus at %s answered HTTP %ld, not a JSON object: is the URL a Prometheus server's?",
 			 c->shown, status);
@@ -353,8 +344,23 @@ static int call(struct prom_client *c, const char *path, const char *body, take_
 		 strcmp(member_str(root, "status"), "success"))
 		answered_error(c, root, status, err, errlen);
 	else if (!no_warnings(c, root, err, errlen))
-		ret = take(c, json_object_get(root, "data"), out, err, errlen);
+		ret = (label_sets ? take_label_sets : take_vector)(c, json_object_get(root, "data"),
+								   out, err, errlen);
 	json_decref(root);
+	return ret;
+}
+
+/* POST @body to @path, and take the data of a successful, whole answer. */
+static int call(struct prom_client *c, const char *path, const char *body, bool label_sets,
+		struct prom_vector *out, char *err, size_t errlen)
+{
+	struct answer a = { 0 };
+	long status = 0;
+	int ret = -1;
+
+	if (!post(c, path, body, &a, &status, err, errlen))
+		ret = prom_take_answer(c, a.buf, a.len, status, label_sets, out, err, errlen);
+	free(a.buf);
 	return ret;
 }
 
@@ -362,7 +368,7 @@ int prom_query(struct prom_client *c, const char *promql, long long at,
 	       struct prom_vector *out, char *err, size_t errlen)
 {
 	char *q = form_value(c, promql), *body = xasprintf("query=%s&time=%lld", q, at);
-	int ret = call(c, "/api/v1/query", body, take_vector, out, err, errlen);
+	int ret = call(c, "/api/v1/query", body, false, out, err, errlen);
 
 	free(q);
 	free(body);
@@ -383,7 +389,7 @@ int prom_series_query(struct prom_client *c, const char *const *match, int n,
 		free(body);
 		body = next;
 	}
-	ret = call(c, "/api/v1/series", body, take_label_sets, out, err, errlen);
+	ret = call(c, "/api/v1/series", body, true, out, err, errlen);
 	free(body);
 	return ret;
 }

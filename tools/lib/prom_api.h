@@ -13,6 +13,7 @@
 #ifndef ABIDEP_PROM_API_H
 #define ABIDEP_PROM_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The longest answer taken, in bytes: a larger one is an error. */
@@ -72,6 +73,14 @@ int prom_series_query(struct prom_client *c, const char *const *match, int n,
  * then for PromQL, so that any label value (a host's name) matches itself.
  */
 char *promql_regex_of(const char *const *v, int n);
+
+/*
+ * The answer @buf (@len bytes, HTTP @status) taken as prom_query()'s
+ * (@label_sets false) or prom_series_query()'s would be: the requests'
+ * parser, apart for the fuzzer (tests/fuzz/fuzz_prom.c).
+ */
+int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long status,
+		     bool label_sets, struct prom_vector *out, char *err, size_t errlen);
 
 /* The value of label @name of @s, or NULL when it has none. */
 const char *prom_label_value(const struct prom_series *s, const char *name);
