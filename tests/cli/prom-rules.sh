@@ -27,7 +27,7 @@ check "promtool test rules $U" promtool test rules "$U"
 # a test fails here.
 section "every rule has a test"
 for name in $(sed -n 's/^ *- \(record\|alert\): *//p' "$R"); do
-	check "$name" grep -q "$name" "$U"
+	check "$name" grep -qF "$name" "$U"
 done
 
 # broken SED-SCRIPT: the rules with SED-SCRIPT applied (it must
