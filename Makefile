@@ -198,6 +198,8 @@ install: man
 		$(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
+	$(Q)install -D -m 0644 contrib/prometheus/abidep.rules.yml \
+		$(DESTDIR)$(DATAROOTDIR)/abidep/prometheus/abidep.rules.yml
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
 	$(Q)install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	$(Q)install -D -m 0755 contrib/release-gate $(DESTDIR)$(DOCDIR)/examples/release-gate

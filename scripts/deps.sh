@@ -20,7 +20,8 @@ PKGS="$kpkgs make gcc libc6-dev kmod cpio xz-utils zstd
       libelf-dev zlib1g-dev
       libsqlite3-dev libsystemd-dev libarchive-dev nettle-dev libcurl4-openssl-dev libjansson-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
       dpkg-dev debhelper dh-dkms dkms lintian python3-docutils python3-sphinx man-db strace
-      python3-prometheus-client librpm-dev rpm chromium systemd udev initramfs-tools dracut-core"
+      python3-prometheus-client prometheus prometheus-node-exporter librpm-dev rpm chromium systemd udev
+      initramfs-tools dracut-core"
 
 missing=""
 for p in $PKGS; do
