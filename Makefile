@@ -161,7 +161,7 @@ DRACUT_MODULE := 90abidep/module-setup.sh 90abidep/abidep-pin.sh 90abidep/abidep
 
 MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
 UNITS := abidep-trace-early.service abidep-trace.service abidep-sync.service \
-	 abidep-sync.timer
+	 abidep-sync.timer abidep-metrics.service abidep-metrics.timer
 # The documents' source tree, as laid out in Documentation/ (make htmldocs
 # renders it; install does not need Sphinx).
 DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/*/*.inc \
