@@ -86,8 +86,8 @@ static const struct metric watched_metric = {
 };
 
 static const struct metric remove_after_metric = {
-	"abidep_entry_remove_after_timestamp_seconds", "gauge",
-	"The entry's Remove-after date (00:00 UTC of its first day) in the migration tables report read, in unix seconds."
+	"abidep_entry_due_timestamp_seconds", "gauge",
+	"When the entry is due by its Remove-after date, as abidep check decides it: 00:00 UTC of the day after the period the date names (2024-03: 2024-04-01), in unix seconds."
 };
 
 static const char *const use_labels[] = {
@@ -287,15 +287,18 @@ static void add_remove_after(struct prom *p, const struct abi_set *set, const ch
 		const struct abi_entry *e = &set->entries[set->whats[i].entry];
 		const struct abidep_date *d = &e->remove_after.when.date;
 		const char *values[] = { set->whats[i].what };
+		struct abidep_date first;
 		struct tm tm = { 0 };
 
 		if (i && !strcmp(set->whats[i - 1].what, set->whats[i].what))
 			continue;
 		if (!e->remove_after.when.has_date || !entry_selected(e, pattern))
 			continue;
-		tm.tm_year = d->year - 1900;
-		tm.tm_mon = d->month ? d->month - 1 : 0;
-		tm.tm_mday = d->day ? d->day : 1;
+		/* Due once the whole period has passed: kmod/when.c decides it, for check too. */
+		abidep_date_due_from(d, &first);
+		tm.tm_year = first.year - 1900;
+		tm.tm_mon = first.month - 1;
+		tm.tm_mday = first.day;
 		add_one(p, &remove_after_metric, entry_label, values, 1, timegm(&tm));
 	}
 }

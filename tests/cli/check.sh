@@ -1257,11 +1257,11 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} 5'
 	printf '%s\n' 'abidep_deprecated_access_total{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} 4'
 	# The tables' Remove-after dates: those that are dates (2024-03 from its first day), not 6.12.
-	printf '%s\n' '# HELP abidep_entry_remove_after_timestamp_seconds The entry'"'"'s Remove-after date (00:00 UTC of its first day) in the migration tables report read, in unix seconds.'
-	printf '%s\n' '# TYPE abidep_entry_remove_after_timestamp_seconds gauge'
-	printf '%s\n' 'abidep_entry_remove_after_timestamp_seconds{entry="/sys/class/foo/fooN/old_mode"} 1893456000'
-	printf '%s\n' 'abidep_entry_remove_after_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol"} 1333843200'
-	printf '%s\n' 'abidep_entry_remove_after_timestamp_seconds{entry="/sys/devices/system/cpu/cpuidle/current_governor_ro"} 1709251200'
+	printf '%s\n' '# HELP abidep_entry_due_timestamp_seconds When the entry is due by its Remove-after date, as abidep check decides it: 00:00 UTC of the day after the period the date names (2024-03: 2024-04-01), in unix seconds.'
+	printf '%s\n' '# TYPE abidep_entry_due_timestamp_seconds gauge'
+	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/class/foo/fooN/old_mode"} 1893542400'
+	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol"} 1333929600'
+	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/devices/system/cpu/cpuidle/current_governor_ro"} 1711929600'
 	# The pinned sample names this machine: left out of the comparison (metrics.sh checks it).
 	printf '%s\n' '# HELP abidep_tracer_pinned 1 when an abidep tracer is pinned (/sys/fs/bpf/abidep/usage exists) on the machine that wrote these metrics, 0 when not.'
 	printf '%s\n' '# TYPE abidep_tracer_pinned gauge'
@@ -1298,7 +1298,7 @@ fams = {f.name: f for f in text_string_to_metric_families(open('$T/out', encodin
 assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_errors',
                         'abidep_deprecated_access_first_seen_timestamp_seconds',
                         'abidep_deprecated_access_last_seen_timestamp_seconds',
-                        'abidep_deprecated_access_swept', 'abidep_entry_remove_after_timestamp_seconds',
+                        'abidep_deprecated_access_swept', 'abidep_entry_due_timestamp_seconds',
                         'abidep_tracer_pinned', 'abidep_tracer_session_first_sync_timestamp_seconds',
                         'abidep_tracer_session_last_sync_timestamp_seconds',
                         'abidep_tracer_session_lost_timestamp_seconds', 'abidep_tracer_session_skipped_runs',
@@ -1315,7 +1315,7 @@ check "-o FILE: exit 0, nothing on stdout" sh -c "'$A' report --db '$T/p.db' --r
 check "... the same metrics" sh -c "grep -v '^abidep_tracer_pinned{' '$T/abidep.prom' | diff -u '$T/want.prom' -"
 check "... readable by node_exporter (0644 under umask 022), no temporary file left" sh -c "test \$(stat -c %a '$T/abidep.prom') = 644 && ! ls -a '$T' | grep -q '^\.abidep\.prom\.'"
 check "--entry filters the metrics, the Remove-after dates too" sh -c "'$A' report --db '$T/p.db' -t '$T/tables' --format prometheus --entry /sys/x/y | grep -v '^abidep_tracer_pinned{' | grep -c '^abidep_' | grep -qx 5"
-check "an empty DB: no use, session or loss, only HELP, TYPE, this host's pin and the tables' dates" sh -c "'$A' report --db '$T/empty.db' --format prometheus >'$T/empty.prom' && grep -q '^# TYPE ' '$T/empty.prom' && ! grep -v '^# ' '$T/empty.prom' | grep -qv '^abidep_tracer_pinned{\\|^abidep_entry_remove_after'"
+check "an empty DB: no use, session or loss, only HELP, TYPE, this host's pin and the tables' dates" sh -c "'$A' report --db '$T/empty.db' --format prometheus >'$T/empty.prom' && grep -q '^# TYPE ' '$T/empty.prom' && ! grep -v '^# ' '$T/empty.prom' | grep -qv '^abidep_tracer_pinned{\\|^abidep_entry_due_timestamp'"
 check "-o into a missing directory: exit 2" test "$(status "$A" report --db "$T/p.db" --format prometheus -o "$T/nodir/a.prom")" = 2
 check "... named" grep -q "^abidep: cannot create a temporary file in $T/nodir for $T/nodir/a.prom" "$T/err"
 check "-o with text: exit 0, nothing on stdout" test "$(status "$A" report --db "$T/p.db" -o "$T/a.txt")" = 0 -a ! -s "$T/out"

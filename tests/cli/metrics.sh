@@ -171,13 +171,13 @@ check "... named" grep -qx "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM\[:S
 
 section "the tables' Remove-after dates"
 prom "$T/h.db"
-check "a date: 00:00 UTC of that day" \
-	has "abidep_entry_remove_after_timestamp_seconds{entry=\"$RC\"} $(date -u -d 2012-04-08 +%s)"
-check "a month (and a kernel version): its first day" \
-	has "abidep_entry_remove_after_timestamp_seconds{entry=\"$GOV\"} $(date -u -d 2024-03-01 +%s)"
-check "a kernel version only: none" sh -c "! grep -q '^abidep_entry_remove_after_timestamp_seconds{entry=\"/sys/class/bar' '$T/out'"
+check "a date: due from 00:00 UTC of the next day, as check decides" \
+	has "abidep_entry_due_timestamp_seconds{entry=\"$RC\"} $(date -u -d 2012-04-09 +%s)"
+check "a month (and a kernel version): due from the next month's first day" \
+	has "abidep_entry_due_timestamp_seconds{entry=\"$GOV\"} $(date -u -d 2024-04-01 +%s)"
+check "a kernel version only: none" sh -c "! grep -q '^abidep_entry_due_timestamp_seconds{entry=\"/sys/class/bar' '$T/out'"
 check "--entry: only its entry's" sh -c "'$A' report --db '$T/h.db' --format prometheus -t '$T/tables' --entry cpuidle |
-	grep '^abidep_entry_remove_after' | grep -c . | grep -qx 1"
+	grep '^abidep_entry_due_timestamp' | grep -c . | grep -qx 1"
 check "-t that does not load: exit 2" test "$(status "$A" report --db "$T/h.db" --format prometheus -t "$T/none")" = 2
 
 section "hostile names stay valid exposition"

@@ -56,7 +56,7 @@ check "uses per entry and host over 2 hours" broken \
 check "the last use per entry and host the earliest" broken \
 	's/max by (entry, host) (abidep_deprecated_access_last_seen/min by (entry, host) (abidep_deprecated_access_last_seen/'
 check "the Remove-after per entry the earliest of the hosts'" broken \
-	's/max by (entry) (abidep_entry_remove_after/min by (entry) (abidep_entry_remove_after/'
+	's/max by (entry) (abidep_entry_due_timestamp/min by (entry) (abidep_entry_due_timestamp/'
 check "a use past Remove-after: the counter's increase not read" broken \
 	's/increase1h > 0$/increase1h > 1000/'
 check "a use past Remove-after: one at the date not counted" broken \
@@ -64,7 +64,7 @@ check "a use past Remove-after: one at the date not counted" broken \
 check "a use past Remove-after: a first use not seen" broken \
 	's/_seconds:max > time() - 3600/_seconds:max > time() - 60/'
 check "a use past Remove-after: joined on every host's Remove-after" broken \
-	's/^            entry:abidep_entry_remove_after_timestamp_seconds:max$/            abidep_entry_remove_after_timestamp_seconds/'
+	's/^            entry:abidep_entry_due_timestamp_seconds:max$/            abidep_entry_due_timestamp_seconds/'
 check "not pinned: 10 minutes enough" broken \
 	'/alert: AbidepTracerNotPinned/,/for:/s/for: 30m/for: 10m/'
 check "not syncing: 2 hours needed" broken \
