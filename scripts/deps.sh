@@ -40,6 +40,18 @@ if [ -n "$missing" ]; then
 	apt_get update -qq
 	# shellcheck disable=SC2086
 	apt_get install -y -qq --no-install-recommends $missing >/dev/null
+	# The tests start their own Prometheus and node_exporter on loopback
+	# ports. The services these packages start, listening on every
+	# interface, are stopped and disabled when make deps installed them.
+	for svc in prometheus prometheus-node-exporter; do
+		case " $missing " in
+		*" $svc "*)
+			if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+				systemctl disable --now "$svc.service" >/dev/null 2>&1 || true
+				echo "deps: $svc installed for the tests; its service stopped and disabled"
+			fi ;;
+		esac
+	done
 fi
 
 for kver in $("$here/kver.sh" --all); do
