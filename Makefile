@@ -161,7 +161,7 @@ DRACUT_MODULE := 90abidep/module-setup.sh 90abidep/abidep-pin.sh 90abidep/abidep
 
 MANS := $(patsubst Documentation/man/%.rst,build/man/%.8,$(wildcard Documentation/man/*.rst))
 UNITS := abidep-trace-early.service abidep-trace.service abidep-sync.service \
-	 abidep-sync.timer
+	 abidep-sync.timer abidep-metrics.service abidep-metrics.timer
 # The documents' source tree, as laid out in Documentation/ (make htmldocs
 # renders it; install does not need Sphinx).
 DOCS := $(wildcard Documentation/*.rst Documentation/*/*.rst Documentation/*/*.inc \
@@ -198,6 +198,8 @@ install: man
 		$(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
+	$(Q)install -D -m 0644 contrib/prometheus/abidep.rules.yml \
+		$(DESTDIR)$(DATAROOTDIR)/abidep/prometheus/abidep.rules.yml
 	$(Q)install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
 	$(Q)install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	$(Q)install -D -m 0755 contrib/release-gate $(DESTDIR)$(DOCDIR)/examples/release-gate

@@ -90,7 +90,7 @@ _abidep() {
 			--duration -t --tables -q --quiet --max-entries --uid-quota --slots --kprobe --early --adopt -j --json -p --pretty
 			-h --help" ;;
 	report)
-		_abidep_reply -W "-d --db -t --tables --root --entry --since --until --format -o --output
+		_abidep_reply -W "-d --db -t --tables --root --entry --since --until --now --format -o --output
 			-w --wide --by-host -j --json -p --pretty -h --help" ;;
 	scan)
 		if [[ $cur == -* ]]; then

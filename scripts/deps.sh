@@ -18,9 +18,10 @@ kpkgs=$("$here/kver.sh" --packages 2>/dev/null) || {
 PKGS="$kpkgs make gcc libc6-dev kmod cpio xz-utils zstd
       qemu-system-x86 busybox-static clang llvm lld libclang-rt-14-dev bpftool libbpf-dev
       libelf-dev zlib1g-dev
-      libsqlite3-dev libsystemd-dev libarchive-dev nettle-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
+      libsqlite3-dev libsystemd-dev libarchive-dev nettle-dev libcurl4-openssl-dev libjansson-dev sqlite3 bpftrace python3 bc flex bison libssl-dev perl
       dpkg-dev debhelper dh-dkms dkms lintian python3-docutils python3-sphinx man-db strace
-      python3-prometheus-client librpm-dev rpm chromium systemd udev initramfs-tools dracut-core"
+      python3-prometheus-client prometheus prometheus-node-exporter librpm-dev rpm chromium systemd udev
+      initramfs-tools dracut-core"
 
 missing=""
 for p in $PKGS; do
@@ -39,6 +40,18 @@ if [ -n "$missing" ]; then
 	apt_get update -qq
 	# shellcheck disable=SC2086
 	apt_get install -y -qq --no-install-recommends $missing >/dev/null
+	# The tests start their own Prometheus and node_exporter on loopback
+	# ports. The services these packages start, listening on every
+	# interface, are stopped and disabled when make deps installed them.
+	for svc in prometheus prometheus-node-exporter; do
+		case " $missing " in
+		*" $svc "*)
+			if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+				systemctl disable --now "$svc.service" >/dev/null 2>&1 || true
+				echo "deps: $svc installed for the tests; its service stopped and disabled"
+			fi ;;
+		esac
+	done
 fi
 
 for kver in $("$here/kver.sh" --all); do

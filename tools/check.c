@@ -21,6 +21,7 @@
 #include "main.h"
 #include "check_eval.h"
 #include "usage_source.h"
+#include "prom_api.h"
 #include "check_html.h"
 #include "check_text.h"
 #include "utctime.h"
@@ -34,11 +35,14 @@
 #include "util.h"
 
 #define DEFAULT_QUIET_DAYS 30
+/* --prometheus-timeout: seconds for each request to Prometheus. */
+#define DEFAULT_PROM_TIMEOUT 60
 
 void check_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep check [-j|-p] [-d PATH] [-t PATH]... [--entry PATTERN]\n"
+		"Usage: abidep check [-j|-p] [-d PATH | --prometheus URL] [-t PATH]...\n"
+		"                    [--prometheus-timeout SECONDS] [--entry PATTERN]\n"
 		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
 		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
 		"                    [--allow-late-boot] [--by-host]\n"
@@ -93,6 +97,12 @@ void check_usage(FILE *f)
 		"stage alone.\n"
 		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only\n"
+		"  --prometheus URL   the uses and coverage a fleet's hosts export\n"
+		"                     (abidep-metrics.timer), read from the Prometheus\n"
+		"                     server at URL (http://host:9090), not a DB: the same\n"
+		"                     verdicts as on their merged DB; credentials in URL\n"
+		"                     are never printed\n"
+		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
 		"                     or that a concrete sysfs path PATTERN matches\n"
@@ -140,11 +150,11 @@ void check_usage(FILE *f)
 		"                     (UTC), from the DB's daily history; null without it\n"
 		"  -h, --help         this help\n"
 		"\n",
-		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
-		DEFAULT_QUIET_DAYS, NAMES_SHOWN);
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, DEFAULT_PROM_TIMEOUT,
+		abidep_default_tables(), DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every entry judged is ready or removed; 1 some entry is blocked",
 			 EXB(EXIT_USAGE) | EXB(EXIT_DB) | EXB(EXIT_ENTRY) | EXB(EXIT_NODATA) |
-			 EXB(EXIT_NOTDUE));
+			 EXB(EXIT_NOTDUE) | EXB(EXIT_PROM));
 }
 
 /* ---- JSON ---- */
@@ -458,6 +468,8 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 /* What the command line asks for, besides what goes into struct check. */
 struct check_args {
 	const char *db, *entry, *scan_root, *root;
+	const char *prom_url;	/* --prometheus URL: the usage source, not the DB */
+	long prom_timeout;
 	char **pkg_paths;	/* --scan-packages PATH... */
 	int npkg_paths;
 	const char *cache_dir;	/* --cache DIR, for them */
@@ -486,6 +498,8 @@ static int parse_quiet_days(const char *arg, int *out)
 /* One of check's own options (getopt's @ch) into @c or @a. */
 static int check_option(int ch, struct check *c, struct check_args *a)
 {
+	unsigned long v;
+
 	switch (ch) {
 	case 'e': a->entry = optarg; return EXIT_OK;
 	case 'n':
@@ -514,6 +528,15 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 	case 'S': c->count_sweeps = true; return EXIT_OK;
 	case 'B': c->allow_late_boot = true; return EXIT_OK;
 	case 'H': a->by_host = true; return EXIT_OK;
+	case 'M': a->prom_url = optarg; return EXIT_OK;
+	case 'T':
+		if (parse_uint(optarg, 1, 3600, &v)) {
+			fprintf(stderr, "abidep: --prometheus-timeout takes seconds from 1 to 3600, not '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		}
+		a->prom_timeout = v;
+		return EXIT_OK;
 	default: return EXIT_OK;
 	}
 }
@@ -533,6 +556,8 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "count-sweeps", no_argument, NULL, 'S' },
 		{ "allow-late-boot", no_argument, NULL, 'B' },
 		{ "by-host", no_argument, NULL, 'H' },
+		{ "prometheus", required_argument, NULL, 'M' },
+		{ "prometheus-timeout", required_argument, NULL, 'T' },
 		{ 0 }
 	};
 	static const struct cmd_opts spec = {
@@ -546,6 +571,10 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	opts_start(&o, &spec);
 	while (!ret && (ch = opts_next(&o, argc, argv)) != -1)
 		ret = check_option(ch, c, a);
+	if (!ret && a->prom_url && o.ndbs) {
+		fprintf(stderr, "abidep: --prometheus and --db are two sources of usage: give one\n");
+		ret = EXIT_USAGE;
+	}
 	opts_keep(&o, &a->db, &a->tables, &a->ntables, &a->out, &a->format, &a->wide);
 	ret = opts_end(&o, ret);
 	if (ret >= 0)
@@ -608,6 +637,19 @@ int check_read_db(struct check *c, const char *db, char *err, size_t errlen)
 	return ret;
 }
 
+/* The usage from --prometheus's server, as of --now; -1 with @err. */
+static int check_read_prom(struct check *c, const struct check_args *a, char *err, size_t errlen)
+{
+	struct usage_source src;
+	int ret;
+
+	if (usage_source_prom(&src, a->prom_url, a->prom_timeout, c->now, err, errlen))
+		return -1;
+	ret = check_read_usage(c, &src, err, errlen);
+	src.ops->close(&src);
+	return ret;
+}
+
 /* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
 static int check_run(struct check *c, struct abi_set *set, const struct check_args *a)
 {
@@ -622,7 +664,12 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 		return ret;
 	/* The page draws each entry's daily use. */
 	c->read_days = a->format == FMT_HTML;
-	if (check_read_db(c, a->db, err, sizeof(err))) {
+	if (a->prom_url) {
+		if (check_read_prom(c, a, err, sizeof(err))) {
+			fprintf(stderr, "abidep: %s\n", err);
+			return EXIT_PROM;
+		}
+	} else if (check_read_db(c, a->db, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_DB;
 	}
@@ -650,10 +697,10 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .db = STORE_DEFAULT_PATH };
+	struct check_args a = { .db = STORE_DEFAULT_PATH, .prom_timeout = DEFAULT_PROM_TIMEOUT };
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set = { 0 };
-	char *config = NULL, err[1024];
+	char *config = NULL, *source = NULL, *shown, err[1024];
 	int ret;
 
 	ret = check_args(argc, argv, &c, &a);
@@ -662,11 +709,24 @@ int cmd_check(int argc, char **argv)
 		free(a.pkg_paths);
 		return ret;
 	}
+	/* The output names the server where it names a DB, credentials left out. */
+	if (a.prom_url) {
+		shown = prom_url_shown(a.prom_url);
+		a.db = source = shown ? xasprintf("Prometheus at %s", shown) : NULL;
+		free(shown);
+		if (!source) {
+			fprintf(stderr, "abidep: --prometheus: the URL cannot be used: it is not a URL libcurl reads\n");
+			free(a.tables);
+			free(a.pkg_paths);
+			return EXIT_USAGE;
+		}
+	}
 	c.owner = owner_new(a.root);
 	/* A root named on purpose must have a package database; / need not. */
 	if (a.root && owner_load(c.owner, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		owner_free(c.owner);
+		free(source);
 		free(a.tables);
 		free(a.pkg_paths);
 		return EXIT_USAGE;
@@ -675,6 +735,7 @@ int cmd_check(int argc, char **argv)
 		c.config = config = xasprintf("%s/boot/config-%s", a.root ? a.root : "", c.kernel);
 	ret = check_run(&c, &set, &a);
 	free(config);
+	free(source);
 	check_free(&c);
 	abi_set_free(&set);
 	owner_free(c.owner);

@@ -37,6 +37,7 @@ static const char *const exit_text[EXIT_NR] = {
 	[EXIT_NODATA] = "none blocked, but a due entry has no data",
 	[EXIT_NOTDUE] = "none blocked or without data, but an entry is not due",
 	[EXIT_UNREAD] = "a package file, or a file in one, could not be read (hits or not)",
+	[EXIT_PROM] = "Prometheus could not be reached, timed out, answered an error or partial data",
 };
 
 #define HELP_WIDTH 78

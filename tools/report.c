@@ -9,7 +9,7 @@
  *
  *	abidep report [--db PATH] [--root DIR] [--entry PATTERN] [--since DATE] [--until DATE]
  *	abidep -j report
- *	abidep report --format prometheus [-o FILE]
+ *	abidep report --format prometheus [--now DATE] [-o FILE]
  *
  * --since and --until count the uses of the days they span, from the
  * store's daily history (store_filter); a DB without it, whole sessions.
@@ -20,9 +20,10 @@
  * a reader at boot, which a tracer loaded late misses), the earliest
  * after boot of its rows.
  *
- * The Prometheus form is node_exporter textfile-collector metrics, per
- * (entry, file, exe, package, uid, host, op): a fleet's Prometheus then shows
- * who uses what.
+ * The Prometheus form (report_prom.c) is node_exporter textfile-collector
+ * metrics, per (entry, file, exe, package, uid, host, op), and the tracer's
+ * sessions: a fleet's Prometheus then shows who uses what, and check
+ * --prometheus judges from it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -52,6 +53,7 @@ void report_usage(FILE *f)
 	fprintf(f,
 		"Usage: abidep report [-j|-p] [-d PATH] [-t PATH]... [--root DIR] [--entry PATTERN]\n"
 		"                     [--since DATE] [--until DATE] [--by-host] [-w] [-o FILE]\n"
+		"                     [--now DATE]\n"
 		"                     [--format text|json|csv|markdown|prometheus|html]\n"
 		"\n"
 		"Who uses the deprecated files (sysfs, /proc, cgroup v1), as 'abidep trace'\n"
@@ -72,7 +74,8 @@ void report_usage(FILE *f)
 		"\n"
 		"  -d, --db PATH    the usage DB (default %s); opened read-only\n"
 		"  -t, --tables PATH  the migration tables, for their known enumerators\n"
-		"                   (default %s); may be repeated\n"
+		"                   and (prometheus) Remove-after dates (default %s);\n"
+		"                   may be repeated\n"
 		"  --root DIR       name executables' packages from DIR's dpkg or rpm\n"
 		"                   database (both: dpkg's first; default /; '-' for a\n"
 		"                   file no package owns; -j adds their version)\n"
@@ -100,10 +103,14 @@ void report_usage(FILE *f)
 		"                   markdown (the tables, to paste into a ticket), or\n"
 		"                   prometheus: metrics for node_exporter's textfile\n"
 		"                   collector, per entry, file, exe, package, uid, host and\n"
-		"                   op (cgroups summed); or html: one self-contained page\n"
-		"                   (no script, nothing fetched), per entry its users per\n"
-		"                   executable and daily use, per host its tracer\n"
-		"                   sessions on a timeline\n"
+		"                   op (cgroups summed), the tracer's sessions and what\n"
+		"                   they watched, and the tables' Remove-after dates; or\n"
+		"                   html: one self-contained page (no script, nothing\n"
+		"                   fetched), per entry its users per executable and daily\n"
+		"                   use, per host its tracer sessions on a timeline\n"
+		"  --now DATE       prometheus: the time the sessions are exported as of\n"
+		"                   (as --since; default now): those that synced in the\n"
+		"                   %d days before it, and each host's latest\n"
 		"  -o, --output FILE  write FILE atomically (a temporary file renamed), not\n"
 		"                   standard output\n"
 		"  -w, --wide       text at full width; else it is fitted to $COLUMNS when\n"
@@ -113,7 +120,7 @@ void report_usage(FILE *f)
 		"  -h, --help       this help\n"
 		"\n",
 		ABI_ENUMERATORS, STORE_DEFAULT_PATH, abidep_default_tables(),
-		STORE_HISTORY_DAYS, NAMES_SHOWN);
+		STORE_HISTORY_DAYS, NAMES_SHOWN, PROM_HORIZON_DAYS);
 	abidep_exit_help(f, "0 done (an empty report too)", EXB(EXIT_USAGE) | EXB(EXIT_DB));
 }
 
@@ -197,117 +204,12 @@ static void print_json(const struct report *r, FILE *out)
 	json_end(&j);
 }
 
-/* ---- Prometheus ---- */
-
-/* A family of metrics: its name, type and help. */
-struct metric {
-	const char *name, *type, *help;
-};
-
-/* Per (entry, file, exe, package, uid, host, op): struct report_file_use. */
-static const struct metric use_metrics[] = {
-	{ "abidep_deprecated_access_total", "counter",
-	  "Uses of deprecated sysfs files seen by the abidep tracer, summed over its sessions." },
-	{ "abidep_deprecated_access_errors_total", "counter",
-	  "Of those uses, the ones that failed." },
-	{ "abidep_deprecated_access_swept_total", "counter",
-	  "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed." },
-	{ "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
-	  "The last use, in unix seconds." },
-};
-#define NUSE_METRICS (int)(sizeof(use_metrics) / sizeof(use_metrics[0]))
-
-/* Per host: struct report_loss. */
-static const struct metric loss_metrics[] = {
-	{ "abidep_tracer_unrecorded_total", "counter",
-	  "Accesses the abidep tracer saw but could not record (usage map full, or a uid over its new-key quota), summed over its sessions: any may have been a use." },
-	{ "abidep_tracer_skipped_runs_total", "counter",
-	  "Runs of the abidep tracer's programs the kernel skipped (one already running on that CPU), summed over its sessions: up to as many accesses not seen." },
-};
-#define NLOSS_METRICS (int)(sizeof(loss_metrics) / sizeof(loss_metrics[0]))
-
-static const char *const use_labels[] = {
-	"entry", "file", "exe", "package", "uid", "host", "op",
-};
-#define NLABELS (int)(sizeof(use_labels) / sizeof(use_labels[0]))
-
-/* A sample of each family of @m, whose values @v are in its order. */
-static void add_samples(struct prom *p, const struct metric *m, int n,
-			const char *const *labels, const char **label_values, int nlabels,
-			char v[][32])
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		prom_family(p, m[k].name, m[k].type, NULL);
-		prom_sample(p, labels, label_values, nlabels, v[k]);
-	}
-}
-
-static void add_use_metrics(struct prom *p, const struct report_file_use *u)
-{
-	char uid[16], v[NUSE_METRICS][32];
-	const char *values[NLABELS] = {
-		u->what, u->path, u->exe, u->package, uid, u->host, u->op,
-	};
-
-	snprintf(uid, sizeof(uid), "%u", u->uid);
-	snprintf(v[0], sizeof(v[0]), "%llu", u->counts.count);
-	snprintf(v[1], sizeof(v[1]), "%llu", u->counts.errors);
-	snprintf(v[2], sizeof(v[2]), "%llu", u->counts.swept);
-	snprintf(v[3], sizeof(v[3]), "%lld", u->counts.last_seen);
-	add_samples(p, use_metrics, NUSE_METRICS, use_labels, values, NLABELS, v);
-}
-
-static void add_loss_metrics(struct prom *p, const struct report_loss *l)
-{
-	static const char *const names[] = { "host" };
-	const char *values[] = { l->host };
-	char v[NLOSS_METRICS][32];
-
-	snprintf(v[0], sizeof(v[0]), "%llu", l->unrecorded);
-	snprintf(v[1], sizeof(v[1]), "%llu", l->skipped);
-	add_samples(p, loss_metrics, NLOSS_METRICS, names, values, 1, v);
-}
-
-/*
- * @r's uses per file and losses (REPORT_FILE_USES) as metrics, to @out
- * (NULL: standard output); an exit status. Counts are summed over
- * sessions, so they only grow while rows are added: counters.
- */
-static int print_prometheus(const struct report *r, const char *out)
-{
-	struct prom *p = prom_new();
-	char err[1024];
-	int ret = EXIT_OK, i;
-
-	/* Families declared first: an empty DB still gives HELP and TYPE. */
-	for (i = 0; i < NUSE_METRICS; i++)
-		prom_family(p, use_metrics[i].name, use_metrics[i].type, use_metrics[i].help);
-	for (i = 0; i < NLOSS_METRICS; i++)
-		prom_family(p, loss_metrics[i].name, loss_metrics[i].type, loss_metrics[i].help);
-	for (i = 0; i < r->nfile_uses; i++)
-		add_use_metrics(p, &r->file_uses[i]);
-	for (i = 0; i < r->nlosses; i++)
-		add_loss_metrics(p, &r->losses[i]);
-	if (out) {
-		if (prom_write_file(p, out, err, sizeof(err))) {
-			fprintf(stderr, "abidep: %s\n", err);
-			ret = EXIT_USAGE;
-		}
-	} else if (prom_write(p, stdout)) {
-		fprintf(stderr, "abidep: cannot write the metrics: %s\n", strerror(errno));
-		ret = EXIT_USAGE;
-	}
-	prom_free(p);
-	return ret;
-}
-
 /* ---- the command ---- */
 
 /* What the command line asks for. */
 struct report_args {
 	const char *db, *root, *since, *until, *out;
+	long long now;		/* --now: the sessions' horizon (prometheus) */
 	char **tables;		/* -t */
 	int ntables;
 	const char *entry;	/* --entry PATTERN */
@@ -333,6 +235,13 @@ static int report_option(int c, struct report_args *a)
 		}
 		*(c == 's' ? &a->since : &a->until) = optarg;
 		return EXIT_OK;
+	case 'n':
+		if (parse_utc_time(optarg, &a->now)) {
+			fprintf(stderr, "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS][Z] or @SECONDS (UTC), not '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
 	case 'H': a->by_host = true; return EXIT_OK;
 	default: return EXIT_OK;
 	}
@@ -347,6 +256,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "by-host", no_argument, NULL, 'H' },
+		{ "now", required_argument, NULL, 'n' },
 		{ 0 }
 	};
 	static const struct cmd_opts spec = {
@@ -400,7 +310,7 @@ static int report_output(const struct report *r, const struct report_args *a)
 	char err[1024];
 
 	if (a->format == FMT_PROMETHEUS)
-		return print_prometheus(r, a->out);
+		return report_prom_print(r, a->entry, a->now, a->out);
 	if (output_open(&o, a->out, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return EXIT_USAGE;
@@ -424,7 +334,7 @@ static int report_output(const struct report *r, const struct report_args *a)
 static unsigned int report_parts(enum out_format f)
 {
 	if (f == FMT_PROMETHEUS)
-		return REPORT_FILE_USES;
+		return REPORT_FILE_USES | REPORT_SESSIONS;
 	return f == FMT_HTML ? REPORT_USERS | REPORT_HISTORY : REPORT_USERS;
 }
 
@@ -441,17 +351,13 @@ static int report_store(struct store *s, const struct report_args *a, struct rep
 }
 
 /*
- * The tables, for their enumerators (text and JSON only); an exit status.
- * Tables named with -t must load; without them the report still reads the
- * DB (a merged one, on a machine without abidep's tables), unmarked.
+ * The tables, for their enumerators (text, JSON) and Remove-after dates
+ * (prometheus); an exit status. Tables named with -t must load; without
+ * them the report still reads the DB (a merged one, on a machine without
+ * abidep's tables), unmarked.
  */
 static int report_tables(struct report *r, const struct report_args *a)
 {
-	if (a->format == FMT_PROMETHEUS) {
-		if (a->ntables)
-			fprintf(stderr, "abidep: report: -t is not used by --format prometheus\n");
-		return EXIT_OK;
-	}
 	/* The report uses no Description: skip_text. */
 	if (!abidep_load_tables(&r->set, a->tables, a->ntables, true))
 		return EXIT_OK;
@@ -459,13 +365,16 @@ static int report_tables(struct report *r, const struct report_args *a)
 		return EXIT_USAGE;
 	abi_set_free(&r->set);
 	memset(&r->set, 0, sizeof(r->set));
-	fprintf(stderr, "abidep: report: known enumerators are not marked (give the tables with -t)\n");
+	if (a->format == FMT_PROMETHEUS)
+		fprintf(stderr, "abidep: report: no Remove-after dates in the metrics (give the tables with -t)\n");
+	else
+		fprintf(stderr, "abidep: report: known enumerators are not marked (give the tables with -t)\n");
 	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { .db = STORE_DEFAULT_PATH };
+	struct report_args a = { .db = STORE_DEFAULT_PATH, .now = time(NULL) };
 	struct report r = { 0 };
 	struct store *s;
 	char err[1024];

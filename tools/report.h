@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * abidep report's printers, of the one model report.c has read
- * (lib/report_model.h): JSON and Prometheus (report.c), text, Markdown
- * and CSV (report_text.c), HTML (report_html.h). None reads the store.
+ * (lib/report_model.h): JSON (report.c), Prometheus (report_prom.c), text,
+ * Markdown and CSV (report_text.c), HTML (report_html.h). None reads the
+ * store.
  */
 #ifndef ABIDEP_REPORT_H
 #define ABIDEP_REPORT_H
@@ -27,5 +28,15 @@ const char *report_how(const struct usage_counts *c);
  */
 void report_print(const struct report *r, bool by_host, FILE *out, enum out_format f,
 		  int width);
+
+/*
+ * @r (REPORT_FILE_USES and REPORT_SESSIONS read) as node_exporter textfile
+ * metrics, to @out (NULL: standard output): the sessions of the
+ * PROM_HORIZON_DAYS before @now and each host's latest, the Remove-after
+ * dates of @r's tables' entries @pattern (--entry; NULL: all) selects.
+ * An exit status.
+ */
+int report_prom_print(const struct report *r, const char *pattern, long long now,
+		      const char *out);
 
 #endif

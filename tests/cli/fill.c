@@ -8,7 +8,8 @@
  * is a session row instead (store_merge_session(); - for NULL; first_sync
  * left out is started, as a live tracer's or a pin with its DB has it,
  * and - is a session written before schema 7, its first sync unknown), and
- * W|host|session|what|since|last_sync|files a watched run (store_merge_watched()).
+ * W|host|session|what|since|last_sync|files a watched run (store_merge_watched();
+ * what - for NULL). Their host, session and what take %XX as rows do.
  * With WHATS (a file, one What a line), each session line also gets a run
  * per What over its span, 1 file watched, host_id "machine-id" and the
  * stage "early": a tracer of today, pinned before udev, that watched them
@@ -94,7 +95,7 @@ int main(int argc, char **argv)
 			;
 		if (n == 7 && !strcmp(v[0], "W")) {
 			struct usage_watched w = {
-				.host = v[1], .session = v[2], .what = v[3],
+				.host = f(v[1]), .session = f(v[2]), .what = f(v[3]),
 				.since = strtoll(v[4], NULL, 10),
 				.last_sync = strtoll(v[5], NULL, 10),
 				.files = strtoll(v[6], NULL, 10),
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
 		}
 		if ((n == 5 || (n >= 8 && n <= 12)) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
-				.host = v[1], .session = v[2],
+				.host = f(v[1]), .session = f(v[2]),
 				.started = strtoll(v[3], NULL, 10),
 				.last_sync = strtoll(v[4], NULL, 10),
 				.lost_at = STORE_NO_LOSS,

@@ -61,7 +61,9 @@ check "... and completes objects" \
 
 section "systemd units"
 check "units verify (systemd-analyze verify)" \
-	sh -c "systemd-analyze verify $earlyunit $unit $syncunit /lib/systemd/system/abidep-sync.timer >'$log/verify.log' 2>&1 && ! grep -q . '$log/verify.log'"
+	sh -c "systemd-analyze verify $earlyunit $unit $syncunit /lib/systemd/system/abidep-sync.timer \
+		/lib/systemd/system/abidep-metrics.service /lib/systemd/system/abidep-metrics.timer \
+		>'$log/verify.log' 2>&1 && ! grep -q . '$log/verify.log'"
 sed 's/^/# verify: /' "$log/verify.log"
 check "abidep-trace.service is enabled at boot (multi-user.target)" \
 	test "$(readlink /etc/systemd/system/multi-user.target.wants/abidep-trace.service)" = "$unit"
@@ -69,6 +71,8 @@ check "abidep-trace-early.service is enabled at boot (sysinit.target)" \
 	test "$(readlink /etc/systemd/system/sysinit.target.wants/abidep-trace-early.service)" = "$earlyunit"
 check "abidep-sync.timer is enabled (timers.target)" \
 	test "$(readlink /etc/systemd/system/timers.target.wants/abidep-sync.timer)" = /lib/systemd/system/abidep-sync.timer
+check "abidep-metrics.timer is enabled (timers.target)" \
+	test "$(readlink /etc/systemd/system/timers.target.wants/abidep-metrics.timer)" = /lib/systemd/system/abidep-metrics.timer
 
 section "DKMS"
 check "dkms status: installed for $kver" \

@@ -25,6 +25,7 @@ enum abidep_exit {
 	EXIT_NODATA = 12,	/* check: none blocked, a due entry without data */
 	EXIT_NOTDUE = 13,	/* check: none blocked or without data, one not due */
 	EXIT_UNREAD = 14,	/* scan: a package file could not be read whole */
+	EXIT_PROM = 15,	/* check: Prometheus unreachable, slow, in error or partial */
 	EXIT_NR
 };
 

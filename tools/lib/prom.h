@@ -11,6 +11,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * The sessions report --format prometheus exports: those that synced in
+ * the last this many days (and each host's latest), so that a long-lived
+ * fleet DB does not export every session it ever had; check --prometheus
+ * looks back as far.
+ */
+#define PROM_HORIZON_DAYS	45
+
 struct prom;
 
 struct prom *prom_new(void);

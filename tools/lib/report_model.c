@@ -225,6 +225,18 @@ static void add_span(struct report *r, const struct usage_session *u)
 		r->last = u->last_sync;
 }
 
+/* REPORT_SESSIONS: a copy of a session row, its strings the model's. */
+static void keep_session(struct report *r, const struct usage_session *u)
+{
+	struct usage_session *c = GROW(r->sessions, r->nsess, r->scap);
+
+	*c = *u;
+	c->host = xstrdup(u->host);
+	c->session = xstrdup(u->session);
+	c->host_id = dup_or_null(u->host_id);
+	c->stage = dup_or_null(u->stage);
+}
+
 /* Sessions come ordered by host, then start. */
 static int add_session(const struct usage_session *u, void *arg)
 {
@@ -233,6 +245,21 @@ static int add_session(const struct usage_session *u, void *arg)
 	add_loss(r, u);
 	if (r->parts & REPORT_HISTORY)
 		add_span(r, u);
+	if (r->parts & REPORT_SESSIONS)
+		keep_session(r, u);
+	return 0;
+}
+
+/* REPORT_SESSIONS: a copy of a watched run. */
+static int keep_watched(const struct usage_watched *w, void *arg)
+{
+	struct report *r = arg;
+	struct usage_watched *c = GROW(r->watched, r->nwatched, r->wcap);
+
+	*c = *w;
+	c->host = xstrdup(w->host);
+	c->session = xstrdup(w->session);
+	c->what = dup_or_null(w->what);
 	return 0;
 }
 
@@ -307,6 +334,8 @@ static int read_parts(struct report *r, struct store *s)
 	if (!ret)
 		ret = store_each_session(s, add_session, r);
 	unknown_last(r);
+	if (!ret && (r->parts & REPORT_SESSIONS))
+		ret = store_each_watched(s, keep_watched, r);
 	if (!ret && (r->parts & REPORT_HISTORY)) {
 		r->has_days = store_has_days(s);
 		if (r->has_days)
@@ -375,6 +404,26 @@ static void file_use_free(struct report_file_use *u)
 	free(u->host);
 }
 
+/* The strings keep_session() and keep_watched() copied. */
+static void sessions_free(struct report *r)
+{
+	int i;
+
+	for (i = 0; i < r->nsess; i++) {
+		free((char *)r->sessions[i].host);
+		free((char *)r->sessions[i].session);
+		free((char *)r->sessions[i].host_id);
+		free((char *)r->sessions[i].stage);
+	}
+	free(r->sessions);
+	for (i = 0; i < r->nwatched; i++) {
+		free((char *)r->watched[i].host);
+		free((char *)r->watched[i].session);
+		free((char *)r->watched[i].what);
+	}
+	free(r->watched);
+}
+
 void report_free(struct report *r)
 {
 	int i;
@@ -393,6 +442,7 @@ void report_free(struct report *r)
 		free(r->hosts[i].spans);
 	}
 	free(r->hosts);
+	sessions_free(r);
 	owner_free(r->owner);
 	abi_set_free(&r->set);
 }

@@ -109,6 +109,7 @@ enum {
 	REPORT_USERS = 1 << 0,		/* rows, entries, their files, users, boots */
 	REPORT_FILE_USES = 1 << 1,	/* file_uses */
 	REPORT_HISTORY = 1 << 2,	/* daily use per entry, sessions per host */
+	REPORT_SESSIONS = 1 << 3,	/* sessions and watched runs, whole */
 };
 
 struct report {
@@ -136,6 +137,15 @@ struct report {
 	int nhosts, hcap;
 	long long nsessions;
 	long long first, last;		/* the sessions' span; LLONG_MAX, LLONG_MIN: none */
+	/*
+	 * REPORT_SESSIONS: every session and watched run as the store has
+	 * them (its order: by host, then start), whatever the filter; the
+	 * strings are the model's.
+	 */
+	struct usage_session *sessions;
+	int nsess, scap;
+	struct usage_watched *watched;
+	int nwatched, wcap;
 };
 
 /*

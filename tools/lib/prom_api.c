@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus's HTTP query API (prom_api.h): libcurl sends, jansson reads.
+ * Nothing an answer holds is printed raw: a server's error text is cleaned
+ * (text_clean()) and cut short before it reaches a message.
+ */
+#include <curl/curl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom_api.h"
+#include "text.h"
+#include "util.h"
+
+/* How much of a server's own text (an error, a warning) a message shows. */
+#define SHOWN_MAX	300
+
+struct prom_client {
+	CURL *curl;
+	char *base;		/* the URL without a trailing /, credentials included */
+	char *shown;		/* the URL without credentials */
+	char *secret;		/* its password, kept out of every message; NULL: none */
+	long timeout;
+};
+
+/* The answer being received, bounded by PROM_ANSWER_MAX. */
+struct answer {
+	char *buf;
+	size_t len, cap;
+	bool too_big;
+};
+
+static size_t take_bytes(char *p, size_t size, size_t n, void *arg)
+{
+	struct answer *a = arg;
+	size_t add = size * n;
+
+	if (a->len + add > PROM_ANSWER_MAX) {
+		a->too_big = true;
+		return 0;
+	}
+	if (a->len + add + 1 > a->cap) {
+		a->cap = (a->len + add + 1) * 2;
+		a->buf = xrealloc(a->buf, a->cap);
+	}
+	memcpy(a->buf + a->len, p, add);
+	a->len += add;
+	a->buf[a->len] = '\0';
+	return add;
+}
+
+/* The URL's parts: @shown without credentials, the password into *@secret. */
+static int split_url(const char *url, char **shown, char **secret)
+{
+	CURLU *h = curl_url();
+	char *s = NULL, *pw = NULL;
+	int ret = -1;
+
+	if (!h)
+		die_oom();
+	if (curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK) {
+		curl_url_get(h, CURLUPART_PASSWORD, &pw, 0);
+		if (curl_url_set(h, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+		    curl_url_set(h, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+		    curl_url_get(h, CURLUPART_URL, &s, 0) == CURLUE_OK)
+			ret = 0;
+	}
+	*shown = s ? xstrdup(s) : NULL;
+	*secret = pw && *pw ? xstrdup(pw) : NULL;
+	curl_free(s);
+	curl_free(pw);
+	curl_url_cleanup(h);
+	return ret;
+}
+
+/* Is @url one we take: http or https, no query, no fragment? */
+static const char *url_problem(const char *url)
+{
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
+		return "it must begin http:// or https://";
+	if (strpbrk(url, "?#"))
+		return "it must have no query (?) or fragment (#): give the server's base URL";
+	if (strpbrk(url, " \t\r\n"))
+		return "it must have no white space";
+	return NULL;
+}
+
+struct prom_client *prom_client_new(const char *url, long timeout, char *err, size_t errlen)
+{
+	const char *why = url_problem(url);
+	struct prom_client *c;
+	size_t n = strlen(url);
+
+	if (!why && curl_global_init(CURL_GLOBAL_DEFAULT))
+		why = "libcurl cannot start";
+	c = xcalloc(1, sizeof(*c));
+	if (!why && split_url(url, &c->shown, &c->secret))
+		why = "it is not a URL libcurl reads";
+	if (why) {
+		/* Not even a URL: say so without showing it, it may hold a password. */
+		snprintf(err, errlen, "--prometheus: the URL cannot be used: %s", why);
+		prom_client_free(c);
+		return NULL;
+	}
+	while (n && url[n - 1] == '/')
+		n--;
+	c->base = xstrndup(url, n);
+	c->timeout = timeout;
+	c->curl = curl_easy_init();
+	if (!c->curl)
+		die_oom();
+	return c;
+}
+
+void prom_client_free(struct prom_client *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	free(c->base);
+	free(c->shown);
+	free(c->secret);
+	free(c);
+}
+
+const char *prom_client_url(const struct prom_client *c)
+{
+	return c->shown;
+}
+
+char *prom_url_shown(const char *url)
+{
+	char *shown = NULL, *secret = NULL;
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) || split_url(url, &shown, &secret)) {
+		free(shown);
+		shown = NULL;
+	}
+	free(secret);
+	return shown;
+}
+
+/* A server's text for a message: cleaned, cut to SHOWN_MAX, the password masked. */
+static char *shown_text(const struct prom_client *c, const char *s)
+{
+	char *t = text_escaped(s, TEXT_TERMINAL), *p;
+	size_t n;
+
+	if (strlen(t) > SHOWN_MAX)
+		strcpy(t + SHOWN_MAX - 3, "...");
+	if (c->secret && (n = strlen(c->secret)))
+		while ((p = strstr(t, c->secret)))
+			memset(p, '*', n);
+	return t;
+}
+
+/* @s form-encoded (malloc'd). */
+static char *form_value(struct prom_client *c, const char *s)
+{
+	char *q = curl_easy_escape(c->curl, s, 0), *r;
+
+	if (!q)
+		die_oom();
+	r = xstrdup(q);
+	curl_free(q);
+	return r;
+}
+
+/* POST @body to the API's @path; the answer into @a and the HTTP status into *@status. */
+static int post(struct prom_client *c, const char *path, const char *body, struct answer *a,
+		long *status, char *err, size_t errlen)
+{
+	char cerr[CURL_ERROR_SIZE] = "", *url = xasprintf("%s%s", c->base, path), *why;
+	CURL *h = c->curl;
+	CURLcode rc;
+
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
+	rc = curl_easy_perform(h);
+	free(url);
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		return 0;
+	}
+	why = shown_text(c, *cerr ? cerr : curl_easy_strerror(rc));
+	if (a->too_big)
+		snprintf(err, errlen, "Prometheus at %s: its answer is over %llu MiB",
+			 c->shown, PROM_ANSWER_MAX >> 20);
+	else if (rc == CURLE_OPERATION_TIMEDOUT)
+		snprintf(err, errlen, "Prometheus at %s did not answer within %ld s (--prometheus-timeout): %s",
+			 c->shown, c->timeout, why);
+	else
+		snprintf(err, errlen, "Prometheus at %s cannot be reached: %s; is it running, and is the URL right?",
+			 c->shown, why);
+	free(why);
+	return -1;
+}
+
+/* @o's string member @key, or NULL. */
+static const char *member_str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* A failure the server answered: its errorType and error, or the HTTP status. */
+static void answered_error(struct prom_client *c, json_t *root, long status,
+			   char *err, size_t errlen)
+{
+	const char *type = member_str(root, "errorType"), *msg = member_str(root, "error");
+	char *t = shown_text(c, type ? type : "?"), *m = shown_text(c, msg ? msg : "?");
+
+	if (type || msg)
+		snprintf(err, errlen, "Prometheus at %s answered an error (HTTP %ld, %s): %s",
+			 c->shown, status, t, m);
+	else
+		snprintf(err, errlen, "Prometheus at %s answered HTTP %ld without a query answer",
+			 c->shown, status);
+	free(t);
+	free(m);
+}
+
+/* One sample of a vector answer into @s: its labels, its finite value. */
+static int take_series(json_t *item, struct prom_series *s)
+{
+	json_t *metric = json_object_get(item, "metric"), *value = json_object_get(item, "value");
+	const char *name, *v;
+	json_t *lv;
+	char *end;
+	int i = 0;
+
+	v = json_string_value(json_array_get(value, 1));
+	if (!json_is_object(metric) || json_array_size(value) != 2 || !v)
+		return -1;
+	s->value = strtod(v, &end);
+	if (end == v || *end || !isfinite(s->value))
+		return -1;
+	s->labels = xcalloc(json_object_size(metric) + 1, sizeof(*s->labels));
+	json_object_foreach(metric, name, lv) {
+		if (!json_is_string(lv))
+			return -1;
+		s->labels[i].name = xstrdup(name);
+		s->labels[i].value = xstrdup(json_string_value(lv));
+		s->nlabels = ++i;
+	}
+	return 0;
+}
+
+/* A successful answer's data, a vector, appended to @out. */
+static int take_vector(struct prom_client *c, json_t *data, struct prom_vector *out,
+		       char *err, size_t errlen)
+{
+	const char *type = member_str(data, "resultType");
+	json_t *result = json_object_get(data, "result"), *item;
+	size_t i;
+
+	if (!type || strcmp(type, "vector") || !json_is_array(result)) {
+		char *t = shown_text(c, type ? type : "missing");
+
+		snprintf(err, errlen, "Prometheus at %s answered no instant vector (resultType %s)",
+			 c->shown, t);
+		free(t);
+		return -1;
+	}
+	json_array_foreach(result, i, item) {
+		struct prom_series *s = GROW(out->s, out->n, out->cap);
+
+		if (take_series(item, s)) {
+			snprintf(err, errlen, "Prometheus at %s answered a malformed sample (sample %zu of the answer)",
+				 c->shown, i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A successful answer's data, label sets (/api/v1/series), appended to @out. */
+static int take_label_sets(struct prom_client *c, json_t *data, struct prom_vector *out,
+			   char *err, size_t errlen)
+{
+	json_t *item, *wrapped;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_array(data)) {
+		snprintf(err, errlen, "Prometheus at %s answered no list of series", c->shown);
+		return -1;
+	}
+	json_array_foreach(data, i, item) {
+		struct prom_series *s = GROW(out->s, out->n, out->cap);
+
+		/* A sample of value 0: one parser for labels. */
+		wrapped = json_pack("{sOs[is]}", "metric", item, "value", 0, "0");
+		ret = wrapped ? take_series(wrapped, s) : -1;
+		json_decref(wrapped);
+		if (ret) {
+			snprintf(err, errlen, "Prometheus at %s answered a malformed series (%zu of the answer)",
+				 c->shown, i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A failure if the answer carries warnings: a server's partial data. */
+static int no_warnings(struct prom_client *c, json_t *root, char *err, size_t errlen)
+{
+	json_t *warnings = json_object_get(root, "warnings"), *first;
+	char *w;
+
+	if (!json_array_size(warnings))
+		return 0;
+	first = json_array_get(warnings, 0);
+	w = shown_text(c, json_is_string(first) ? json_string_value(first) : "?");
+	snprintf(err, errlen, "Prometheus at %s answered partial data (%zu warning%s, the first: %s): no verdict rests on it",
+		 c->shown, json_array_size(warnings), json_array_size(warnings) == 1 ? "" : "s", w);
+	free(w);
+	return -1;
+}
+
+int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long status,
+		     bool label_sets, struct prom_vector *out, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = buf ? json_loadb(buf, len, 0, &jerr) : NULL;
+	int ret = -1;
+
+	if (!json_is_object(root))
+		snprintf(err, errlen, "Prometheus at %s answered HTTP %ld, not a JSON object: is the URL a Prometheus server's?",
+			 c->shown, status);
+	else if (status != 200 || !member_str(root, "status") ||
+		 strcmp(member_str(root, "status"), "success"))
+		answered_error(c, root, status, err, errlen);
+	else if (!no_warnings(c, root, err, errlen))
+		ret = (label_sets ? take_label_sets : take_vector)(c, json_object_get(root, "data"),
+								   out, err, errlen);
+	json_decref(root);
+	return ret;
+}
+
+/* POST @body to @path, and take the data of a successful, whole answer. */
+static int call(struct prom_client *c, const char *path, const char *body, bool label_sets,
+		struct prom_vector *out, char *err, size_t errlen)
+{
+	struct answer a = { 0 };
+	long status = 0;
+	int ret = -1;
+
+	if (!post(c, path, body, &a, &status, err, errlen))
+		ret = prom_take_answer(c, a.buf, a.len, status, label_sets, out, err, errlen);
+	free(a.buf);
+	return ret;
+}
+
+int prom_query(struct prom_client *c, const char *promql, long long at,
+	       struct prom_vector *out, char *err, size_t errlen)
+{
+	char *q = form_value(c, promql), *body = xasprintf("query=%s&time=%lld", q, at);
+	int ret = call(c, "/api/v1/query", body, false, out, err, errlen);
+
+	free(q);
+	free(body);
+	return ret;
+}
+
+int prom_series_query(struct prom_client *c, const char *const *match, int n,
+		      long long start, long long end, struct prom_vector *out,
+		      char *err, size_t errlen)
+{
+	char *body = xasprintf("start=%lld&end=%lld", start, end), *m, *next;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		m = form_value(c, match[i]);
+		next = xasprintf("%s&match%%5B%%5D=%s", body, m);
+		free(m);
+		free(body);
+		body = next;
+	}
+	ret = call(c, "/api/v1/series", body, true, out, err, errlen);
+	free(body);
+	return ret;
+}
+
+/*
+ * Append @s to @b at @n, each byte not alphanumeric nor UTF-8 escaped for
+ * RE2 (\. \x{0a}), and that for a PromQL string (each \ doubled, " as
+ * \"); the new length.
+ */
+static size_t re2_escape(char *b, size_t n, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			n += sprintf(b + n, "\\\\x{%02x}", *p);
+		else if (*p >= 0x80 || (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
+			b[n++] = *p;
+		else if (*p == '\\' || *p == '"')
+			n += sprintf(b + n, "\\\\\\%c", *p);
+		else
+			n += sprintf(b + n, "\\\\%c", *p);
+	}
+	return n;
+}
+
+char *promql_regex_of(const char *const *v, int n)
+{
+	size_t len = 3, k = 0;
+	char *b;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) * 8 + 1;
+	b = xmalloc(len + 1);
+	b[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (i)
+			b[k++] = '|';
+		k = re2_escape(b, k, v[i]);
+	}
+	b[k++] = '"';
+	b[k] = '\0';
+	return b;
+}
+
+const char *prom_label_value(const struct prom_series *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nlabels; i++)
+		if (!strcmp(s->labels[i].name, name))
+			return s->labels[i].value;
+	return NULL;
+}
+
+void prom_vector_free(struct prom_vector *v)
+{
+	int i, k;
+
+	for (i = 0; i < v->n; i++) {
+		for (k = 0; k < v->s[i].nlabels; k++) {
+			free(v->s[i].labels[k].name);
+			free(v->s[i].labels[k].value);
+		}
+		free(v->s[i].labels);
+	}
+	free(v->s);
+	memset(v, 0, sizeof(*v));
+}
