@@ -301,6 +301,8 @@ cp "$T/tf/h01/abidep.prom" "$T/tf/h02/abidep.prom"
 touch -d @999 "$T/tf/h02/abidep.prom"
 check "h01's metrics served by two targets (h02's too): scraped" \
 	prom_until "$URL" 'count(count by (instance) (abidep_tracer_session_last_sync_timestamp_seconds{host="h01"}))' 2
+# check's now is the clock in whole seconds: a second on, it sees that scrape.
+sleep 1
 check "... a conflict: exit 15" test "$(status "$A" check -t "$T/tables" --prometheus "$URL" -j)" = 15
 check "... nothing ready, named" sh -c "! grep -q ready '$T/out' && grep -q h01 '$T/err'"
 
