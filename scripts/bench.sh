@@ -24,6 +24,10 @@
 #   packages  abidep scan --packages vs dpkg-deb -R + grep, on the real
 #           Debian packages of tests/debs (and its cached second run)
 #                                                 (scripts/bench-packages.sh)
+#   prometheus  abidep check --prometheus vs check --db, on 1,000 hosts'
+#           metrics over 90 days backfilled into Prometheus, and the same
+#           hosts' DBs merged; Prometheus's memory, the TSDB's size
+#                                               (scripts/bench-prometheus.sh)
 #
 # Each part writes raw lines under build/bench/raw/; tests/bench/results.py
 # judges them and writes build/bench/results.json and build/bench/results.rst
@@ -37,7 +41,8 @@
 # BENCH_ROUNDS (6) and BENCH_ITERS (2000) for the tracer, ALIAS_ROUNDS (8) and
 # ALIAS_ITERS (2000),
 # BENCH_RUNS (15) for the tables, BENCH_SCAN_RUNS (5), BENCH_SCAN_DIR (/usr/lib),
-# BENCH_PKG_RUNS (5).
+# BENCH_PKG_RUNS (5), BENCH_PROM_HOSTS (1000), BENCH_PROM_DAYS (90),
+# BENCH_PROM_RUNS (5).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -115,6 +120,8 @@ echo "== scan: abidep scan vs grep"
 scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
 echo "== packages: abidep scan --packages vs dpkg-deb -R + grep"
 scripts/bench-packages.sh || rec F "scripts/bench-packages.sh exited $?"
+echo "== prometheus: check --prometheus vs check --db (about 8 minutes)"
+scripts/bench-prometheus.sh || rec F "scripts/bench-prometheus.sh exited $?"
 
 el=$(($(date +%s) - start))
 rec I load_end "$(cut -d' ' -f1-3 /proc/loadavg)"

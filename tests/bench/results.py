@@ -132,7 +132,7 @@ def target(what, figure, text, met, judged_on):
 
 
 results = {"kernels": kernels, "tracer": {}, "alias": {}, "scan": {}, "packages": {},
-           "tables": {}}
+           "prometheus": {}, "tables": {}}
 run = parse(os.path.join(raw, "run.txt")) or {"info": {}}
 for f in run.get("failed", []):
     fail(f)
@@ -350,6 +350,39 @@ else:
         target("scan --packages, equal work, one process: dpkg-deb -R + grep's time over "
                "abidep's", fmt_x(a1["median"]), "at least 3x", a1["median"] >= 3.0, "wall time")
 
+# ---- prometheus -------------------------------------------------------------
+p = parse(os.path.join(raw, "prometheus.txt"))
+if p is None or not p["samples"]:
+    fail("prometheus: no figures" + (f" ({p['failed'][0]})" if p and p.get("failed") else ""))
+else:
+    nchecks, bad = check_part("prometheus", p)
+    info = p["info"]
+    rounds = int(info.get("rounds", 0))
+    pm = {"checks": nchecks, "wrong_counts": bad, "rounds": rounds, "sides": {},
+          "end": info.get("end"), "prometheus": info.get("prometheus"),
+          "verdicts": info.get("verdicts"), "memory_kib": p["mem"]}
+    for key in ("hosts", "days", "step", "series", "samples", "openmetrics_bytes", "blocks",
+                "tsdb_bytes", "db_bytes"):
+        pm[key] = int(info.get(key, 0))
+    for key in ("generate_s", "fill_merge_s", "backfill_s", "ready_s"):
+        pm[key] = float(info.get(key, 0))
+    if rounds < 3:
+        fail(f"prometheus: {rounds} rounds, fewer than 3")
+    for key in ("prom_hwm_kib", "prom_rss_kib"):
+        if key not in p["mem"]:
+            fail(f"prometheus: no {key}")
+    sides = info.get("sides", "").split()
+    wall = {s: series_of("prometheus", p, s, "wall", rounds) for s in sides}
+    cpu = {s: series_of("prometheus", p, s, "cpu", rounds) for s in sides}
+    for s in sides:
+        if not wall[s]:
+            continue
+        pm["sides"][s] = {"wall_s": stats([v / 1e6 for v in wall[s].values()]),
+                          "cpu_s": stats([v / 1e6 for v in cpu[s].values()])}
+        if s != "db" and wall.get("db"):
+            pm["sides"][s]["vs_db_wall"] = stats(paired(wall[s], wall["db"], lambda a, d: a / d))
+    results["prometheus"] = pm
+
 # ---- tables ---------------------------------------------------------------
 p = parse(os.path.join(raw, "tables.txt"))
 if p is None or not p["samples"]:
@@ -554,6 +587,34 @@ if pk.get("sides"):
                      fmt_x(d["vs_unpack_cpu"]["median"]) if "vs_unpack_cpu" in d else ""])
     doc.append(table(["command", "wall s", "CPU s", "packages/s", "unpack / this, wall", "CPU"],
                      rows))
+
+pm = results["prometheus"]
+if pm.get("sides"):
+    doc.append(heading(f"Check over Prometheus: {pm['hosts']:,} hosts, {pm['days']} days"))
+    mem = pm["memory_kib"]
+    doc.append(f"A fleet of {pm['hosts']:,} hosts' metrics over {pm['days']} days, a sample "
+               f"every {pm['step']:,} s ({pm['series']:,} series, {pm['samples']:,} samples), "
+               f"backfilled into Prometheus {pm['prometheus']} by promtool: {pm['blocks']} "
+               f"blocks, {pm['tsdb_bytes'] / 1e6:.1f} MB on disk; the same hosts' DBs merged: "
+               f"{pm['db_bytes'] / 1e6:.1f} MB. ``abidep check --prometheus`` and ``abidep "
+               f"check --db`` over a 30-day window at the data's end found the same verdicts "
+               f"({pm['verdicts']}), users and uncovered hosts"
+               f"{'' if not pm['wrong_counts'] else ' (NOT: see FAILED)'}; {pm['rounds']} "
+               f"rounds. Prometheus's resident memory after the queries: "
+               f"{mem.get('prom_rss_kib', 0) / 1024:.0f} MiB (peak "
+               f"{mem.get('prom_hwm_kib', 0) / 1024:.0f} MiB; "
+               f"{mem.get('prom_rss_start_kib', 0) / 1024:.0f} MiB before them).\n")
+    names = {"prom": "abidep check --prometheus URL --quiet-days 30",
+             "db": "abidep check --db MERGED.db --quiet-days 30"}
+    rows = []
+    for s in ("prom", "db"):
+        d = pm["sides"].get(s)
+        if not d:
+            continue
+        rows.append([names[s], fmt_range(d["wall_s"], lambda x: f"{x:.3f}"),
+                     fmt_range(d["cpu_s"], lambda x: f"{x:.3f}"),
+                     fmt_range(d["vs_db_wall"], fmt_x) if "vs_db_wall" in d else ""])
+    doc.append(table(["command", "wall s", "CPU s (abidep's)", "this / the DB's, wall"], rows))
 
 tb = results["tables"]
 for k in kernels:

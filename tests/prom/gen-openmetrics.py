@@ -121,12 +121,16 @@ def write_metrics(a, hosts, out):
     lab = lambda h, extra: ",".join([f'{k}="{esc(str(v))}"' for k, v in extra] +
                                     [f'instance="{h.instance}"', 'job="abidep"'])
 
+    count = {"series": 0, "samples": 0}
+
     def family(name, typ, series):
         out.write(f"# TYPE {name} {typ}\n")
         sample = name + ("_total" if typ == "counter" else "")
         for labels, values in series:
             pre = sample + "{" + labels + "} "
             out.write("".join(f"{pre}{v} {t}\n" for t, v in values))
+            count["series"] += 1
+            count["samples"] += len(values)
 
     def sessions_series(key):
         for h in hosts:
@@ -179,6 +183,7 @@ def write_metrics(a, hosts, out):
                               ("since", s[2] + 5), ("found", "1")]), vals
     family("abidep_tracer_watched_last_sync_timestamp_seconds", "gauge", watched())
     out.write("# EOF\n")
+    return count
 
 
 def write_fill(a, h, path):
@@ -210,10 +215,11 @@ def main():
     hosts = [Host(i, a) for i in range(a.hosts)]
     os.makedirs(a.fill_dir, exist_ok=True)
     with open(a.out, "w", buffering=1 << 20) as out:
-        write_metrics(a, hosts, out)
+        count = write_metrics(a, hosts, out)
     for h in hosts:
         write_fill(a, h, os.path.join(a.fill_dir, h.name + ".fill"))
     print(f"end {a.end}")
+    print(f"series {count['series']}\nsamples {count['samples']}")
     print(f"blocked {a.what[0]}\nready {a.what[1]}\nno-data {a.what[2]} h0000\nready {a.what[3]}")
 
 

@@ -26,7 +26,8 @@
 #
 # Everything listens on 127.0.0.1 only. Each process is started directly
 # (not in a subshell), so $! is its pid; the pids are kept in
-# $PROM_DIR/pids. Bounded waits: PROM_WAIT seconds (default 30).
+# $PROM_DIR/pids. Bounded waits: PROM_WAIT seconds (default 30). Safe
+# under set -e (scripts/bench-prometheus.sh).
 # shellcheck shell=sh
 
 PROM_BIN=${PROM_BIN:-/usr/bin/prometheus}
@@ -225,16 +226,16 @@ prom_stop() {
 			sleep 0.1
 			_i=$((_i + 1))
 		done
-		kill -KILL "$1" 2>/dev/null
+		kill -KILL "$1" 2>/dev/null || :
 	fi
-	wait "$1" 2>/dev/null
+	wait "$1" 2>/dev/null || :
 	sed -i "/^$1\$/d" "$PROM_DIR/pids"
 }
 
 prom_cleanup() {
 	[ -n "${PROM_DIR:-}" ] && [ -f "$PROM_DIR/pids" ] || return 0
 	for _p in $(cat "$PROM_DIR/pids"); do
-		kill "$_p" 2>/dev/null
+		kill "$_p" 2>/dev/null || :
 	done
 	for _p in $(cat "$PROM_DIR/pids"); do
 		prom_stop "$_p"
