@@ -117,12 +117,13 @@ cmd() {
 	esac
 }
 SIDES="prom db"
+# shellcheck disable=SC2086 # the sides, words
 rec I sides $SIDES
 for s in $SIDES; do rec I cmd "$s" "$(cmd "$s" | cut -d' ' -f2- | sed "s|$work|WORK|g; s|$URL|URL|")"; done
 
 echo "   prometheus: both sides' verdicts first"
 for s in $SIDES; do
-	# shellcheck disable=SC2046 # the command's words
+	# shellcheck disable=SC2046,SC2091 # the command's words, run
 	$(cmd "$s") >"$work/$s.json" 2>"$work/$s.err" || true
 done
 want=$(awk '$1 ~ /^(blocked|ready|no-data)$/ { printf "%s=%s%s ", $2, $1, $3 ? ":" $3 : "" }' "$work/want")
@@ -133,8 +134,10 @@ sed -n '1,3s/^/I differs /p' "$work/diff" >>"$OUT"
 rec I verdicts "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["summary"]
 print(" ".join(f"{k}={v}" for k, v in sorted(d.items())))' "$work/db.json" 2>/dev/null || echo none)"
 
+# shellcheck disable=SC2086
 n=$(echo $SIDES | wc -w)
 for r in $(seq "$RUNS"); do
+	# shellcheck disable=SC2086
 	order=$(echo $SIDES $SIDES | tr ' ' '\n' | sed -n "$(((r - 1) % n + 1)),+$((n - 1))p" | tr '\n' ' ')
 	for s in $order; do
 		# shellcheck disable=SC2046 # the command's words
