@@ -2,8 +2,9 @@
 # CLI tests of `abidep check --prometheus` over a fleet's history: 20 hosts'
 # metrics over 90 days, an hour apart (tests/prom/gen-openmetrics.py),
 # backfilled into a Prometheus TSDB with promtool, and the same hosts'
-# usage DBs at the end (tests/cli/fill.c), merged. check over Prometheus at
-# the data's end must agree with check over the merged DB
+# usage DBs at the end (tests/cli/fill.c), merged; every 20th host not
+# scraped in the last 2 hours. check over Prometheus at the data's end must
+# agree with check over the merged DB
 # (tests/prom/compare.py): an entry blocked, two ready, one no-data naming
 # its host, one not due. The data ends two hours before the clock
 # (backfilled blocks must be older than Prometheus's head), and
@@ -74,7 +75,12 @@ print(" ".join(x["value"][1] for x in r))' "$URL" "$1" "$2"
 }
 check "every host's pinned gauge at the first hour" \
 	same "$(q 'count(last_over_time(abidep_tracer_pinned[1h]))' $((END - 90 * 86400 + 3600)))" "$HOSTS"
-check "... and at the end" same "$(q 'count(last_over_time(abidep_tracer_pinned[1h]))' "$END")" "$HOSTS"
+# Every 20th host (h0005, h0025, ...) not scraped in the last 2 hours.
+silent=$(((HOSTS + 14) / 20))
+check "... at the end, but for the $silent not scraped in its last 2 hours" \
+	same "$(q 'count(last_over_time(abidep_tracer_pinned[1h]))' "$END")" "$((HOSTS - silent))"
+check "... whose last samples are within the lookback" \
+	same "$(q 'count(last_over_time(abidep_tracer_pinned[45d]))' "$END")" "$HOSTS"
 check "the sessions at the end: the DB's" \
 	same "$(q 'count(last_over_time(abidep_tracer_session_last_sync_timestamp_seconds[45d]))' "$END")" \
 	"$(sqlite3 "$T/merged.db" "SELECT count(*) FROM sessions WHERE last_sync >= $END - 45 * 86400")"
@@ -92,7 +98,7 @@ check "the same exit status (1: blocked)" sh -c "test \$(cat '$T/db.status') = 1
 	test \$(cat '$T/prom.status') = 1 || { cat '$T/db.status' '$T/prom.status' '$T/prom.err' | head -n 4; exit 1; }"
 want=$(awk '$1 != "end" && $1 != "series" && $1 != "samples" { printf "%s=%s%s ", $2, $1, $3 ? ":" $3 : "" }' "$T/want")
 # shellcheck disable=SC2086 # the expectations
-check "the same verdicts, users and uncovered hosts; ${want% }" \
+check "the same verdicts, users and hosts; ${want% }" \
 	python3 tests/prom/compare.py "$T/db.json" "$T/prom.json" $want
 check "... the not-due entry too" python3 tests/prom/compare.py "$T/db.json" "$T/prom.json" \
 	/sys/class/baz/old_limit=not-due

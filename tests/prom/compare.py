@@ -7,15 +7,14 @@ scripts/bench-prometheus.sh):
     compare.py DB.json PROM.json [WHAT=VERDICT[:HOST]]...
 
 The same entries with the same verdict each; for each entry the same users
-(exe, uid, host) among its blockers; the same hosts that did not cover the
-window; the same summary. Names are compared as a label carries them
-(label() below). Each WHAT=VERDICT (WHAT: an entry's first What)
-is asserted of both, and :HOST that the entry names HOST (a blocker's host
-for blocked, the reason for no-data). Prints each difference; exit 1 if
-any. With COMPARE_SUMMARY=1, prints the verdict counts on success.
+(exe, uid, host) among its blockers; the same hosts with uses, with
+sessions, and that did not cover the window; the same summary. Names are
+compared as a label carries them (label() below). Each WHAT=VERDICT
+(WHAT: an entry's first What) is asserted of both, and :HOST that the
+entry names HOST (a blocker's host for blocked, the reason for no-data).
+Prints each difference; exit 1 if any.
 """
 import json
-import os
 import sys
 
 
@@ -67,6 +66,13 @@ def main():
         if users(a) != users(b):
             bad.append(f"{w}: users: DB {users(a)[:5]}, Prometheus {users(b)[:5]}"
                        f" ({len(users(a))} and {len(users(b))})")
+    for what, key in (("hosts with uses", lambda d: sorted(d["db"]["hosts"])),
+                      ("hosts with sessions",
+                       lambda d: sorted(h["host"] for h in d["db"]["host_boots"]))):
+        if key(db) != key(prom):
+            a, b = set(key(db)), set(key(prom))
+            bad.append(f"{what}: only in the DB {sorted(a - b)[:8]}, "
+                       f"only in Prometheus {sorted(b - a)[:8]}")
     if uncovered(db) != uncovered(prom):
         bad.append(f"uncovered hosts: DB {uncovered(db)[:8]}, Prometheus {uncovered(prom)[:8]}")
     if db["summary"] != prom["summary"]:
@@ -83,8 +89,6 @@ def main():
                 bad.append(f"{side}: {w}: {verdict} without naming {host}: {e['reason']}")
     for m in bad:
         print(m)
-    if not bad and os.environ.get("COMPARE_SUMMARY"):
-        print(" ".join(f"{k}={v}" for k, v in sorted(db["summary"].items())))
     return 1 if bad else 0
 
 

@@ -19,7 +19,9 @@ drivers on stdout ("blocked WHAT", "ready WHAT", "no-data WHAT HOST").
 The model, one host i of H (h0000 ...), all times from the same clock:
   - a tracer session from the start to END (its last sync a minute before
     each step); every 10th host (i % 10 == 3) reboots 20 to 50 days
-    before END: two sessions, the second a boot of its own;
+    before END: two sessions, the second a boot of its own; every 20th
+    (i % 20 == 5) is not scraped in the last 2 hours (its samples stop;
+    its tracer's last sync is still within the day check allows);
   - a watched run per What per session, through the session; but host
     h0000's run of the third What (FOO) ends 20 days before END while its
     session goes on: FOO is no-data, naming h0000;
@@ -51,15 +53,18 @@ class Host:
         self.name = f"h{i:04d}"
         self.instance = f"10.0.{i // 250}.{i % 250 + 1}:9100"
         start = a.end - a.days * DAY + (i % 3600)
+        # Silent for the last two hours (its node_exporter down): check
+        # reads its last samples, from before the instant it asks about.
+        self.stop = a.end - 2 * 3600 if i % 20 == 5 else a.end
         # [id, boot, started, last sync]: a live session's, a minute
-        # before END, as at every step.
+        # before the last step, as at every step.
         self.sessions = []
         if i % 10 == 3:
             r = a.end - (20 + i % 31) * DAY
             self.sessions.append([f"b{i}a:1", f"b{i}a", start, r])
-            self.sessions.append([f"b{i}b:1", f"b{i}b", r + 120, a.end - 60])
+            self.sessions.append([f"b{i}b:1", f"b{i}b", r + 120, self.stop - 60])
         else:
-            self.sessions.append([f"b{i}a:1", f"b{i}a", start, a.end - 60])
+            self.sessions.append([f"b{i}a:1", f"b{i}a", start, self.stop - 60])
         # runs: [session, what, since, end]
         self.runs = []
         for s in self.sessions:
@@ -117,7 +122,10 @@ class Host:
 
 
 def write_metrics(a, hosts, out):
-    steps = list(range(a.end - a.days * DAY, a.end + 1, a.step))
+    all_steps = list(range(a.end - a.days * DAY, a.end + 1, a.step))
+
+    def steps(h):
+        return all_steps if h.stop >= a.end else [t for t in all_steps if t <= h.stop]
     lab = lambda h, extra: ",".join([f'{k}="{esc(str(v))}"' for k, v in extra] +
                                     [f'instance="{h.instance}"', 'job="abidep"'])
 
@@ -135,7 +143,7 @@ def write_metrics(a, hosts, out):
     def sessions_series(key):
         for h in hosts:
             for s in h.sessions:
-                vals = [(t, key(h, s, t)) for t in steps if h.exported(s, t)]
+                vals = [(t, key(h, s, t)) for t in steps(h) if h.exported(s, t)]
                 if vals:
                     yield h, s, vals
 
@@ -144,7 +152,7 @@ def write_metrics(a, hosts, out):
             for u in h.uses:
                 what, path, exe, uid, sess, times = u
                 vals = []
-                for t in steps:
+                for t in steps(h):
                     n = bisect.bisect_right(times, t)
                     if n:
                         vals.append((t, key(u, times, n)))
@@ -161,7 +169,7 @@ def write_metrics(a, hosts, out):
     family("abidep_deprecated_access_first_seen_timestamp_seconds", "gauge",
            use_series(lambda u, ts, n: ts[0] - 60))
     family("abidep_tracer_pinned", "gauge",
-           ((lab(h, [("host", h.name)]), [(t, 1) for t in steps]) for h in hosts))
+           ((lab(h, [("host", h.name)]), [(t, 1) for t in steps(h)]) for h in hosts))
     family("abidep_tracer_session_start_timestamp_seconds", "gauge",
            ((lab(h, [("host", h.name), ("session", s[0]), ("boot_id", s[1]),
                      ("stage", "early"), ("host_id", "machine-id")]), v)
@@ -177,7 +185,7 @@ def write_metrics(a, hosts, out):
         for h in hosts:
             for sid, what, since, end in h.runs:
                 s = [x for x in h.sessions if x[0] == sid][0]
-                vals = [(t, min(h.sync(s, t), end)) for t in steps
+                vals = [(t, min(h.sync(s, t), end)) for t in steps(h)
                         if h.exported(s, t) and h.sync(s, t) >= since + 5]
                 yield lab(h, [("host", h.name), ("session", sid), ("entry", what),
                               ("since", s[2] + 5), ("found", "1")]), vals
