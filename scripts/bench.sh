@@ -120,7 +120,7 @@ echo "== scan: abidep scan vs grep"
 scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
 echo "== packages: abidep scan --packages vs dpkg-deb -R + grep"
 scripts/bench-packages.sh || rec F "scripts/bench-packages.sh exited $?"
-echo "== prometheus: check --prometheus vs check --db (about 8 minutes)"
+echo "== prometheus: check --prometheus vs check --db (about 5 minutes)"
 scripts/bench-prometheus.sh || rec F "scripts/bench-prometheus.sh exited $?"
 
 el=$(($(date +%s) - start))

@@ -598,7 +598,7 @@ if pm.get("sides"):
                f"blocks, {pm['tsdb_bytes'] / 1e6:.1f} MB on disk; the same hosts' DBs merged: "
                f"{pm['db_bytes'] / 1e6:.1f} MB. ``abidep check --prometheus`` and ``abidep "
                f"check --db`` over a 30-day window at the data's end found the same verdicts "
-               f"({pm['verdicts']}), users and uncovered hosts"
+               f"({pm['verdicts']}), users and hosts"
                f"{'' if not pm['wrong_counts'] else ' (NOT: see FAILED)'}; {pm['rounds']} "
                f"rounds. Prometheus's resident memory after the queries: "
                f"{mem.get('prom_rss_kib', 0) / 1024:.0f} MiB (peak "
