@@ -183,10 +183,14 @@ hostile() {
 	done
 }
 # h09's tracer last synced 5 days ago; its node_exporter is then stopped.
+# Its host key is built to break a PromQL string and a regular expression
+# (check asks for a silent host's samples by a regex of its name):
+# h09 "(|\.*, then a newline (fill's %XX).
+H9='h09%20%22(%7C%5C.*%0A'
 stopped() {
 	[ "$1" = h09 ] || { base "$1"; return; }
-	echo "S|h09|bh09:1|$((B - 60 * D))|$((B - 5 * D))"
-	echo "h09|bh09:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|100|1|3|0|$((B - 41 * D))|$((B - 40 * D))"
+	echo "S|$H9|bh09:1|$((B - 60 * D))|$((B - 5 * D))"
+	echo "$H9|bh09:1|$GOV|$GOV|sysfs-cpuidle|deprecated|read|0|10|-|/usr/bin/cat|cat|100|1|3|0|$((B - 41 * D))|$((B - 40 * D))"
 }
 
 for h in $HOSTS; do
@@ -248,11 +252,13 @@ stop_h09() {
 	prom_wait "$URL" 11
 }
 run stopped "h09's tracer last synced 5 days ago, its node_exporter then stopped" \
-	"$RC=no-data:h09 $GOV=no-data:h09" "$RC=no-data:h09 $GOV=blocked"
-check "... h09 is still seen (among the uncovered hosts)" python3 -c "
+	"$RC=no-data $GOV=no-data" "$RC=no-data $GOV=blocked"
+check "... h09 is still seen, its hostile name intact (the one uncovered host, on both sides)" python3 -c "
 import json
-d = json.load(open('$T/stopped-30.prom.json'))
-assert 'h09' in [h['host'] for h in d['db']['uncovered_hosts']], d['db']['uncovered_hosts']"
+for side in ('db', 'prom'):
+    d = json.load(open('$T/stopped-30.' + side + '.json'))
+    got = [h['host'] for h in d['db']['uncovered_hosts']]
+    assert got == ['h09 \"(|\\\\.*\\n'], (side, got)"
 
 section "faults: exit 15, never ready"
 # A URL with credentials, while Prometheus answers: the same verdicts,
@@ -288,9 +294,9 @@ fault() {
 	check "... nothing ready, no password, a message" sh -c "
 		! grep -q ready '$T/out' && ! grep -q secret '$T/out' '$T/err' && test -s '$T/err'"
 }
-t0=$(date +%s)
+# The server answers after 60 s; check, under timeout 30, gives up first.
 fault "a server slower than --prometheus-timeout 1" slow --prometheus-timeout 1
-check "... says it timed out, within a few seconds" sh -c "grep -qiE 'timed out|timeout' '$T/fault-slow.err' && test \$((\$(date +%s) - $t0)) -le 4"
+check "... says it did not answer within --prometheus-timeout" grep -q 'did not answer within 1 s (--prometheus-timeout)' "$T/fault-slow.err"
 fault '{"status":"error"} with HTTP 400' error
 fault "HTTP 500" http500
 fault "an HTML page, not JSON" nonjson

@@ -5,7 +5,7 @@
 process: Python starts slowly):
 
     fake.py MODE=PORT...
-      slow      sleeps 5 s before each answer (a good one)
+      slow      sleeps 60 s before each answer (a good one)
       error     {"status":"error",...} with HTTP 400, as Prometheus does
       http500   HTTP 500, a text body
       nonjson   HTTP 200, an HTML page
@@ -36,7 +36,7 @@ class H(BaseHTTPRequestHandler):
     def do_GET(self):
         mode = self.mode
         if mode == "slow":
-            time.sleep(5)
+            time.sleep(60)
             self.answer(200, EMPTY)
         elif mode == "error":
             self.answer(400, {"status": "error", "errorType": "bad_data",
