@@ -21,6 +21,7 @@
 #include "main.h"
 #include "check_eval.h"
 #include "usage_source.h"
+#include "prom.h"
 #include "prom_api.h"
 #include "check_html.h"
 #include "check_text.h"
@@ -101,7 +102,8 @@ void check_usage(FILE *f)
 		"                     (abidep-metrics.timer), read from the Prometheus\n"
 		"                     server at URL (http://host:9090), not a DB: the same\n"
 		"                     verdicts as on their merged DB; credentials in URL\n"
-		"                     are never printed\n"
+		"                     are never printed; --quiet-days at most 44 (the\n"
+		"                     hosts export 45 days of sessions)\n"
 		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
@@ -573,6 +575,16 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		ret = check_option(ch, c, a);
 	if (!ret && a->prom_url && o.ndbs) {
 		fprintf(stderr, "abidep: --prometheus and --db are two sources of usage: give one\n");
+		ret = EXIT_USAGE;
+	}
+	/*
+	 * The hosts export the sessions of PROM_HORIZON_DAYS, and a window is
+	 * covered from a day (CHECK_GRACE) after its start: a longer one would
+	 * find every host uncovered, or miss one silent since before it.
+	 */
+	if (!ret && a->prom_url && c->quiet_days > PROM_HORIZON_DAYS - 1) {
+		fprintf(stderr, "abidep: --prometheus serves a --quiet-days of at most %d: the hosts export %d days of sessions (for a longer window, merge their DBs)\n",
+			PROM_HORIZON_DAYS - 1, PROM_HORIZON_DAYS);
 		ret = EXIT_USAGE;
 	}
 	opts_keep(&o, &a->db, &a->tables, &a->ntables, &a->out, &a->format, &a->wide);

@@ -6,7 +6,7 @@
 # and the same DBs merged by `abidep merge`. For each scenario, check over
 # Prometheus and check over the merged DB must agree (tests/prom/compare.py):
 # every entry's verdict, its users (exe, uid, host), the hosts that did not
-# cover the window; at 30 quiet days and at 50 (the uses 35 and 40 days old
+# cover the window; at 30 quiet days and at 44 (the uses 35 and 40 days old
 # are then inside the window). Then the faults: Prometheus stopped, a URL
 # with credentials, servers that answer slowly, with an error, HTTP 500,
 # not JSON, or partial data: exit 15, never ready. Fixture times are
@@ -202,7 +202,7 @@ PROM=$PROM_PID
 check "Prometheus answers ($URL)" prom_ready "$URL"
 
 section "scenarios: check --prometheus against check --db over the same fleet"
-# run NAME DESC WANT30 WANT50: the scenario at 30 and at 50 quiet days.
+# run NAME DESC WANT30 WANT44: the scenario at 30 and at 44 quiet days (the longest window the hosts' 45 days of sessions serve).
 run() {
 	if ! scenario "$1" >"$T/$1.setup" 2>&1; then
 		check "$1: the fleet is written, exported and scraped" sh -c "cat '$T/$1.setup'; false"
@@ -214,11 +214,11 @@ run() {
 	sleep 1
 	NOW=$(date +%s)
 	judge "$1-30"
-	judge "$1-50" --quiet-days 50
+	judge "$1-44" --quiet-days 44
 	# shellcheck disable=SC2086 # the expectations
 	check "$2, 30 days: $3" agree "$1-30" $3
 	# shellcheck disable=SC2086
-	check "... 50 days: $4" agree "$1-50" $4
+	check "... 44 days: $4" agree "$1-44" $4
 }
 run quiet "all quiet" "$RC=ready $GOV=ready $FOO=not-due" "$RC=ready $GOV=blocked:h12"
 run inside "h05's use 3 days ago" "$RC=blocked:h05 $GOV=ready" "$RC=blocked:h05 $GOV=blocked"
@@ -273,9 +273,9 @@ check "... nor in the text's report" sh -c "
 
 # fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:
 # exit 15, no verdict on stdout, a message on stderr, no password.
-MODES="slow error http500 nonjson warnings"
+MODES="slow error http500 nonjson warnings auth"
 # shellcheck disable=SC2046
-set -- $(prom_ports 5)
+set -- $(prom_ports 6)
 fakes=
 for m in $MODES; do
 	eval "fport_$m=$1"
@@ -301,6 +301,9 @@ fault '{"status":"error"} with HTTP 400' error
 fault "HTTP 500" http500
 fault "an HTML page, not JSON" nonjson
 fault '"warnings": partial data' warnings
+# The URL's user name and password reach the server, as basic authentication.
+fault "a server that asks for credentials" auth
+check "... it received them (HTTP basic authentication from the URL)" grep -q "(HTTP 400, credentials_received)" "$T/fault-auth.err"
 
 # One host label from two scrape targets: h02's exporter serves h01's metrics.
 cp "$T/tf/h01/abidep.prom" "$T/tf/h02/abidep.prom"
@@ -318,6 +321,9 @@ check "... nothing on stdout, the reason on stderr, no password" sh -c "
 	test ! -s '$T/out' && test -s '$T/err' && ! grep -q secret '$T/err'"
 check "-d and --prometheus together: exit 2" \
 	test "$(status "$A" check -t "$T/tables" -d "$T/merged.db" --prometheus "$URL")" = 2
+check "--quiet-days 45, past the hosts' 45 days of sessions: exit 2" \
+	test "$(status "$A" check -t "$T/tables" --quiet-days 45 --prometheus "$URL")" = 2
+check "... named, with the longest it serves" grep -q "^abidep: --prometheus serves a --quiet-days of at most 44:" "$T/err"
 
 section "cleanup"
 prom_cleanup

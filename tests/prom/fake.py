@@ -10,9 +10,13 @@ process: Python starts slowly):
       http500   HTTP 500, a text body
       nonjson   HTTP 200, an HTML page
       warnings  a successful answer with "warnings" (partial data)
+      auth      an error naming whether the request carried HTTP basic
+                authentication as u:secret ("credentials_received") or
+                not ("unauthorized", HTTP 401)
 
 Each request is logged on stderr, with its path.
 """
+import base64
 import json
 import sys
 import threading
@@ -46,6 +50,14 @@ class H(BaseHTTPRequestHandler):
         elif mode == "nonjson":
             self.answer(200, b"<html><body>Prometheus Time Series</body></html>\n",
                         "text/html")
+        elif mode == "auth":
+            want = "Basic " + base64.b64encode(b"u:secret").decode()
+            if self.headers.get("Authorization") == want:
+                self.answer(400, {"status": "error", "errorType": "credentials_received",
+                                  "error": "the test's fake server"})
+            else:
+                self.answer(401, {"status": "error", "errorType": "unauthorized",
+                                  "error": "no credentials"})
         elif mode == "warnings":
             self.answer(200, dict(EMPTY, warnings=["partial data: a store did not answer"]))
         else:
