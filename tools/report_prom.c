@@ -196,20 +196,9 @@ static void sessions_kept(const struct report *r, long long since, bool *keep)
 	}
 }
 
-/* The boot id of a session "<boot_id>:<map id>": "" when it has none, or it is unknown. */
-static char *boot_id_of(const char *session)
-{
-	const char *colon = strrchr(session, ':');
-	char *id = colon ? xstrndup(session, colon - session) : xstrdup("");
-
-	if (!strcmp(id, "unknown"))
-		id[0] = '\0';
-	return id;
-}
-
 static void add_session_metrics(struct prom *p, const struct usage_session *u)
 {
-	char *boot_id = boot_id_of(u->session);
+	char *boot_id = xstrndup(u->session, usage_session_boot_len(u->session));
 	const char *values[] = { u->host, u->session, boot_id, u->stage, u->host_id };
 
 	add_one(p, &sess_metrics[SM_START], sess_labels, values, 5, u->started);
@@ -276,8 +265,8 @@ static void add_sessions(struct prom *p, const struct report *r, long long now)
 /*
  * Each What's Remove-after date, of the tables' entries --entry selects
  * (@pattern; NULL: all): a What in several entries has its first's, the
- * entry its uses belong to. A date that names a year or a month starts
- * on its first day.
+ * entry its uses belong to: when check calls the entry due by it, the
+ * day after the period the date names.
  */
 static void add_remove_after(struct prom *p, const struct abi_set *set, const char *pattern)
 {

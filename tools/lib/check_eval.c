@@ -295,21 +295,6 @@ static int cmp_use(const void *a, const void *b)
 }
 
 /*
- * The length of the boot id that begins session id @session ("<boot
- * id>:<map id>", trace_sync.c's open_db()); 0 when the boot is unknown (no
- * ':', or "unknown": the tracer could not read it). Such a session is a
- * boot of its own, grouped with no other, so that it vouches for its boot
- * by its own stage alone.
- */
-static size_t boot_len(const char *session)
-{
-	const char *colon = strrchr(session, ':');
-	size_t n = colon ? (size_t)(colon - session) : 0;
-
-	return n == 7 && !strncmp(session, "unknown", 7) ? 0 : n;
-}
-
-/*
  * Group @h's sessions by boot. They come in order of start, and a boot
  * ends before the next begins, so a boot's sessions come one after the
  * other, its first the earliest: its stage says how early the tracer saw
@@ -323,7 +308,8 @@ static void add_boot(const struct check *c, struct check_host *h,
 		     const struct usage_session *u)
 {
 	struct check_boot *b = h->nboots ? &h->boots[h->nboots - 1] : NULL;
-	size_t n = boot_len(u->session);
+	/* A session of an unknown boot is one of its own, grouped with none: it vouches by its stage alone. */
+	size_t n = usage_session_boot_len(u->session);
 
 	if (!b || !n || b->alone || strlen(b->id) != n || strncmp(b->id, u->session, n)) {
 		if (b && !b->overlaps) {

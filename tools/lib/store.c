@@ -781,6 +781,14 @@ void usage_add(struct usage_counts *to, const struct usage_counts *from)
 		to->last_seen = from->last_seen;
 }
 
+size_t usage_session_boot_len(const char *session)
+{
+	const char *colon = strrchr(session, ':');
+	size_t n = colon ? (size_t)(colon - session) : 0;
+
+	return n == 7 && !strncmp(session, "unknown", 7) ? 0 : n;
+}
+
 bool usage_all_swept(const struct usage_counts *c)
 {
 	return c->swept && c->swept >= c->count;

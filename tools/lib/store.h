@@ -154,6 +154,14 @@ struct usage_session {
 	long long first_sync;
 };
 
+/*
+ * The length of the boot id that begins session id @session ("<boot
+ * id>:<map id>", trace_sync.c's open_db()); 0 when the boot is unknown (no
+ * ':', or "unknown": the tracer could not read it). check groups sessions
+ * by it, and report --format prometheus exports it.
+ */
+size_t usage_session_boot_len(const char *session);
+
 /* The stages a session records (trace_stage.c decides them). */
 #define STORE_STAGE_INITRAMFS	"initramfs"
 #define STORE_STAGE_EARLY	"early"
