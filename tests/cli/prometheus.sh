@@ -271,6 +271,28 @@ check "... the password printed nowhere (stdout, stderr)" sh -c "! grep -q secre
 check "... nor in the text's report" sh -c "
 	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1; ! grep -q secret '$T/cred.txt'"
 
+# h11 exports its uses but no session (as an abidep older than the
+# session series would): nothing vouches for its tracer, so it is a host
+# whose tracer did not run through the window, though its DB says it did.
+GEN=$((GEN + 1))
+grep -v '^abidep_tracer_session_\|^abidep_tracer_watched_' "$T/tf/h11/abidep.prom" >"$T/h11.prom"
+mv "$T/h11.prom" "$T/tf/h11/abidep.prom"
+for h in $HOSTS; do
+	[ "$h" = h09 ] || touch -d "@$GEN" "$T/tf/$h/abidep.prom"
+done
+check "h11's uses exported without its sessions: scraped" prom_wait "$URL" 11 "$GEN"
+sleep 1
+check "... check --prometheus: no-data, h11 named as a host whose tracer did not run" sh -c "
+	'$A' check -t '$T/tables' --root '$T/root' --prometheus '$URL' --now @\$(date +%s) -j >'$T/nosess.json'
+	test \$? = 12 && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [e for e in d[\"entries\"] if e[\"what\"] == [sys.argv[2]]][0]
+assert e[\"verdict\"] == \"no-data\" and \"h11\" in e[\"reason\"], e[\"reason\"]
+assert \"h11\" in [h[\"host\"] for h in d[\"db\"][\"uncovered_hosts\"]]
+' '$T/nosess.json' '$RC'"
+
+
 # fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:
 # exit 15, no verdict on stdout, a message on stderr, no password.
 MODES="slow error http500 nonjson warnings auth"
