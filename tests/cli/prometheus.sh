@@ -228,6 +228,16 @@ d = json.load(open('$T/inside-30.prom.json'))
 e = [e for e in d['entries'] if e['what'] == ['$RC']][0]
 u = {(b['exe'], b['uid'], b['host']) for b in e['blockers']}
 assert u == {('/usr/local/bin/legacy-irctl', 1000, 'h05')}, u"
+# Prometheus had the series from its first scrape, at its count: increase()
+# cannot count those uses, so uses_in_window is unknown (null), not 0; the
+# DB's daily history counts them.
+check "... its uses in the window: null (first scraped inside it), the DB's 2" python3 -c "
+import json
+for side, want in (('prom', None), ('db', 2)):
+    d = json.load(open('$T/inside-30.' + side + '.json'))
+    e = [e for e in d['entries'] if e['what'] == ['$RC']][0]
+    got = [b['uses_in_window'] for b in e['blockers']]
+    assert got == [want], (side, got)"
 run before "h05's use 35 days ago" "$RC=ready $GOV=ready" "$RC=blocked:h05 $GOV=blocked"
 run gap "h07's tracer silent 20 to 10 days ago" "$RC=no-data:h07 $GOV=no-data:h07" \
 	"$RC=no-data:h07 $GOV=blocked"
