@@ -217,6 +217,15 @@ check "a 1.6 MB binary file: at grep's byte offsets" sh -c "
 	$A scan '$T/big' | sed -n 's|.*/big/bin@\([0-9]*\) .*|\1|p' >'$T/o1'
 	grep -abo /sys/class/rc/rc7/current_protocol '$T/big/bin' | cut -d: -f1 >'$T/o2'
 	test -s '$T/o2' && cmp '$T/o1' '$T/o2'"
+# -l --weak stops at a file's first hit (no later byte changes the list);
+# -l alone reads on: a later weak hit of a common name is counted as hidden.
+jbytes() {
+	$A -j scan "$@" "$T/big" | python3 -c 'import json, sys; print(json.load(sys.stdin)["bytes"])'
+}
+size=$(stat -c %s "$T/big/bin")
+check "-l --weak: the file listed, and read only to its first hit" sh -c "
+	$A scan -l --weak '$T/big' | grep -q '/big/bin\$' && test $(jbytes -l --weak) -lt $((size / 4))"
+check "-l: the file read to its end" test "$(jbytes -l)" = "$size"
 check "one thread finds the same" sh -c "
 	$A scan --threads 1 '$T/big' | sed -n 's|.*/big/bin@\([0-9]*\) .*|\1|p' | cmp - '$T/o2'"
 

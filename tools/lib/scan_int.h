@@ -163,6 +163,7 @@ struct scan_reader {
 	size_t len;
 	unsigned long long base_off;	/* ...from this offset */
 	bool binary, file_hit, doc;
+	bool enough;			/* nothing more of this file can count */
 	unsigned long long line_pos;	/* newlines counted before this offset */
 	unsigned long line_no;
 	int fd;				/* the file, or -1: a stream */

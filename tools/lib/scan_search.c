@@ -260,6 +260,13 @@ static void found(struct scan_reader *wk, const struct scan_needle *nd, size_t s
 		return;
 	wk->file_hit = true;
 	add_hits(wk, nd, nc, &r, conf, best);
+	/*
+	 * A list of files with every hit counted (-l --weak): the file is
+	 * listed, and no later byte can change what is printed (no weak hit
+	 * is hidden to be counted), so the rest is not read, as grep -l
+	 * stops at a file's first match.
+	 */
+	wk->enough = wk->opts->first_only && wk->opts->weak;
 }
 
 static inline void run_end(struct scan_reader *wk, const struct scan_needles *ns,
@@ -361,6 +368,8 @@ static void search(struct scan_reader *wk, const struct scan_needles *ns,
 		starts &= lng;
 		if (to - i < 64)
 			starts &= (1ull << (to - i)) - 1;
+		if (wk->enough)
+			return;
 		while (starts) {
 			unsigned b = __builtin_ctzll(starts);
 			size_t s = i + b, e;
@@ -472,7 +481,8 @@ static int scan_region(struct scan_reader *wk, unsigned long long a,
 		to = eof ? wk->len : wk->len - TAIL;
 		if (to > from)
 			search(wk, wk->ns, from, to);
-		if (eof)
+		/* A stream's rest is still read: its reader expects it consumed. */
+		if (eof || (wk->enough && wk->fd >= 0))
 			break;
 		/* Keep the context of the next runs; count the lines left. */
 		keep = to - KEEP;
@@ -497,7 +507,7 @@ static int scan_extents(struct scan_reader *wk)
 {
 	off_t data, hole = 0;
 
-	for (;;) {
+	while (!wk->enough) {
 		data = lseek(wk->fd, hole, SEEK_DATA);
 		if (data < 0)
 			return errno == ENXIO ? 0 : -1;	/* ENXIO: no data past @hole */
@@ -507,13 +517,14 @@ static int scan_extents(struct scan_reader *wk)
 		if (scan_region(wk, data, hole, 0))
 			return -1;
 	}
+	return 0;
 }
 
 /* Search the @nr ranges of an ELF file of @size bytes, all at @mem. */
 static void search_ranges_mem(struct scan_reader *wk, const unsigned char *mem,
 			      unsigned long long size, int nr)
 {
-	for (int i = 0; i < nr; i++) {
+	for (int i = 0; i < nr && !wk->enough; i++) {
 		struct scan_range g = wk->ranges[i];
 
 		if (g.b > size)
@@ -528,8 +539,11 @@ static void search_ranges_mem(struct scan_reader *wk, const unsigned char *mem,
 	}
 }
 
-/* Start file @idx: its first bytes into the buffer; their count, or -1. */
-static ssize_t start_file(struct scan_reader *wk, size_t idx, const char *rel)
+/*
+ * Start file @idx: its first bytes, at most @want, into the buffer; their
+ * count, or -1.
+ */
+static ssize_t start_file(struct scan_reader *wk, size_t idx, const char *rel, size_t want)
 {
 	const size_t cap = KEEP + CHUNK + TAIL;
 	ssize_t r;
@@ -539,8 +553,9 @@ static ssize_t start_file(struct scan_reader *wk, size_t idx, const char *rel)
 	wk->cur = idx;
 	wk->line_no = 0;
 	wk->file_hit = false;
+	wk->enough = false;
 	wk->doc = scan_is_doc(rel);
-	r = read_at(wk, wk->buf, cap, 0);
+	r = read_at(wk, wk->buf, want < cap ? want : cap, 0);
 	if (r >= 0)
 		wk->binary = memchr(wk->buf, '\0', r < BINARY_PROBE ? r : BINARY_PROBE) != NULL;
 	return r;
@@ -563,7 +578,12 @@ int scan_read_fd(struct scan_reader *wk, size_t idx, const char *rel, int fd,
 	if (!wk->ns->n || (size_t)st->st_size < wk->ns->minlen)
 		return 0;
 	wk->fd = fd;
-	r = start_file(wk, idx, rel);
+	/*
+	 * Read to its size at fstat(), not to a read that returns 0: most
+	 * files fit one read, and the one after it would cost a system call
+	 * per file for nothing (the size already decided that it is read).
+	 */
+	r = start_file(wk, idx, rel, st->st_size);
 	if (r < 0)
 		return -1;
 	if (is_elf(wk, r))
@@ -574,10 +594,10 @@ int scan_read_fd(struct scan_reader *wk, size_t idx, const char *rel, int fd,
 		    (size_t)r >= cap)
 			return scan_extents(wk);
 		wk->bytes += r;
-		return scan_region(wk, 0, ~0ull, r);
+		return scan_region(wk, 0, st->st_size, r);
 	}
 	if ((size_t)r >= cap) {
-		for (int i = 0; i < nr; i++)
+		for (int i = 0; i < nr && !wk->enough; i++)
 			if (scan_region(wk, wk->ranges[i].a, wk->ranges[i].b, 0))
 				return -1;
 		return 0;
@@ -642,7 +662,7 @@ int scan_read_stream(struct scan_reader *wk, size_t idx, const char *rel,
 	wk->read = read;
 	wk->ctx = ctx;
 	wk->pos = 0;
-	r = start_file(wk, idx, rel);
+	r = start_file(wk, idx, rel, cap);
 	if (r < 0)
 		return -1;
 	if (is_elf(wk, r)) {
