@@ -19,6 +19,11 @@
 # abidep's "files" (-j), and the lines of `grep -rcwF` (one per file grep
 # read); the two must be equal.
 #
+# The floor, "read": the same files (find -type f, as many as scan
+# examines) read whole and dropped by tests/bench/readfiles.c, timed in the
+# same rounds; results.py gives each abidep side's files per second as a
+# share of its rate.
+#
 # Writes lines to $BENCH_SCAN_OUT (default build/bench/raw/scan.txt) for
 # tests/bench/results.py, in tests/bench/guest.sh's format:
 #   I KEY VALUE...; S SIDE wall|cpu ROUND MICROSECONDS; C SIDE - WHAT EXPECTED GOT; F MESSAGE
@@ -29,6 +34,7 @@ DIR=${1:-/usr/lib}
 RUNS=${BENCH_SCAN_RUNS:-5}
 A=build/abidep
 T=build/bench/timeit
+RF=build/bench/readfiles
 OUT=${BENCH_SCAN_OUT:-build/bench/raw/scan.txt}
 export LC_ALL=C
 tmp=$(mktemp -d)
@@ -37,7 +43,9 @@ mkdir -p "$(dirname "$OUT")"
 : >"$OUT"
 rec() { echo "$*" >>"$OUT"; }
 
+mkdir -p build/bench
 [ -x $T ] || gcc -O2 -static -o $T tests/bench/timeit.c
+[ -x $RF ] || gcc -O2 -static -o $RF tests/bench/readfiles.c
 $A scan --print-patterns >"$tmp/patterns" 2>/dev/null
 threads=$(nproc)
 [ "$threads" -le 8 ] || threads=8
@@ -91,6 +99,15 @@ print("I files_with_hits_default", len(dh))
 print("I files_with_hits", len(files))
 EOF
 
+# The floor: the files scan examines (the regular files under DIR, as its
+# walk finds them; their count must be scan's), read whole and dropped.
+find "$DIR" -type f -print0 >"$tmp/list"
+$RF "$tmp/list" >"$tmp/read" 2>/dev/null || true
+read -r nread bread <"$tmp/read" || true
+rec C equal - files_read "$(sed -n 's/^I files_abidep //p' "$OUT")" "${nread:-0}"
+rec I files_read "${nread:-0}"
+rec I bytes_read "${bread:-0}"
+
 # How each command must exit: abidep 1 when it lists a hit, grep 0 when it
 # finds a match.
 sa=0 sd=0 sg=1
@@ -99,7 +116,7 @@ sa=0 sd=0 sg=1
 [ ! -s "$tmp/grep.files" ] || sg=0
 
 # One round: every command once, in an order rotated by one each round.
-SIDES="grep abidep1 abidep default1 default"
+SIDES="grep abidep1 abidep default1 default read"
 cmd() {
 	case $1 in
 	grep) echo "-e $sg grep -rlwF -f $tmp/patterns $DIR" ;;
@@ -107,6 +124,7 @@ cmd() {
 	abidep) echo "-e $sa $A scan --weak -l --all-bytes $DIR" ;;
 	default1) echo "-e $sd $A scan --threads 1 $DIR" ;;
 	default) echo "-e $sd $A scan $DIR" ;;
+	read) echo "-e 0 $RF $tmp/list" ;;
 	esac
 }
 rec I sides $SIDES
