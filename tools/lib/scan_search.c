@@ -12,7 +12,10 @@
  * maximal word runs (bit masks from SSE2 compares) and look up only the
  * runs that could be a name, in a small hash table. One pass over each
  * file's bytes (of ELF files, the sections that can hold strings), read
- * once in cache-sized chunks, no allocation per file.
+ * once in cache-sized chunks, no allocation per file. (Hyperscan 5.4, the
+ * names as \bNAME\b in one stream-mode database, was measured on /usr/lib
+ * reading the same 5.4 GB: no less CPU time in user space than this whole
+ * scan, so it would add a dependency for nothing.)
  */
 #include <errno.h>
 #include <stdint.h>
