@@ -327,8 +327,8 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 		ret = EXIT_USAGE;
 	}
 	if (ret < 0 && abidep_load_tables_flags(set, a->paths, a->npaths,
-						(a->strict || export ? 0 : TABLES_TOLERANT) |
-						TABLES_NO_INDEX)) {
+						a->strict || export ? 0 :
+						TABLES_TOLERANT | TABLES_NO_INDEX)) {
 		abi_set_free(set);
 		ret = EXIT_USAGE;
 	}

@@ -109,8 +109,9 @@ struct abi_set {
 	 */
 	bool skip_text;
 	/*
-	 * Build no What index (whats): the tables commands never look a What
-	 * up, and sorting every What was a sixth of validate's time.
+	 * Build no What index (whats): tables validate, list and show never
+	 * look a What up (export --users does), and sorting every What was a
+	 * sixth of validate's time.
 	 */
 	bool no_index;
 	struct abi_entry *entries;
