@@ -34,6 +34,7 @@ hide() {
 	_so=$1
 	shift
 	_file=$(readlink -f "$(ldconfig -p | sed -n "s/^[[:space:]]*$_so (libc6,x86-64) => //p" | head -n 1)")
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' - \
 		"$_file" "$@" >"$T/out" 2>"$T/err"
 	echo $?
