@@ -723,6 +723,12 @@ int cmd_check(int argc, char **argv)
 	}
 	/* The output names the server where it names a DB, credentials left out. */
 	if (a.prom_url) {
+		if (prom_api_load(err, sizeof(err))) {
+			fprintf(stderr, "abidep: %s\n", err);
+			free(a.tables);
+			free(a.pkg_paths);
+			return EXIT_PROM;
+		}
 		shown = prom_url_shown(a.prom_url);
 		a.db = source = shown ? xasprintf("Prometheus at %s", shown) : NULL;
 		free(shown);

@@ -145,6 +145,7 @@ static int do_validate(int argc, char **argv)
 		strict = optind == argc && !ntables;
 	abi_set_init(&set);
 	set.skip_text = true;
+	set.no_index = true;
 	if (optind == argc && !ntables)
 		ret |= abi_load_path(&set, abidep_default_tables());
 	for (i = 0; i < ntables; i++)
@@ -326,7 +327,8 @@ static int tables_start(int argc, char **argv, struct table_args *a,
 		ret = EXIT_USAGE;
 	}
 	if (ret < 0 && abidep_load_tables_flags(set, a->paths, a->npaths,
-						a->strict || export ? 0 : TABLES_TOLERANT)) {
+						a->strict || export ? 0 :
+						TABLES_TOLERANT | TABLES_NO_INDEX)) {
 		abi_set_free(set);
 		ret = EXIT_USAGE;
 	}

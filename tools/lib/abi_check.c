@@ -361,7 +361,8 @@ void abi_check(struct abi_set *set, bool strict)
 	}
 	abi_check_duplicates(set);
 	abi_check_ignores(set, set->enumerators, set->nenumerators, ABI_ENUMERATORS);
-	entry_index_build(set);
+	if (!set->no_index)
+		entry_index_build(set);
 }
 
 /* Is @file (a path the set owns) one with a migration entry? */

@@ -20,8 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <systemd/sd-id128.h>
-
+#include "dl_systemd.h"
 #include "hostid.h"
 
 /* abidep's application id (systemd-id128 new): never change it. */
@@ -48,10 +47,14 @@ int host_key(char *key, const char **from, char *warn, size_t wlen)
 
 	warn[0] = '\0';
 	host_name(name, sizeof(name));
-	r = sd_id128_get_machine_app_specific(ABIDEP_APP_ID, &id);
+	if (dynlib_load(&dl_systemd)) {
+		dynlib_error(&dl_systemd, "telling this host apart", warn, wlen);
+		return -1;
+	}
+	r = sym_sd_id128_get_machine_app_specific(ABIDEP_APP_ID, &id);
 	*from = HOST_FROM_MACHINE;
 	if (r < 0) {
-		int rb = sd_id128_get_boot_app_specific(ABIDEP_APP_ID, &id);
+		int rb = sym_sd_id128_get_boot_app_specific(ABIDEP_APP_ID, &id);
 
 		if (rb < 0) {
 			snprintf(warn, wlen, "cannot tell this host apart: no machine id (/etc/machine-id: %s) and no boot id (%s)",
@@ -63,7 +66,7 @@ int host_key(char *key, const char **from, char *warn, size_t wlen)
 			 strerror(-r));
 		*from = HOST_FROM_BOOT;
 	}
-	sd_id128_to_string(id, hex);
+	sym_sd_id128_to_string(id, hex);
 	snprintf(key, HOST_KEY_MAX, "%s/%.*s", name, HOST_ID_HEX, hex);
 	return 0;
 }

@@ -4,7 +4,6 @@
  * Nothing an answer holds is printed raw: a server's error text is cleaned
  * (text_clean()) and cut short before it reaches a message.
  */
-#include <curl/curl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
@@ -12,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl_curl.h"
 #include "prom_api.h"
 #include "text.h"
 #include "util.h"
@@ -56,24 +56,24 @@ static size_t take_bytes(char *p, size_t size, size_t n, void *arg)
 /* The URL's parts: @shown without credentials, the password into *@secret. */
 static int split_url(const char *url, char **shown, char **secret)
 {
-	CURLU *h = curl_url();
+	CURLU *h = sym_curl_url();
 	char *s = NULL, *pw = NULL;
 	int ret = -1;
 
 	if (!h)
 		die_oom();
-	if (curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK) {
-		curl_url_get(h, CURLUPART_PASSWORD, &pw, 0);
-		if (curl_url_set(h, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
-		    curl_url_set(h, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
-		    curl_url_get(h, CURLUPART_URL, &s, 0) == CURLUE_OK)
+	if (sym_curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK) {
+		sym_curl_url_get(h, CURLUPART_PASSWORD, &pw, 0);
+		if (sym_curl_url_set(h, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+		    sym_curl_url_set(h, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+		    sym_curl_url_get(h, CURLUPART_URL, &s, 0) == CURLUE_OK)
 			ret = 0;
 	}
 	*shown = s ? xstrdup(s) : NULL;
 	*secret = pw && *pw ? xstrdup(pw) : NULL;
-	curl_free(s);
-	curl_free(pw);
-	curl_url_cleanup(h);
+	sym_curl_free(s);
+	sym_curl_free(pw);
+	sym_curl_url_cleanup(h);
 	return ret;
 }
 
@@ -89,13 +89,23 @@ static const char *url_problem(const char *url)
 	return NULL;
 }
 
+int prom_api_load(char *err, size_t errlen)
+{
+	if (!dynlib_load(&dl_curl))
+		return 0;
+	dynlib_error(&dl_curl, "--prometheus", err, errlen);
+	return -1;
+}
+
 struct prom_client *prom_client_new(const char *url, long timeout, char *err, size_t errlen)
 {
 	const char *why = url_problem(url);
 	struct prom_client *c;
 	size_t n = strlen(url);
 
-	if (!why && curl_global_init(CURL_GLOBAL_DEFAULT))
+	if (prom_api_load(err, errlen))
+		return NULL;
+	if (!why && sym_curl_global_init(CURL_GLOBAL_DEFAULT))
 		why = "libcurl cannot start";
 	c = xcalloc(1, sizeof(*c));
 	if (!why && split_url(url, &c->shown, &c->secret))
@@ -110,7 +120,7 @@ struct prom_client *prom_client_new(const char *url, long timeout, char *err, si
 		n--;
 	c->base = xstrndup(url, n);
 	c->timeout = timeout;
-	c->curl = curl_easy_init();
+	c->curl = sym_curl_easy_init();
 	if (!c->curl)
 		die_oom();
 	return c;
@@ -121,7 +131,7 @@ void prom_client_free(struct prom_client *c)
 	if (!c)
 		return;
 	if (c->curl)
-		curl_easy_cleanup(c->curl);
+		sym_curl_easy_cleanup(c->curl);
 	free(c->base);
 	free(c->shown);
 	free(c->secret);
@@ -137,7 +147,7 @@ char *prom_url_shown(const char *url)
 {
 	char *shown = NULL, *secret = NULL;
 
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) || split_url(url, &shown, &secret)) {
+	if (dynlib_load(&dl_curl) || sym_curl_global_init(CURL_GLOBAL_DEFAULT) || split_url(url, &shown, &secret)) {
 		free(shown);
 		shown = NULL;
 	}
@@ -162,12 +172,12 @@ static char *shown_text(const struct prom_client *c, const char *s)
 /* @s form-encoded (malloc'd). */
 static char *form_value(struct prom_client *c, const char *s)
 {
-	char *q = curl_easy_escape(c->curl, s, 0), *r;
+	char *q = sym_curl_easy_escape(c->curl, s, 0), *r;
 
 	if (!q)
 		die_oom();
 	r = xstrdup(q);
-	curl_free(q);
+	sym_curl_free(q);
 	return r;
 }
 
@@ -179,23 +189,23 @@ static int post(struct prom_client *c, const char *path, const char *body, struc
 	CURL *h = c->curl;
 	CURLcode rc;
 
-	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
-	rc = curl_easy_perform(h);
+	sym_curl_easy_reset(h);
+	sym_curl_easy_setopt(h, CURLOPT_URL, url);
+	sym_curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	sym_curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	sym_curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
+	sym_curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	sym_curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+	sym_curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
+	sym_curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
+	sym_curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
+	rc = sym_curl_easy_perform(h);
 	free(url);
 	if (rc == CURLE_OK) {
-		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		sym_curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
 		return 0;
 	}
-	why = shown_text(c, *cerr ? cerr : curl_easy_strerror(rc));
+	why = shown_text(c, *cerr ? cerr : sym_curl_easy_strerror(rc));
 	if (a->too_big)
 		snprintf(err, errlen, "Prometheus at %s: its answer is over %llu MiB",
 			 c->shown, PROM_ANSWER_MAX >> 20);

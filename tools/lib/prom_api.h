@@ -48,7 +48,13 @@ void prom_client_free(struct prom_client *c);
 /* The URL as messages show it: without user name or password. */
 const char *prom_client_url(const struct prom_client *c);
 
-/* @url so (malloc'd); NULL for a URL libcurl cannot read. */
+/*
+ * Load libcurl (dynlib.h), once: 0, or -1 with why and what to do in @err.
+ * prom_client_new() does; prom_url_shown() needs it done.
+ */
+int prom_api_load(char *err, size_t errlen);
+
+/* @url so (malloc'd); NULL for a URL libcurl cannot read, or no libcurl. */
 char *prom_url_shown(const char *url);
 
 /*

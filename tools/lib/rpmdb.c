@@ -20,6 +20,10 @@
  * printed: the first problem is reported once, by path, and the database
  * is then left alone (owners '-').
  *
+ * librpm itself is loaded then (dl_rpm.h), not at start-up: a root without
+ * an rpm database never maps it; one with a database on a system without
+ * librpm is reported the same way, with the package to install.
+ *
  * librpm compares directories by stat() on the host, as rpm -qf does without
  * a chroot: a directory symlink on the host (merged /usr's /bin) makes its
  * two names one. An exact path is always found; the twin is tried anyway.
@@ -34,13 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <rpm/header.h>
-#include <rpm/rpmdb.h>
-#include <rpm/rpmlib.h>
-#include <rpm/rpmlog.h>
-#include <rpm/rpmmacro.h>
-#include <rpm/rpmts.h>
-
+#include "dl_rpm.h"
 #include "rpmdb.h"
 #include "rootfs.h"
 #include "rpmdb_ro.h"
@@ -64,6 +62,7 @@ struct rpm_db {
 	const char *file;	/* the file that told its format */
 	const char *backend;	/* librpm's %_db_backend for that format */
 	bool loaded, failed;
+	bool config;		/* config_get() called: config_put() owed */
 	rpmts ts;
 	void *memo;		/* tsearch() tree of struct memo, by path */
 };
@@ -144,8 +143,8 @@ static char *logged;		/* librpm's first warning or error since log_clear() */
 
 static int log_cb(rpmlogRec rec, rpmlogCallbackData data)
 {
-	if (rpmlogRecPriority(rec) <= RPMLOG_WARNING && !logged) {
-		const char *m = rpmlogRecMessage(rec);
+	if (sym_rpmlogRecPriority(rec) <= RPMLOG_WARNING && !logged) {
+		const char *m = sym_rpmlogRecMessage(rec);
 
 		logged = xstrndup(m, strcspn(m, "\n"));
 	}
@@ -163,8 +162,8 @@ static int config_get(void)
 {
 	if (config_users++)
 		return config_ok ? 0 : -1;
-	rpmlogSetCallback(log_cb, NULL);
-	config_ok = !rpmReadConfigFiles(NULL, NULL);
+	sym_rpmlogSetCallback(log_cb, NULL);
+	config_ok = !sym_rpmReadConfigFiles(NULL, NULL);
 	return config_ok ? 0 : -1;
 }
 
@@ -172,9 +171,9 @@ static void config_put(void)
 {
 	if (--config_users)
 		return;
-	rpmFreeMacros(NULL);
-	rpmFreeRpmrc();
-	rpmlogSetCallback(NULL, NULL);
+	sym_rpmFreeMacros(NULL);
+	sym_rpmFreeRpmrc();
+	sym_rpmlogSetCallback(NULL, NULL);
 	log_clear();
 }
 
@@ -210,9 +209,22 @@ static void fail(struct rpm_db *r, const char *why)
 	r->failed = true;
 	if (r->ts) {
 		rpmdb_ro_begin(r->dir);
-		r->ts = rpmtsFree(r->ts);
+		r->ts = sym_rpmtsFree(r->ts);
 		rpmdb_ro_end();
 	}
+}
+
+/* Said once: librpm itself cannot be loaded (dynlib.h), what to do. */
+static void no_librpm(struct rpm_db *r)
+{
+	char why[512];
+
+	if (!reported(r->dir)) {
+		dynlib_error(&dl_rpm, "reading it", why, sizeof(why));
+		fprintf(stderr, "abidep: cannot read the rpm database %s/%s: %s; until then the files it lists are shown without a package ('-')\n",
+			r->dir, r->file, why);
+	}
+	r->failed = true;
 }
 
 /* A -wal file with content: changes the immutable read does not see. */
@@ -237,25 +249,30 @@ int rpm_db_load(struct rpm_db *r)
 	r->loaded = true;
 	if (!r->dir)
 		return -1;
+	if (dynlib_load(&dl_rpm)) {
+		no_librpm(r);
+		return -1;
+	}
+	r->config = true;
 	if (config_get()) {
 		fail(r, logged ? logged : "librpm cannot read its configuration, /usr/lib/rpm/rpmrc and macros (Debian's rpm-common)");
 		return -1;
 	}
 	log_clear();
 	/* Read when the database is opened; taken back right after. */
-	rpmPushMacro(NULL, "_dbpath", NULL, r->dbpath, RMIL_CMDLINE);
-	rpmPushMacro(NULL, "_db_backend", NULL, r->backend, RMIL_CMDLINE);
-	r->ts = rpmtsCreate();
+	sym_rpmPushMacro(NULL, "_dbpath", NULL, r->dbpath, RMIL_CMDLINE);
+	sym_rpmPushMacro(NULL, "_db_backend", NULL, r->backend, RMIL_CMDLINE);
+	r->ts = sym_rpmtsCreate();
 	/* Headers' digests are checked; signatures would need the keyring. */
-	rpmtsSetVSFlags(r->ts, rpmtsVSFlags(r->ts) | RPMVSF_MASK_NOSIGNATURES);
-	rc = rpmtsSetRootDir(r->ts, r->root);
+	sym_rpmtsSetVSFlags(r->ts, sym_rpmtsVSFlags(r->ts) | RPMVSF_MASK_NOSIGNATURES);
+	rc = sym_rpmtsSetRootDir(r->ts, r->root);
 	if (!rc) {
 		rpmdb_ro_begin(r->dir);
-		rc = rpmtsOpenDB(r->ts, O_RDONLY);
+		rc = sym_rpmtsOpenDB(r->ts, O_RDONLY);
 		rpmdb_ro_end();
 	}
-	rpmPopMacro(NULL, "_db_backend");
-	rpmPopMacro(NULL, "_dbpath");
+	sym_rpmPopMacro(NULL, "_db_backend");
+	sym_rpmPopMacro(NULL, "_dbpath");
 	if (rc || logged) {
 		fail(r, logged ? logged : "librpm cannot open it");
 		return -1;
@@ -288,20 +305,20 @@ static void query(struct rpm_db *r, const char *path, struct memo *m)
 	Header h;
 
 	rpmdb_ro_begin(r->dir);
-	mi = rpmtsInitIterator(r->ts, RPMDBI_INSTFILENAMES, path, 0);
-	while (mi && (h = rpmdbNextIterator(mi))) {
-		const char *name = headerGetString(h, RPMTAG_NAME);
+	mi = sym_rpmtsInitIterator(r->ts, RPMDBI_INSTFILENAMES, path, 0);
+	while (mi && (h = sym_rpmdbNextIterator(mi))) {
+		const char *name = sym_headerGetString(h, RPMTAG_NAME);
 
 		if (name && (!m->name || strcmp(name, m->name) < 0)) {
 			memo_clear(m);
 			m->name = xstrdup(name);
-			m->version = headerGetAsString(h, RPMTAG_EVR);
-			m->arch = dup_or_null(headerGetString(h, RPMTAG_ARCH));
-			m->packager = dup_or_null(headerGetString(h, RPMTAG_PACKAGER));
-			m->source = pkg_source_of_srpm(headerGetString(h, RPMTAG_SOURCERPM));
+			m->version = sym_headerGetAsString(h, RPMTAG_EVR);
+			m->arch = dup_or_null(sym_headerGetString(h, RPMTAG_ARCH));
+			m->packager = dup_or_null(sym_headerGetString(h, RPMTAG_PACKAGER));
+			m->source = pkg_source_of_srpm(sym_headerGetString(h, RPMTAG_SOURCERPM));
 		}
 	}
-	rpmdbFreeIterator(mi);
+	sym_rpmdbFreeIterator(mi);
 	rpmdb_ro_end();
 }
 
@@ -364,10 +381,10 @@ void rpm_db_free(struct rpm_db *r)
 	tdestroy(r->memo, memo_free);
 	if (r->ts) {
 		rpmdb_ro_begin(r->dir);
-		rpmtsFree(r->ts);
+		sym_rpmtsFree(r->ts);
 		rpmdb_ro_end();
 	}
-	if (r->loaded && r->dir)
+	if (r->config)
 		config_put();
 	free(r->dir);
 	free(r->root);

@@ -28,13 +28,10 @@
 
 #include <sys/stat.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <nettle/sha2.h>
-#include <rpm/header.h>
-#include <rpm/rpmtag.h>
-#include <rpm/rpmtd.h>
 
+#include "dl_archive.h"
+#include "dl_rpm.h"
 #include "pkgmeta.h"
 #include "rootfs.h"
 #include "scan.h"
@@ -84,7 +81,7 @@ static la_ssize_t raw_cb(struct archive *a, void *ctx, const void **out)
 	}
 	k = raw_read_fd(r, r->buf, sizeof(r->buf));
 	if (k < 0)
-		archive_set_error(a, errno, "%s", strerror(errno));
+		sym_archive_set_error(a, errno, "%s", strerror(errno));
 	*out = r->buf;
 	return k;
 }
@@ -122,17 +119,18 @@ static int bad(struct pkg_job *j, int err, const char *fmt, ...)
 
 static const char *la_err(struct archive *a)
 {
-	const char *s = archive_error_string(a);
+	const char *s = sym_archive_error_string(a);
 
 	return s ? s : "unknown error";
 }
 
 typedef int (*filter_fn)(struct archive *);
 
-static const filter_fn filters[] = {
-	archive_read_support_filter_gzip, archive_read_support_filter_xz,
-	archive_read_support_filter_lzma, archive_read_support_filter_zstd,
-	archive_read_support_filter_bzip2,
+/* dl_archive's pointers to them, loaded before any package is read. */
+static filter_fn *const filters[] = {
+	&sym_archive_read_support_filter_gzip, &sym_archive_read_support_filter_xz,
+	&sym_archive_read_support_filter_lzma, &sym_archive_read_support_filter_zstd,
+	&sym_archive_read_support_filter_bzip2,
 };
 
 static bool builtin[sizeof(filters) / sizeof(filters[0])];
@@ -142,10 +140,10 @@ static void probe_filters(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
-		struct archive *a = archive_read_new();
+		struct archive *a = sym_archive_read_new();
 
-		builtin[i] = filters[i](a) == ARCHIVE_OK;
-		archive_read_free(a);
+		builtin[i] = (*filters[i])(a) == ARCHIVE_OK;
+		sym_archive_read_free(a);
 	}
 }
 
@@ -163,7 +161,7 @@ static void enable_filters(struct archive *a)
 	pthread_once(&once, probe_filters);
 	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
 		if (builtin[i])
-			filters[i](a);
+			(*filters[i])(a);
 }
 
 /* ---- members ---- */
@@ -220,7 +218,7 @@ static int member_rel(struct pkg_ctx *c, const char *name, char *out, size_t out
 static ssize_t member_read(void *ctx, void *buf, size_t n)
 {
 	struct pkg_ctx *c = ctx;
-	la_ssize_t k = archive_read_data(c->cur, buf, n);
+	la_ssize_t k = sym_archive_read_data(c->cur, buf, n);
 
 	if (k < 0) {
 		errno = EIO;
@@ -333,8 +331,8 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 	int r;
 
 	c->cur = a;
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-		const char *name = archive_entry_pathname(e), *link = archive_entry_hardlink(e);
+	while ((r = sym_archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *name = sym_archive_entry_pathname(e), *link = sym_archive_entry_hardlink(e);
 
 		if (!name)
 			return bad(c->j, EINVAL, "a member has no name");
@@ -352,8 +350,8 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 			/* The target as named in hits: the same prefix. */
 			memmove(target + strlen(prefix), target, strlen(target) + 1);
 			memcpy(target, prefix, strlen(prefix));
-			if (archive_entry_filetype(e) == AE_IFREG && archive_entry_size(e) > 0) {
-				if (linked_bytes(c, file, target, archive_entry_size(e)))
+			if (sym_archive_entry_filetype(e) == AE_IFREG && sym_archive_entry_size(e) > 0) {
+				if (linked_bytes(c, file, target, sym_archive_entry_size(e)))
 					return -1;
 			} else {
 				hard_link(c, file, target);
@@ -361,9 +359,9 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 			continue;
 		}
 		/* Directories, symlinks, devices: nothing to read, as in a root. */
-		if (archive_entry_filetype(e) != AE_IFREG)
+		if (sym_archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		if (read_member(c, file, file + 1, archive_entry_size(e)))
+		if (read_member(c, file, file + 1, sym_archive_entry_size(e)))
 			return -1;
 	}
 	if (r != ARCHIVE_EOF)
@@ -410,10 +408,10 @@ struct nested {
 static la_ssize_t nested_cb(struct archive *a, void *ctx, const void **out)
 {
 	struct nested *n = ctx;
-	la_ssize_t k = archive_read_data(n->outer, n->buf, sizeof(n->buf));
+	la_ssize_t k = sym_archive_read_data(n->outer, n->buf, sizeof(n->buf));
 
 	if (k < 0)
-		archive_set_error(a, EIO, "%s", la_err(n->outer));
+		sym_archive_set_error(a, EIO, "%s", la_err(n->outer));
 	*out = n->buf;
 	return k;
 }
@@ -425,7 +423,7 @@ static int read_control(struct pkg_ctx *c, struct archive *a)
 	size_t n = 0;
 	la_ssize_t k;
 
-	while ((k = archive_read_data(a, buf + n, CONTROL_MAX + 1 - n)) > 0 &&
+	while ((k = sym_archive_read_data(a, buf + n, CONTROL_MAX + 1 - n)) > 0 &&
 	       (n += k) <= CONTROL_MAX)
 		;
 	if (k < 0 || n > CONTROL_MAX) {
@@ -462,12 +460,12 @@ static int read_control_tar(struct pkg_ctx *c, struct archive *a)
 	int r;
 
 	c->cur = a;
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-		const char *name = archive_entry_pathname(e);
+	while ((r = sym_archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *name = sym_archive_entry_pathname(e);
 
 		if (!name || member_rel(c, name, rel, sizeof(rel)))
 			return bad(c->j, EINVAL, "a control member has no name");
-		if (archive_entry_filetype(e) != AE_IFREG)
+		if (sym_archive_entry_filetype(e) != AE_IFREG)
 			continue;
 		if (!strcmp(rel, "control")) {
 			if (c->j->meta.name)
@@ -477,7 +475,7 @@ static int read_control_tar(struct pkg_ctx *c, struct archive *a)
 			continue;
 		}
 		snprintf(file, sizeof(file), "/DEBIAN/%s", rel);
-		if (read_member(c, file, file + 1, archive_entry_size(e)))
+		if (read_member(c, file, file + 1, sym_archive_entry_size(e)))
 			return -1;
 	}
 	if (r != ARCHIVE_EOF)
@@ -488,21 +486,21 @@ static int read_control_tar(struct pkg_ctx *c, struct archive *a)
 /* One of the .deb's tar members, as an archive of its own. */
 static int read_deb_tar(struct pkg_ctx *c, struct archive *outer, bool control)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = sym_archive_read_new();
 	struct nested *n = xmalloc(sizeof(*n));
 	int ret;
 
 	n->outer = outer;
 	enable_filters(a);
-	archive_read_support_filter_none(a);
-	archive_read_support_format_tar(a);
-	if (archive_read_open(a, n, NULL, nested_cb, NULL) != ARCHIVE_OK)
+	sym_archive_read_support_filter_none(a);
+	sym_archive_read_support_format_tar(a);
+	if (sym_archive_read_open(a, n, NULL, nested_cb, NULL) != ARCHIVE_OK)
 		ret = bad(c->j, EIO, "%s: %s", control ? "control" : "data", la_err(a));
 	else if (control)
 		ret = read_control_tar(c, a);
 	else
 		ret = read_entries(c, a, "/");
-	archive_read_free(a);
+	sym_archive_read_free(a);
 	free(n);
 	c->cur = outer;
 	return ret;
@@ -517,18 +515,18 @@ static bool tar_member(const char *name, const char *base)
 
 static int read_deb(struct pkg_ctx *c, struct raw *raw)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = sym_archive_read_new();
 	struct archive_entry *e;
 	bool version = false, control = false, data = false;
 	int r, ret = 0;
 
-	archive_read_support_format_ar(a);
-	if (archive_read_open(a, raw, NULL, raw_cb, NULL) != ARCHIVE_OK) {
+	sym_archive_read_support_format_ar(a);
+	if (sym_archive_read_open(a, raw, NULL, raw_cb, NULL) != ARCHIVE_OK) {
 		ret = bad(c->j, EINVAL, "not a Debian package: %s", la_err(a));
 		goto out;
 	}
-	while (!ret && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
-		const char *name = archive_entry_pathname(e);
+	while (!ret && ((r = sym_archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
+		const char *name = sym_archive_entry_pathname(e);
 
 		if (!name)
 			name = "";
@@ -536,7 +534,7 @@ static int read_deb(struct pkg_ctx *c, struct raw *raw)
 			char v[8] = "";
 
 			version = !strcmp(name, "debian-binary") &&
-				  archive_read_data(a, v, sizeof(v) - 1) >= 4 && !strncmp(v, "2.", 2);
+				  sym_archive_read_data(a, v, sizeof(v) - 1) >= 4 && !strncmp(v, "2.", 2);
 			if (!version)
 				ret = bad(c->j, EINVAL, "not a Debian package: no debian-binary 2.x first");
 		} else if (tar_member(name, "control.tar") && !control && !data) {
@@ -554,7 +552,7 @@ static int read_deb(struct pkg_ctx *c, struct raw *raw)
 	else if (!ret && !data)
 		ret = bad(c->j, EINVAL, "no data.tar member");
 out:
-	archive_read_free(a);
+	sym_archive_read_free(a);
 	return ret;
 }
 
@@ -584,7 +582,7 @@ static int pre_fill(struct raw *r, size_t want)
 
 /*
  * The header at @off of the read-ahead (8 bytes of magic, then the blob
- * headerImport() takes): its blob size in *@bsize. -1 if malformed.
+ * sym_headerImport() takes): its blob size in *@bsize. -1 if malformed.
  */
 static int rpm_header_at(struct raw *r, size_t off, size_t *bsize)
 {
@@ -606,7 +604,7 @@ static int rpm_header_at(struct raw *r, size_t off, size_t *bsize)
 
 static const char *hstr(Header h, rpmTagVal tag)
 {
-	return headerGetString(h, tag);
+	return sym_headerGetString(h, tag);
 }
 
 static const struct {
@@ -629,7 +627,7 @@ static void read_scriptlet(struct pkg_ctx *c, const char *file, const char *text
 static void rpm_meta(struct pkg_ctx *c, Header h)
 {
 	struct scan_arena *s = &c->rd->strs;
-	char *evr = headerGetAsString(h, RPMTAG_EVR), *src;
+	char *evr = sym_headerGetAsString(h, RPMTAG_EVR), *src;
 	struct rpmtd_s td;
 	size_t i;
 
@@ -647,15 +645,15 @@ static void rpm_meta(struct pkg_ctx *c, Header h)
 		if (t)
 			read_scriptlet(c, scriptlets[i].name, t);
 	}
-	if (headerGet(h, RPMTAG_TRIGGERSCRIPTS, &td, HEADERGET_MINMEM)) {
+	if (sym_headerGet(h, RPMTAG_TRIGGERSCRIPTS, &td, HEADERGET_MINMEM)) {
 		const char *t;
 		char name[32];
 
-		for (i = 0; (t = rpmtdNextString(&td)); i++) {
+		for (i = 0; (t = sym_rpmtdNextString(&td)); i++) {
 			snprintf(name, sizeof(name), "%%trigger-%zu", i);
 			read_scriptlet(c, name, t);
 		}
-		rpmtdFreeData(&td);
+		sym_rpmtdFreeData(&td);
 	}
 }
 
@@ -676,11 +674,11 @@ static int rpm_headers(struct pkg_ctx *c, struct raw *raw)
 	if (rpm_header_at(raw, off, &sig))
 		return bad(c->j, EINVAL, "malformed rpm header");
 	blob = raw->pre + off + 8;
-	h = headerImport(blob, sig, HEADERIMPORT_COPY);
+	h = sym_headerImport(blob, sig, HEADERIMPORT_COPY);
 	if (!h)
 		return bad(c->j, EINVAL, "malformed rpm header (librpm refused it)");
 	rpm_meta(c, h);
-	headerFree(h);
+	sym_headerFree(h);
 	if (!c->j->meta.name || !c->j->meta.version)
 		return bad(c->j, EINVAL, "rpm header has no name or version");
 	return 0;
@@ -693,15 +691,15 @@ static int read_rpm(struct pkg_ctx *c, struct raw *raw)
 
 	if (rpm_headers(c, raw))
 		return -1;
-	a = archive_read_new();
-	archive_read_support_filter_rpm(a);
+	a = sym_archive_read_new();
+	sym_archive_read_support_filter_rpm(a);
 	enable_filters(a);
-	archive_read_support_format_cpio(a);
-	if (archive_read_open(a, raw, NULL, raw_cb, NULL) != ARCHIVE_OK)
+	sym_archive_read_support_format_cpio(a);
+	if (sym_archive_read_open(a, raw, NULL, raw_cb, NULL) != ARCHIVE_OK)
 		ret = bad(c->j, EINVAL, "rpm payload: %s", la_err(a));
 	else
 		ret = read_entries(c, a, "/");
-	archive_read_free(a);
+	sym_archive_read_free(a);
 	return ret;
 }
 

@@ -19,6 +19,8 @@
 #include <libelf.h>
 #include <sys/stat.h>
 
+#include "dl_archive.h"
+#include "dl_rpm.h"
 #include "scan.h"
 #include "scan_cache.h"
 #include "scan_int.h"
@@ -312,6 +314,31 @@ static void read_packages(struct pset *s, size_t *todo, size_t ntodo,
 	free(wks);
 }
 
+/*
+ * libarchive for the packages, librpm for .rpm headers (dynlib.h), loaded
+ * before the threads start: 0, or -1 with why and what to do in @err.
+ */
+static int load_libraries(const struct pset *s, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!s->n)
+		return 0;
+	if (dynlib_load(&dl_archive)) {
+		dynlib_error(&dl_archive, "reading package files", err, errlen);
+		return -1;
+	}
+	for (i = 0; i < s->n; i++) {
+		size_t n = strlen(s->jobs[i].path);
+
+		if (n > 4 && !strcmp(s->jobs[i].path + n - 4, ".rpm") && dynlib_load(&dl_rpm)) {
+			dynlib_error(&dl_rpm, "reading .rpm files", err, errlen);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int scan_packages(char *const *paths, int npaths, const struct abi_set *tables,
 		  const struct scan_opts *opts, struct scan_result *res,
 		  char *err, size_t errlen)
@@ -331,7 +358,7 @@ int scan_packages(char *const *paths, int npaths, const struct abi_set *tables,
 	res->prefix = "";
 	s.res = res;
 	s.strs = &priv->strs;
-	if (find_packages(&s, paths, npaths, err, errlen) ||
+	if (find_packages(&s, paths, npaths, err, errlen) || load_libraries(&s, err, errlen) ||
 	    open_cache(tables, opts, &cache, err, errlen)) {
 		free(s.jobs);
 		scan_result_free(res);

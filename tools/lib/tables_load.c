@@ -7,6 +7,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "abi.h"
 #include "json.h"
 #include "tables_load.h"
+#include "util.h"
 
 #ifndef ABIDEP_DATADIR
 #define ABIDEP_DATADIR "/usr/share/abidep"
@@ -62,46 +64,99 @@ const char *abidep_default_tables(void)
 	return found;
 }
 
-/* Diagnostics in file order, then line. */
-static int diag_cmp(const void *a, const void *b, void *arg)
-{
-	const struct abi_diag *x = a, *y = b;
-	const struct abi_set *set = arg;
-	int fx = -1, fy = -1, i;
+/* A file of the set by its path's address (diagnostics point at it). */
+struct file_at {
+	const char *path;
+	int i;
+};
 
-	for (i = 0; i < set->nfiles && (fx < 0 || fy < 0); i++) {
-		if (set->files[i].path == x->file)
-			fx = i;
-		if (set->files[i].path == y->file)
-			fy = i;
-	}
-	if (fx != fy)
-		return fx < fy ? -1 : 1;
-	if (x->file != y->file)
-		return strcmp(x->file, y->file);
-	return x->line - y->line;
+/* A diagnostic's sort key: its file's position in the set (-1: none). */
+struct diag_key {
+	int file, i;
+	const struct abi_diag *d;
+};
+
+static int file_at_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct file_at *)a)->path;
+	uintptr_t y = (uintptr_t)((const struct file_at *)b)->path;
+
+	return (x > y) - (x < y);
 }
 
+/* File order (reading order), then line, then the order they were said. */
+static int diag_key_cmp(const void *a, const void *b)
+{
+	const struct diag_key *x = a, *y = b;
+	int c;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->d->file != y->d->file && (c = strcmp(x->d->file, y->d->file)))
+		return c;
+	if (x->d->line != y->d->line)
+		return x->d->line < y->d->line ? -1 : 1;
+	return x->i - y->i;
+}
+
+/*
+ * Each diagnostic's file looked up once, by address: comparing by a walk of
+ * the files cost as much as the rest of show's diagnostics.
+ */
 void abidep_sort_diags(struct abi_set *set)
 {
-	qsort_r(set->diags, set->ndiags, sizeof(*set->diags), diag_cmp, set);
-}
-
-void abidep_print_diags(struct abi_set *set, FILE *f)
-{
+	struct file_at *at = xcalloc(set->nfiles + 1, sizeof(*at)), *f;
+	struct diag_key *k = xcalloc(set->ndiags + 1, sizeof(*k));
+	struct abi_diag *sorted = xcalloc(set->ndiags + 1, sizeof(*sorted));
 	int i;
 
+	for (i = 0; i < set->nfiles; i++)
+		at[i] = (struct file_at){ set->files[i].path, i };
+	qsort(at, set->nfiles, sizeof(*at), file_at_cmp);
+	for (i = 0; i < set->ndiags; i++) {
+		struct file_at key = { set->diags[i].file, 0 };
+
+		f = bsearch(&key, at, set->nfiles, sizeof(*at), file_at_cmp);
+		k[i] = (struct diag_key){ f ? f->i : -1, i, &set->diags[i] };
+	}
+	qsort(k, set->ndiags, sizeof(*k), diag_key_cmp);
+	for (i = 0; i < set->ndiags; i++)
+		sorted[i] = *k[i].d;
+	if (set->ndiags)
+		memcpy(set->diags, sorted, set->ndiags * sizeof(*sorted));
+	free(sorted);
+	free(k);
+	free(at);
+}
+
+/*
+ * Printed into memory, then written at once: stderr is unbuffered, and a
+ * write per line was most of show's system time on a kernel's tree.
+ */
+void abidep_print_diags(struct abi_set *set, FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int i;
+
+	if (!m)
+		die_oom();
 	abidep_sort_diags(set);
 	for (i = 0; i < set->ndiags; i++) {
 		const struct abi_diag *d = &set->diags[i];
 
 		if (d->line)
-			fprintf(f, "%s:%d: %s: %s\n", d->file, d->line,
+			fprintf(m, "%s:%d: %s: %s\n", d->file, d->line,
 				d->error ? "error" : "warning", d->msg);
 		else
-			fprintf(f, "%s: %s: %s\n", d->file,
+			fprintf(m, "%s: %s: %s\n", d->file,
 				d->error ? "error" : "warning", d->msg);
 	}
+	if (fclose(m))
+		die_oom();
+	fwrite(buf, 1, len, f);
+	free(buf);
 }
 
 int abidep_load_tables_flags(struct abi_set *set, char **paths, int npaths,
@@ -114,6 +169,7 @@ int abidep_load_tables_flags(struct abi_set *set, char **paths, int npaths,
 
 	abi_set_init(set);
 	set->skip_text = flags & TABLES_SKIP_TEXT;
+	set->no_index = flags & TABLES_NO_INDEX;
 	if (!npaths)
 		ret = abi_load_path(set, what);
 	for (i = 0; i < npaths; i++)

@@ -23,6 +23,8 @@ enum {
 	 * warning is printed, the tables usable or not.
 	 */
 	TABLES_TOLERANT = 1 << 1,
+	/* The command looks no What up: no index (abi_set's no_index). */
+	TABLES_NO_INDEX = 1 << 2,
 };
 
 /*

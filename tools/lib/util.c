@@ -145,11 +145,16 @@ int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned lon
 	return 0;
 }
 
+/* Copies, not xasprintf(): a thousand joins were 5% of tables validate. */
 char *path_join(const char *dir, const char *name)
 {
-	size_t l = strlen(dir);
+	size_t l = strlen(dir), n = strlen(name), slash = !l || dir[l - 1] != '/';
+	char *p = xmalloc(l + slash + n + 1);
 
-	return xasprintf("%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", name);
+	memcpy(p, dir, l);
+	p[l] = '/';
+	memcpy(p + l + slash, name, n + 1);
+	return p;
 }
 
 /* Is the first component of @p one that merged /usr links to /usr/...? */
