@@ -100,8 +100,8 @@ guest() {
 
 for k in $KERNELS; do
 	env="BENCH_BASE=$base BENCH_ROUNDS=$ROUNDS BENCH_ITERS=$ITERS"
-	guest tracer-$k-icount "$k" 5 --icount -- env $env BENCH_MEMORY=1 tests/bench/guest.sh
-	guest tracer-$k-wall "$k" 5 --smp 1 -- env $env tests/bench/guest.sh
+	guest tracer-$k-icount "$k" 6 --icount -- env $env BENCH_MEMORY=1 tests/bench/guest.sh
+	guest tracer-$k-wall "$k" 6 --smp 1 -- env $env tests/bench/guest.sh
 	guest tracer-$k-2cpu "$k" 4 --smp 2 -- env $env BENCH_READERS=2 \
 		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
 	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"

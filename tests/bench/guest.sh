@@ -13,6 +13,8 @@
 #   previous  the previous release's abidep trace --pin ($BENCH_BASE, when given)
 #   bt_inode  bpftrace: opens and reads (kernfs open, sysfs show) of the
 #             watched file's inode, counted in two maps
+#   bt_attr   bpftrace: the same, each counted by who made it as abidep
+#             attributes it (cgroup, uid, comm, inode): the fair peer
 #   bt_name   bpftrace: the one-liner that counts opens by comm, the file
 #             picked by a name compare
 #
@@ -65,7 +67,7 @@ SYSCTL=/proc/sys/kernel/ostype
 PROCPID=/proc/self/oom_score_adj
 FLOOR=/sys/fs/bpf/bench-floor
 INO=$(stat -c %i $WATCHED)
-SIDES=${BENCH_SIDES:-none floor abidep${BASE:+ previous} bt_inode bt_name}
+SIDES=${BENCH_SIDES:-none floor abidep${BASE:+ previous} bt_inode bt_attr bt_name}
 OTHER_SIDES="none floor abidep previous"
 
 : >"$OUT"
@@ -99,7 +101,21 @@ print(opens, reads, others)' "$WATCHED" || echo "- - -"
 
 BT_INODE="kfunc:kernfs_fop_open /args->inode->i_ino == $INO/ { @opens = count(); }
 kretfunc:sysfs_kf_seq_show /args->sf->file->f_inode->i_ino == $INO/ { @reads = count(); }"
+BT_ATTR="kfunc:kernfs_fop_open /args->inode->i_ino == $INO/ { @opens[cgroup, uid, comm, args->inode->i_ino] = count(); }
+kretfunc:sysfs_kf_seq_show /args->sf->file->f_inode->i_ino == $INO/ { @reads[cgroup, uid, comm, args->sf->file->f_inode->i_ino] = count(); }"
 BT_NAME='kfunc:kernfs_fop_open /str(args->file->f_path.dentry->d_name.name) == "current_governor_ro"/ { @[comm] = count(); }'
+
+# bt_attr's count in map @$1 of the loop's accesses, under the loop's
+# cgroup, uid and comm and the watched file's inode (lines
+# "@opens[CGROUP, UID, COMM, INO]: N"); other users' are not the loop's.
+bt_attr_count() {
+	awk -v m="@$1[$(cgroup_id), $(id -u), sysfs_loop, $INO]:" \
+		'index($0, m) == 1 { n += $NF } END { print n + 0 }' /tmp/bt.out
+}
+
+# The cgroup v2 id of this shell's cgroup (the loop runs in it): the inode
+# number of its directory.
+cgroup_id() { stat -c %i "/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)"; }
 
 # Seconds since boot (of the guest's clock).
 now() { cut -d. -f1 /proc/uptime; }
@@ -143,6 +159,7 @@ start() {
 	abidep) "$A" trace --pin --db /tmp/abidep.$2.db >/dev/null || fail "abidep trace --pin failed" ;;
 	previous) "$BASE" trace --pin --db /tmp/previous.$2.db >/dev/null || fail "previous trace --pin failed" ;;
 	bt_inode) bt_start "$BT_INODE" 2 ;;
+	bt_attr) bt_start "$BT_ATTR" 2 ;;
 	bt_name) bt_start "$BT_NAME" 1 ;;
 	esac
 }
@@ -168,6 +185,11 @@ stop() {
 		rec C "$1" "$2" opens "$3" "$(sed -n 's/^@opens: //p' /tmp/bt.out | grep . || echo 0)"
 		rec C "$1" "$2" reads "$4" "$(sed -n 's/^@reads: //p' /tmp/bt.out | grep . || echo 0)"
 		;;
+	bt_attr)
+		bt_stop
+		rec C "$1" "$2" opens "$3" "$(bt_attr_count opens)"
+		rec C "$1" "$2" reads "$4" "$(bt_attr_count reads)"
+		;;
 	bt_name)
 		bt_stop
 		rec C "$1" "$2" opens "$3" "$(sed -n 's/^@\[sysfs_loop\]: //p' /tmp/bt.out | grep . || echo 0)"
@@ -183,7 +205,7 @@ expected_links() {
 	# files outside sysfs, tools/tracer/trace_special.c): each one it pinned.
 	abidep) ls /sys/fs/bpf/abidep | grep -c '^link_' ;;
 	previous) echo '>=1' ;;
-	bt_inode) echo 2 ;;
+	bt_inode | bt_attr) echo 2 ;;
 	bt_name) echo 1 ;;
 	esac
 }
