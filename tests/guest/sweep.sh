@@ -169,17 +169,21 @@ print(int.from_bytes(bytes(int(b, 16) for b in d[0]["value"][:8]), "little"))'
 
 section "the sweep window, in the kernel's jiffies"
 # HZ as the kernel's own clocks show it, a second apart.
+# shellcheck disable=SC2046 # "NS JIFFIES"
 set -- $(jiffies_at)
 sleep 1
+# shellcheck disable=SC2046 # "NS JIFFIES"
 set -- "$@" $(jiffies_at)
 hz=$(( ($4 - $2) * 1000000000 / ($3 - $1) ))
-check "HZ measured ($hz) is one Linux has (10 to 1000)" test "$hz" -ge 10 -a "$hz" -le 1100
+check "HZ measured ($hz) is one Linux has (10 to 1000, 10% of slack)" test "$hz" -ge 10 -a "$hz" -le 1100
 "$A" trace --pin -d /tmp/window.db >/dev/null
 # The jiffies just before the listing and just after it: the deadline is
 # ABIDEP_SWEEP_WINDOW_NS (5 s) past a jiffy between them; 10% of slack for
 # the HZ measured.
+# shellcheck disable=SC2046 # "NS JIFFIES"
 set -- $(jiffies_at)
 ls $CPUIDLE >/dev/null
+# shellcheck disable=SC2046 # "NS JIFFIES"
 set -- "$@" $(jiffies_at)
 until=$(sweep_until)
 least=$(($2 + hz * 5 * 9 / 10)) most=$(($4 + hz * 5 * 11 / 10))
