@@ -108,8 +108,8 @@ for k in $KERNELS; do
 	guest tracer-$k-wall "$k" 5 --smp 1 -- env $env tests/bench/guest.sh
 	guest tracer-$k-2cpu "$k" 4 --smp 2 -- env $env BENCH_READERS=2 \
 		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
-	guest startup-$k-icount "$k" 2 --icount -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
-	guest startup-$k-wall "$k" 2 --smp 1 -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
+	guest startup-$k-icount "$k" 3 --icount -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
+	guest startup-$k-wall "$k" 3 --smp 1 -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
 	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"
 	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
 	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh
