@@ -71,6 +71,13 @@ const __volatile__ __u32 special_id[ABIDEP_NR_SPECIALS];
 const __volatile__ __u32 memcg1_on;
 
 /*
+ * ABIDEP_SWEEP_WINDOW_NS in jiffies of the running kernel, rounded up: the
+ * loader counts them from its tick (HZ is 250 on Debian's kernels, up to
+ * 1000 elsewhere). The default, a jiffy per millisecond, is HZ=1000's.
+ */
+const __volatile__ __u32 sweep_jiffies = ABIDEP_SWEEP_WINDOW_NS / 1000000;
+
+/*
  * The clock as last read, and the jiffies it was read at (see now_ns()). In
  * a section (a map) of their own, written once a tick: no other data shares
  * their cache line.
@@ -81,9 +88,10 @@ SEC(".data.clock") __u64 clock_ns;
 /*
  * Until when (jiffies) a listing may be fresh: 0 when no watched directory
  * was ever listed. An unwatched open looks for listings only before it, so
- * that otherwise its cost is this load. Counted as if HZ were 1000 (the
- * most it is), so it lasts at least ABIDEP_SWEEP_WINDOW_NS on any kernel;
- * each listing's own time says whether it is fresh.
+ * that otherwise its cost is this load. Set sweep_jiffies (at least
+ * ABIDEP_SWEEP_WINDOW_NS) past the last listing or open that kept a
+ * listing's mark fresh (sweep_arm()); each mark's own time says whether it
+ * is fresh.
  */
 SEC(".data.sweep") __u64 sweep_until;
 
@@ -301,6 +309,15 @@ static __always_inline bool sweep_armed(void)
 	return sweep_until && bpf_jiffies64() <= sweep_until;
 }
 
+/*
+ * A listing, or an open that keeps a listing's mark fresh: the marks that
+ * may be fresh now may be for a window more.
+ */
+static __always_inline void sweep_arm(void)
+{
+	sweep_until = bpf_jiffies64() + sweep_jiffies;
+}
+
 /* The directory a sysfs file is in: its inode number (kernfs node id). */
 static __always_inline __u64 file_dir(const struct file *file)
 {
@@ -379,8 +396,10 @@ listing_of(struct task_struct *task, __u64 dir, __u32 exe_dev, __u64 exe_ino,
 		return NULL;
 	l->need = m->need;
 fresh:
-	if (open)
+	if (open) {
 		m->last_ns = now;
+		sweep_arm();
+	}
 	return l;
 }
 
@@ -531,7 +550,7 @@ static __always_inline void listed(__u64 dir)
 		l->need = *need > ABIDEP_SWEEP_FILES ? *need : ABIDEP_SWEEP_FILES;
 	}
 	l->last_ns = now;
-	sweep_until = bpf_jiffies64() + ABIDEP_SWEEP_WINDOW_NS / 1000000;
+	sweep_arm();
 }
 
 /*

@@ -12,6 +12,8 @@
 #           kernel: in guest instructions (-icount), in wall time, and (no
 #           tracer, the floor, abidep) with two readers on two vCPUs
 #                                                        (tests/bench/guest.sh)
+#   start-up  abidep trace --pin against the floor's load-and-attach, exec
+#           to exit, in instructions and wall time  (tests/bench/startup.sh)
 #   alias   reading through the module's aliases vs the new attributes,
 #           in instructions and wall time, on each kernel; and through the
 #           in-tree alias of the series patches/linux-6.12/ (cpuidle's
@@ -38,7 +40,8 @@
 # the committed copy of the table the documentation includes.
 #
 # Knobs: BENCH_KERNELS (series, default every supported kernel),
-# BENCH_ROUNDS (6) and BENCH_ITERS (2000) for the tracer, ALIAS_ROUNDS (8) and
+# BENCH_ROUNDS (6) and BENCH_ITERS (2000) for the tracer, STARTUP_ROUNDS (8)
+# for its start-up, ALIAS_ROUNDS (8) and
 # ALIAS_ITERS (2000),
 # BENCH_RUNS (15) for the tables, BENCH_SCAN_RUNS (5), BENCH_SCAN_DIR (/usr/lib),
 # BENCH_PKG_RUNS (5), BENCH_PROM_HOSTS (1000), BENCH_PROM_DAYS (90),
@@ -49,6 +52,7 @@ cd "$repo"
 RAW=build/bench/raw
 ROUNDS=${BENCH_ROUNDS:-6}
 ITERS=${BENCH_ITERS:-2000}
+SROUNDS=${STARTUP_ROUNDS:-8}
 all=$(scripts/kver.sh --all | xargs -n 1 scripts/kver.sh --series | tr '\n' ' ')
 KERNELS=${BENCH_KERNELS:-$all}
 start=$(date +%s)
@@ -104,6 +108,8 @@ for k in $KERNELS; do
 	guest tracer-$k-wall "$k" 6 --smp 1 -- env $env tests/bench/guest.sh
 	guest tracer-$k-2cpu "$k" 4 --smp 2 -- env $env BENCH_READERS=2 \
 		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
+	guest startup-$k-icount "$k" 3 --icount -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
+	guest startup-$k-wall "$k" 3 --smp 1 -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
 	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"
 	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
 	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh

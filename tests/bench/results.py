@@ -441,6 +441,10 @@ def heading(text, ch="-"):
     return f"{text}\n{ch * len(text)}\n"
 
 
+# ---- tracer start-up (its own module) -----------------------------------------
+import results_startup  # noqa: E402 (beside this script)
+startup_doc = results_startup.startup(raw, kernels, results, globals())
+
 ri = run["info"]
 doc = []
 doc.append(f"Measured {ri.get('date', '?')} on {ri.get('cpu', '?')} ({ri.get('mem', '?')}), "
@@ -504,6 +508,8 @@ for k in kernels:
             for _, _, short in OTHER_FILES:
                 head += [f"{short}: {unit}", "vs none"]
             doc.append(table(head, rows))
+
+doc.append(startup_doc)
 
 for k in kernels:
     for mode in ("icount", "wall"):

@@ -153,6 +153,44 @@ DB=/tmp/sweep.db
 section "kprobes"
 round --kprobe
 
+# "NOW_NS JIFFIES" of the guest's kernel (/proc/timer_list), one line.
+jiffies_at() {
+	awk '/^now at / { ns = $3 } /^jiffies: / { print ns, $2; exit }' /proc/timer_list
+}
+
+# sweep_until (bpf/abidep.bpf.c, the map of its .data.sweep section).
+sweep_until() {
+	bpftool -j map show | python3 -c '
+import json, subprocess, sys
+m = [m["id"] for m in json.load(sys.stdin) if m.get("name", "").endswith(".data.sweep")]
+d = json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump", "id", str(m[0])]))
+print(int.from_bytes(bytes(int(b, 16) for b in d[0]["value"][:8]), "little"))'
+}
+
+section "the sweep window, in the kernel's jiffies"
+# HZ as the kernel's own clocks show it, a second apart.
+# shellcheck disable=SC2046 # "NS JIFFIES"
+set -- $(jiffies_at)
+sleep 1
+# shellcheck disable=SC2046 # "NS JIFFIES"
+set -- "$@" $(jiffies_at)
+hz=$(( ($4 - $2) * 1000000000 / ($3 - $1) ))
+check "HZ measured ($hz) is one Linux has (10 to 1000, 10% of slack)" test "$hz" -ge 10 -a "$hz" -le 1100
+"$A" trace --pin -d /tmp/window.db >/dev/null
+# The jiffies just before the listing and just after it: the deadline is
+# ABIDEP_SWEEP_WINDOW_NS (5 s) past a jiffy between them; 10% of slack for
+# the HZ measured.
+# shellcheck disable=SC2046 # "NS JIFFIES"
+set -- $(jiffies_at)
+ls $CPUIDLE >/dev/null
+# shellcheck disable=SC2046 # "NS JIFFIES"
+set -- "$@" $(jiffies_at)
+until=$(sweep_until)
+least=$(($2 + hz * 5 * 9 / 10)) most=$(($4 + hz * 5 * 11 / 10))
+check "a listing arms the sweep test for 5 s of jiffies: $((until - $2)) after it, HZ $hz" \
+	test "$until" -ge "$least" -a "$until" -le "$most"
+check "trace --stop" "$A" trace --stop -d /tmp/window.db
+
 # check -j's verdict on one entry, then its blockers and the enumerators,
 # each as "exe(why)", sorted, on one line each.
 judged() {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -98,6 +99,27 @@ static const char *unattached_func(struct abidep_bpf *skel)
 	return "?";
 }
 
+/*
+ * ABIDEP_SWEEP_WINDOW_NS in the running kernel's jiffies, rounded up: the
+ * coarse clocks advance a tick (a jiffy) at a time, and say so as their
+ * resolution (TICK_NSEC, on every kernel; no Kconfig file needed, which
+ * the initramfs and the guest do not have). Outside 1 ms to 100 ms (HZ
+ * 1000 to 10, what Linux allows and more), a jiffy a millisecond: at
+ * least the window on any kernel.
+ */
+static __u32 window_jiffies(void)
+{
+	struct timespec res;
+	__u64 tick;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec)
+		return ABIDEP_SWEEP_WINDOW_NS / 1000000;
+	tick = res.tv_nsec;
+	if (tick < 1000000 || tick > 100000000)
+		return ABIDEP_SWEEP_WINDOW_NS / 1000000;
+	return (ABIDEP_SWEEP_WINDOW_NS + tick - 1) / tick;
+}
+
 /* Open the object and set what is set before load: sizes, tunables, programs. */
 static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 {
@@ -118,6 +140,7 @@ static int open_skel(struct tracer *tr, const struct btf *vmlinux)
 	tr->skel->rodata->slot_mask = tr->nr_slots - 1;
 	tr->skel->rodata->uid_quota = tr->uid_quota;
 	tr->skel->rodata->events_on = tr->live;
+	tr->skel->rodata->sweep_jiffies = window_jiffies();
 	/* Nobody reads a pinned tracer's ring buffer: the least there is. */
 	if (!tr->live)
 		bpf_map__set_max_entries(tr->skel->maps.events, getpagesize());
