@@ -690,6 +690,7 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->day);
 	sqlite3_finalize(s->merge_day);
 	sqlite3_finalize(s->merge);
+	sqlite3_finalize(s->row_counts);
 	sqlite3_finalize(s->session);
 	sqlite3_finalize(s->merge_session);
 	sqlite3_finalize(s->watched_run);
@@ -829,6 +830,11 @@ int store_upsert(struct store *s, const struct usage_row *r)
 }
 
 /* Add the counts of @r's row (its key), if it has one, to @c. */
+/*
+ * Adds the row's stored counts to @c. The statement is prepared once: a
+ * sync of a drained map calls this for every key, and compiling the SELECT
+ * each time was most of a key's cost.
+ */
 static int add_row_counts(struct store *s, const struct usage_row *r, struct usage_counts *c)
 {
 	static const char sql[] =
@@ -838,8 +844,10 @@ static int add_row_counts(struct store *s, const struct usage_row *r, struct usa
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+	if (!s->row_counts &&
+	    sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->row_counts, NULL))
 		return store_db_fail(s, "cannot read a usage row");
+	st = s->row_counts;
 	rc = bind_key(st, &r->key);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
@@ -855,8 +863,12 @@ static int add_row_counts(struct store *s, const struct usage_row *r, struct usa
 		usage_add(c, &old);
 		rc = SQLITE_DONE;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_db_fail(s, "cannot read a usage row");
+	/* The error is read before the reset, which would replace it. */
+	if (rc != SQLITE_DONE)
+		store_db_fail(s, "cannot read a usage row");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int store_add(struct store *s, const struct usage_row *r)

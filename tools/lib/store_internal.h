@@ -19,6 +19,7 @@ struct store {
 	sqlite3_stmt *day;	/* store_upsert()'s daily history */
 	sqlite3_stmt *merge_day;	/* prepared on the first store_merge_day() */
 	sqlite3_stmt *merge;	/* prepared on the first store_merge_row() */
+	sqlite3_stmt *row_counts;	/* on the first store_add() */
 	sqlite3_stmt *session;	/* prepared on the first store_session() */
 	sqlite3_stmt *merge_session;	/* on the first store_merge_session() */
 	sqlite3_stmt *watched_run;	/* store_watched()'s: the run goes on... */
