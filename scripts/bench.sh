@@ -12,6 +12,9 @@
 #           kernel: in guest instructions (-icount), in wall time, and (no
 #           tracer, the floor, abidep) with two readers on two vCPUs
 #                                                        (tests/bench/guest.sh)
+#   sync    abidep trace --sync of 1,000, 10,000 and 100,000 keys (distinct
+#           users in the guest), and the DB's growth, in a guest of each
+#           kernel: in instructions and wall time     (tests/bench/sync.sh)
 #   alias   reading through the module's aliases vs the new attributes,
 #           in instructions and wall time, on each kernel; and through the
 #           in-tree alias of the series patches/linux-6.12/ (cpuidle's
@@ -67,6 +70,7 @@ rec I load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== make bench: kernels $KERNELS; about 30 minutes (build/bench/raw/*.log as it goes)"
 gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
 gcc -O2 -static -o build/bench/timeit tests/bench/timeit.c
+gcc -O2 -static -o build/bench/sync_keys tests/bench/sync_keys.c
 gcc -O2 -static -o build/bench/floor tests/bench/floor.c -lbpf -lelf -lz
 # The previous release's tracer beside this one's (tests/upgrade/releases).
 tests/upgrade/build previous >"$RAW/previous-build.log" 2>&1 ||
@@ -104,6 +108,8 @@ for k in $KERNELS; do
 	guest tracer-$k-wall "$k" 5 --smp 1 -- env $env tests/bench/guest.sh
 	guest tracer-$k-2cpu "$k" 4 --smp 2 -- env $env BENCH_READERS=2 \
 		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
+	guest sync-$k-icount "$k" 15 --icount -- tests/bench/sync.sh
+	guest sync-$k-wall "$k" 12 --smp 1 -- env SYNC_MIX_USES=0 tests/bench/sync.sh
 	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"
 	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
 	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh

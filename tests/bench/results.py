@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import sys
+import types
 
 raw, kernels = sys.argv[1], sys.argv[2:]
 out_dir = os.path.dirname(os.path.abspath(raw))
@@ -433,6 +434,12 @@ def heading(text, ch="-"):
     return f"{text}\n{ch * len(text)}\n"
 
 
+# The sync part (tests/bench/results_sync.py): figures, no target.
+from results_sync import sync_results  # noqa: E402
+results["sync"], sync_doc = sync_results(raw, kernels, types.SimpleNamespace(
+    parse=parse, check_part=check_part, fail=fail, stats=stats, table=table,
+    heading=heading, fmt_range=fmt_range))
+
 ri = run["info"]
 doc = []
 doc.append(f"Measured {ri.get('date', '?')} on {ri.get('cpu', '?')} ({ri.get('mem', '?')}), "
@@ -529,6 +536,8 @@ if r:
                      [["cpuidle: current_governor_ro vs current_governor",
                        fmt_range(r["alias"]), fmt_range(r["new"]), fmt_range(r["overhead"]),
                        fmt_pct_range(r["overhead_pct"])]]))
+
+doc += sync_doc
 
 sc = results["scan"]
 if sc.get("sides"):
