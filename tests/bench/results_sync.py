@@ -97,7 +97,8 @@ def _table(k, desc, unit, r, h):
                f"cgroup) opening and reading ``{r['file']}`` in the guest; new: keys the DB "
                f"has not seen; again: the same keys in the next interval. Judged on {fig} "
                f"({unit}); per key: above the sync of no key ({f(r['empty'][on]['median'])} "
-               f"{unit}, the tables and the watched files included). {r['rounds']} "
+               f"{unit}: the tables, the watched files, the new hash of "
+               f"{r['max_entries']:,} preallocated keys). {r['rounds']} "
                f"round{'s' if r['rounds'] > 1 else ''}; {r['checks']} counts checked (the "
                f"DB's keys and counts against those made), {r['wrong_counts']} wrong.\n")
     per = "instructions" if unit == "instructions" else "µs"
