@@ -14,6 +14,9 @@
 #                                                        (tests/bench/guest.sh)
 #   start-up  abidep trace --pin against the floor's load-and-attach, exec
 #           to exit, in instructions and wall time  (tests/bench/startup.sh)
+#   sync    abidep trace --sync of 1,000, 10,000 and 100,000 keys (distinct
+#           users in the guest), and the DB's growth, in a guest of each
+#           kernel: in instructions and wall time     (tests/bench/sync.sh)
 #   alias   reading through the module's aliases vs the new attributes,
 #           in instructions and wall time, on each kernel; and through the
 #           in-tree alias of the series patches/linux-6.12/ (cpuidle's
@@ -71,6 +74,7 @@ rec I load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== make bench: kernels $KERNELS; about 30 minutes (build/bench/raw/*.log as it goes)"
 gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
 gcc -O2 -static -o build/bench/timeit tests/bench/timeit.c
+gcc -O2 -static -o build/bench/sync_keys tests/bench/sync_keys.c
 gcc -O2 -static -o build/bench/floor tests/bench/floor.c -lbpf -lelf -lz
 # The previous release's tracer beside this one's (tests/upgrade/releases).
 tests/upgrade/build previous >"$RAW/previous-build.log" 2>&1 ||
@@ -110,6 +114,11 @@ for k in $KERNELS; do
 		BENCH_SIDES="none floor abidep" tests/bench/guest.sh
 	guest startup-$k-icount "$k" 3 --icount -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
 	guest startup-$k-wall "$k" 3 --smp 1 -- env STARTUP_ROUNDS="$SROUNDS" tests/bench/startup.sh
+	guest sync-$k-icount "$k" 15 --icount -- tests/bench/sync.sh
+	# Wall time at 1,000 and 10,000 keys: the instructions say how it
+	# grows; under TCG, 100,000 keys' wall time is the host's.
+	guest sync-$k-wall "$k" 4 --smp 1 -- env SYNC_MIX_USES=0 SYNC_SIZES="1000 10000" \
+		tests/bench/sync.sh
 	env="ALIAS_ROUNDS=${ALIAS_ROUNDS:-8} ALIAS_ITERS=${ALIAS_ITERS:-2000}"
 	guest alias-$k-icount "$k" 1 --icount -- env $env tests/bench/alias.sh
 	guest alias-$k-wall "$k" 1 --smp 1 -- env $env tests/bench/alias.sh

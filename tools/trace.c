@@ -77,7 +77,8 @@ void trace_usage(FILE *f)
 		"  -i, --interval S     foreground: write the DB every S seconds (default 5)\n"
 		"      --duration S     foreground: stop after S seconds (default: at ^C)\n"
 		"  -q, --quiet          foreground: no line per new user\n"
-		"      --max-entries N  the usage map's size (default %d keys; for testing)\n"
+		"      --max-entries N  the usage map's size: the distinct users one sync\n"
+		"                       interval holds (default %d keys, at most %d)\n"
 		"      --uid-quota N    the new keys a uid but root may add between two\n"
 		"                       syncs (default %d; 0: no bound); the accesses\n"
 		"                       refused are counted as not recorded\n"
@@ -88,8 +89,8 @@ void trace_usage(FILE *f)
 		"                       it does not; for testing)\n"
 		"  -j, --json, -p, --pretty  --status in JSON; -h, --help\n"
 		"\n",
-		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, ABIDEP_UID_QUOTA,
-		ABIDEP_SLOTS);
+		PIN_DIR, DEFAULT_DB, abidep_default_tables(), ABIDEP_MAX_USAGE, USAGE_MAX_KEYS,
+		ABIDEP_UID_QUOTA, ABIDEP_SLOTS);
 	abidep_exit_help(f, NULL, EXB(EXIT_USAGE) | EXB(EXIT_PERM) | EXB(EXIT_NOBTF) |
 			 EXB(EXIT_NOBPFFS) | EXB(EXIT_DB) | EXB(EXIT_LOAD) | EXB(EXIT_PINNED));
 }
@@ -151,10 +152,10 @@ static int parse_seconds(int c, const char *arg, double *out)
 	return EXIT_OK;
 }
 
-/* --max-entries (1 to ABIDEP_MAX_USAGE) or --slots (a power of two to ABIDEP_SLOTS). */
+/* --max-entries (1 to USAGE_MAX_KEYS) or --slots (a power of two to ABIDEP_SLOTS). */
 static int parse_map_size(int c, const char *arg, __u32 *out)
 {
-	unsigned long max = c == 'M' ? ABIDEP_MAX_USAGE : ABIDEP_SLOTS, v;
+	unsigned long max = c == 'M' ? USAGE_MAX_KEYS : ABIDEP_SLOTS, v;
 
 	if (parse_uint(arg, 1, max, &v) || (c == 'L' && (v & (v - 1)))) {
 		if (c == 'M')

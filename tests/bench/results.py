@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import sys
+import types
 
 raw, kernels = sys.argv[1], sys.argv[2:]
 out_dir = os.path.dirname(os.path.abspath(raw))
@@ -444,6 +445,11 @@ def heading(text, ch="-"):
 # ---- tracer start-up (its own module) -----------------------------------------
 import results_startup  # noqa: E402 (beside this script)
 startup_doc = results_startup.startup(raw, kernels, results, globals())
+# The sync part (tests/bench/results_sync.py): figures, no target.
+from results_sync import sync_results  # noqa: E402
+results["sync"], sync_doc = sync_results(raw, kernels, types.SimpleNamespace(
+    parse=parse, check_part=check_part, fail=fail, stats=stats, table=table,
+    heading=heading, fmt_range=fmt_range))
 
 ri = run["info"]
 doc = []
@@ -543,6 +549,8 @@ if r:
                      [["cpuidle: current_governor_ro vs current_governor",
                        fmt_range(r["alias"]), fmt_range(r["new"]), fmt_range(r["overhead"]),
                        fmt_pct_range(r["overhead_pct"])]]))
+
+doc += sync_doc
 
 sc = results["scan"]
 if sc.get("sides"):

@@ -60,6 +60,10 @@ for q in -1 16385 x ''; do
 	check "bad --uid-quota '$q': exit 2, naming the range" sh -c "$A trace --pin --uid-quota '$q' --db $DB 2>/tmp/err; test \$? = 2 &&
 		grep -q 'uid-quota takes a number of keys from 0 (no bound) to 16384' /tmp/err && test ! -e $PIN"
 done
+for m in 0 262145 x; do
+	check "bad --max-entries '$m': exit 2, naming the range" sh -c "$A trace --pin --max-entries '$m' --db $DB 2>/tmp/err; test \$? = 2 &&
+		grep -q 'max-entries takes a number of keys from 1 to 262144' /tmp/err && test ! -e $PIN"
+done
 
 section "hosts by machine id; an entry whose file never existed is never ready"
 # Before abidep.ko is loaded: rc's current_protocol (an alias the module

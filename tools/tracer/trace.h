@@ -40,6 +40,13 @@
 /* What a pin records for the syncs after it (trace_tables.c, trace_stage.c). */
 #define RUN_DIR "/run/abidep"
 #define DEFAULT_DB "/var/lib/abidep/usage.db"
+/*
+ * The largest usage map --max-entries loads: each key is preallocated
+ * (about 400 bytes of kernel memory with the hash's own), twice during a
+ * sync (the old hash and the new), and a sync holds about 1 KiB per key
+ * in memory while it writes them.
+ */
+#define USAGE_MAX_KEYS	(1 << 18)
 
 /* The maps this process uses, by their index in tracer.fd[] (trace_pin.c names them). */
 enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, M_DIRS, NR_MAPS };
