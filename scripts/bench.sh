@@ -85,6 +85,15 @@ echo "== tables: abidep tables vs get_abi.pl"
 # shellcheck disable=SC2086 # the series
 scripts/bench-tables.sh $KERNELS || rec F "scripts/bench-tables.sh exited $?"
 
+# The parts judged in wall time on the host first, while no guest of the
+# bench's own loads it.
+echo "== scan: abidep scan vs grep"
+scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
+echo "== packages: abidep scan --packages vs dpkg-deb -R + grep"
+scripts/bench-packages.sh || rec F "scripts/bench-packages.sh exited $?"
+echo "== prometheus: check --prometheus vs check --db (about 5 minutes)"
+scripts/bench-prometheus.sh || rec F "scripts/bench-prometheus.sh exited $?"
+
 # guest NAME SERIES MINUTES RUNNER-OPTIONS... -- CMD...: one guest run, its
 # output in $RAW/NAME.log, its files in $RAW/NAME/. A guest that never
 # reported (123) or timed out (124) is booted once more: under a loaded
@@ -131,12 +140,6 @@ else
 	rec F "the debug kernel (scripts/debug-kernel.sh) did not build: no in-tree alias figures"
 fi
 
-echo "== scan: abidep scan vs grep"
-scripts/bench-scan.sh "${BENCH_SCAN_DIR:-/usr/lib}" || rec F "scripts/bench-scan.sh exited $?"
-echo "== packages: abidep scan --packages vs dpkg-deb -R + grep"
-scripts/bench-packages.sh || rec F "scripts/bench-packages.sh exited $?"
-echo "== prometheus: check --prometheus vs check --db (about 5 minutes)"
-scripts/bench-prometheus.sh || rec F "scripts/bench-prometheus.sh exited $?"
 
 el=$(($(date +%s) - start))
 rec I load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
