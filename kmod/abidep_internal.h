@@ -25,20 +25,26 @@
 
 void abidep_date_from_time(time64_t t, struct abidep_date *d);
 
-/* Who made an access: identity key and what the log line and state file show. */
+/*
+ * Who made an access: what identifies a user (its executable's inode number
+ * and device, and its comm: compared, never hashed, so that a known user
+ * costs a few loads), and what the log line and state file show.
+ */
 struct abidep_who {
-	u64 key;
+	u64 key;		/* the executable's inode number; 0: none */
+	u32 dev;		/* the executable's device */
 	pid_t tgid;
 	u32 uid;
-	char comm[TASK_COMM_LEN] __aligned(4);	/* hashed as u32s */
+	char comm[TASK_COMM_LEN] __aligned(8);
 	const char *exe;	/* NULL until resolved, see abidep_users_note() */
 };
 
 struct abidep_user {
-	u64 key;		/* 0: free slot */
+	u64 key;		/* as struct abidep_who's */
+	u32 dev;
 	pid_t tgid;
 	u32 uid;
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN] __aligned(8);
 	char exe[ABIDEP_EXE_LEN];
 	u64 reads;
 	u64 writes;

@@ -16,7 +16,6 @@
 #include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/kernfs.h>
 #include <linux/rcupdate.h>
@@ -55,42 +54,37 @@ static struct file *abidep_current_exe(void)
 }
 
 /*
- * Identify current: its executable (device and inode) and comm, hashed into
- * who->key. Every access to an alias comes here, so it takes no reference
- * and no lock: the executable is looked at under RCU only (a reference is
- * taken later, for a new user's path), and comm is read as printk reads it
- * (a rename racing with this can only make the key a new user's). The pid
- * is the global one and the uid the initial namespace's, as the kernel log
- * and the tracer give them.
+ * Identify current: its executable (inode number and device) and comm.
+ * Every access to an alias comes here, so it takes no reference and no
+ * lock: the executable is looked at under RCU only (a reference is taken
+ * later, for a new user's path), and comm is read as printk reads it (a
+ * rename racing with this can only make it a new user). The pid is the
+ * global one and the uid the initial namespace's, as the kernel log and
+ * the tracer give them.
  */
 static void abidep_who_current(struct abidep_who *who)
 {
 	struct mm_struct *mm = current->mm;
 	struct file *exe;
-	u32 seed = 0;
 
 	memcpy(who->comm, current->comm, sizeof(who->comm));
 	who->comm[sizeof(who->comm) - 1] = '\0';
 	who->tgid = task_tgid_nr(current);
 	who->uid = __kuid_val(current_uid());
 	who->exe = NULL;
-	if (mm) {
-		rcu_read_lock();
-		exe = rcu_dereference(mm->exe_file);
-		if (exe) {
-			const struct inode *inode = file_inode(exe);
+	who->key = 0;
+	who->dev = 0;
+	if (!mm)
+		return;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	if (exe) {
+		const struct inode *inode = file_inode(exe);
 
-			seed = jhash_2words((u32)inode->i_ino,
-					    (u32)(inode->i_ino >> 32) ^
-					    inode->i_sb->s_dev, 0);
-		}
-		rcu_read_unlock();
+		who->key = inode->i_ino;
+		who->dev = inode->i_sb->s_dev;
 	}
-	who->key = (u64)jhash2((const u32 *)who->comm,
-			       sizeof(who->comm) / sizeof(u32), seed) << 32 |
-		   jhash_1word(seed, 0x61626964);
-	if (!who->key)
-		who->key = 1;
+	rcu_read_unlock();
 }
 
 static void abidep_log(const struct abidep_alias *a,

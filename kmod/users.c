@@ -22,13 +22,16 @@ void abidep_users_init(struct abidep_users *u)
 	spin_lock_init(&u->lock);
 }
 
-static struct abidep_user *abidep_users_find(struct abidep_users *u, u64 key)
+/* Every access of a known user looks for it here: equal, not hashed. */
+static struct abidep_user *abidep_users_find(struct abidep_users *u,
+					     const struct abidep_who *who)
 {
-	unsigned int i;
+	struct abidep_user *usr;
 
-	for (i = 0; i < u->nr; i++)
-		if (u->slot[i].key == key)
-			return &u->slot[i];
+	for (usr = u->slot; usr < u->slot + u->nr; usr++)
+		if (usr->key == who->key && usr->dev == who->dev &&
+		    !memcmp(usr->comm, who->comm, sizeof(usr->comm)))
+			return usr;
 	return NULL;
 }
 
@@ -111,7 +114,7 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 	struct abidep_user *usr;
 
 	spin_lock(&u->lock);
-	usr = abidep_users_find(u, who->key);
+	usr = abidep_users_find(u, who);
 	if (!usr) {
 		if (!who->exe) {
 			spin_unlock(&u->lock);
@@ -120,6 +123,7 @@ enum abidep_note abidep_users_note(struct abidep_users *u,
 		usr = abidep_users_victim(u, who->uid);
 		memset(usr, 0, sizeof(*usr));
 		usr->key = who->key;
+		usr->dev = who->dev;
 		memcpy(usr->comm, who->comm, sizeof(usr->comm));
 		abidep_copy_exe(usr->exe, who->exe);
 		usr->first_seen = wall;

@@ -46,14 +46,19 @@ static const char * const ir_names[] = {
 	[IR_NEC] = "nec",
 };
 
-/* What current_protocol showed for each, and another spelling it took. */
+/*
+ * What current_protocol showed for each, with its newline and length (the
+ * show hook copies it: no formatting), and another spelling it took.
+ */
+#define IR_SHOWN(s)	.shown = s "\n", .shown_len = sizeof(s "\n") - 1
 static const struct ir_old_name {
 	const char *shown;
+	size_t shown_len;
 	const char *alt;
 } ir_old[] = {
-	[IR_RC5] = { "RC-5", "rc5" },
-	[IR_PD] = { "Pulse/distance", "pd" },
-	[IR_NEC] = { "NEC", NULL },
+	[IR_RC5] = { IR_SHOWN("RC-5"), .alt = "rc5" },
+	[IR_PD] = { IR_SHOWN("Pulse/distance"), .alt = "pd" },
+	[IR_NEC] = { IR_SHOWN("NEC") },
 };
 
 static_assert(ARRAY_SIZE(ir_old) == IR_NR_PROTOS);
@@ -113,18 +118,27 @@ static int ir_old_find(const char *word, size_t len)
 /*
  * protocol "rc-5 pulse-distance [nec]" -> current_protocol "NEC": the old
  * file held one, so the first enabled one; "Unknown" when none is, as ir-core
- * showed then.
+ * showed then. Every read of the old name runs this, so it reads the set the
+ * new show() just formatted, under the same lock, rather than parse that
+ * text back, and copies a string of known length rather than format one.
  */
 static ssize_t current_protocol_show_xlate(struct device *dev, char *buf,
 					   ssize_t len)
 {
-	const char *first = strnchr(buf, len, '[');
-	unsigned int i;
+	struct ir_example *ir = dev_get_drvdata(dev);
+	const struct ir_old_name *old;
+	unsigned long enabled;
 
-	if (first && !abidep_parse_enum(ir_names, IR_NR_PROTOS, first + 1,
-					strcspn(first + 1, "]"), &i))
-		return sysfs_emit(buf, "%s\n", ir_old[i].shown);
-	return sysfs_emit(buf, "Unknown\n");
+	mutex_lock(&ir->lock);
+	enabled = ir->enabled;
+	mutex_unlock(&ir->lock);
+	if (!enabled) {
+		memcpy(buf, "Unknown\n", sizeof("Unknown\n") - 1);
+		return sizeof("Unknown\n") - 1;
+	}
+	old = &ir_old[__ffs(enabled)];
+	memcpy(buf, old->shown, old->shown_len);
+	return old->shown_len;
 }
 
 /*
