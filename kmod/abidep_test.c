@@ -424,6 +424,19 @@ static void abidep_users_distinct_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &a, false, 1, 2, T_INTERVAL),
 			ABIDEP_NOTE_QUIET);
 	KUNIT_EXPECT_EQ(test, u->nr, 2U);
+
+	/*
+	 * A user is its executable and its comm: busybox's one inode as two
+	 * commands, and one inode number on another device, are others.
+	 */
+	b = abidep_test_who(1, "mount", "/usr/bin/dash");
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &b, false, 1, 2, T_INTERVAL),
+			ABIDEP_NOTE_LOG);
+	b = abidep_test_who(1, "sh", "/mnt/usr/bin/dash");
+	b.dev = 8;
+	KUNIT_EXPECT_EQ(test, abidep_users_note(u, &b, false, 1, 2, T_INTERVAL),
+			ABIDEP_NOTE_LOG);
+	KUNIT_EXPECT_EQ(test, u->nr, 4U);
 	KUNIT_EXPECT_EQ(test, u->evicted, 0ULL);
 }
 
