@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "abi.h"
+#include "dl_archive.h"
+#include "dl_rpm.h"
 #include "scan.h"
 #include "scan_int.h"
 #include "scan_pkg.h"
@@ -82,6 +84,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	scan_needles_build(&needles, &tables);
 	CHECK(needles.n > 0);
 	elf_version(EV_CURRENT);
+	/* As scan --packages does before it reads any (scan_pkgs.c). */
+	CHECK(!dynlib_load(&dl_archive) && !dynlib_load(&dl_rpm));
 	CHECK(mkdtemp(dir));
 	atexit(cleanup);
 	return 0;
