@@ -71,7 +71,7 @@ rec I os "$(. /etc/os-release && echo "$PRETTY_NAME"), QEMU $(qemu-system-x86_64
 rec I commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with local changes)' || true)"
 rec I load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
-echo "== make bench: kernels $KERNELS; about 30 minutes (build/bench/raw/*.log as it goes)"
+echo "== make bench: kernels $KERNELS; about 80 minutes (build/bench/raw/*.log as it goes)"
 gcc -O2 -static -o build/bench/sysfs_loop tests/bench/sysfs_loop.c
 gcc -O2 -static -o build/bench/timeit tests/bench/timeit.c
 gcc -O2 -static -o build/bench/sync_keys tests/bench/sync_keys.c
