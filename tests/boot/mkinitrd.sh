@@ -37,6 +37,8 @@ check "... abidep, its helper, its tables, its init-top script are in it" \
 	sh -c "grep -qx usr/sbin/abidep /tmp/ls && grep -qx usr/share/abidep/migration-tables/sysfs-class-rc /tmp/ls &&
 	       grep -qx usr/lib/abidep/abidep-initramfs /tmp/ls &&
 	       { grep -qx usr/scripts/init-top/abidep /tmp/ls || grep -qx scripts/init-top/abidep /tmp/ls; }"
+check "... and libsystemd, which abidep loads with dlopen() (the host key)" \
+	grep -q 'lib/x86_64-linux-gnu/libsystemd\.so\.0$' /tmp/ls
 mkdir -p /tmp/x
 (cd /tmp/x && unmkinitramfs "$out/initrd.img" . >/dev/null 2>&1)
 order=$(find /tmp/x -path '*scripts/init-top/ORDER' | head -n 1)

@@ -28,6 +28,8 @@ install() {
 	# Where the system has them: the pinned tracer's record names the
 	# tables by path, the same in the initramfs and after switch_root.
 	inst_binary @SBINDIR@/abidep
+	# Loaded with dlopen() (the host key), which inst_binary cannot see.
+	inst_libdir_file libsystemd.so.0
 	inst_script @LIBEXECDIR@/abidep-initramfs
 	inst_multiple cat cut grep mkdir mount sed tail
 	inst_multiple "$tables"/*
