@@ -40,7 +40,7 @@ Q := @
 endif
 
 .PHONY: all deps module tools tables unit cli fuzz checkpatch kunit check-vm test test-full \
-	test-debug patches-check demo bench stress clean help man htmldocs install uninstall
+	test-debug patches-check demo bench stress clean help man htmldocs install install-dkms uninstall
 
 all: module tools
 
@@ -194,8 +194,7 @@ install: man
 		ABIDEP_DATADIR=$(DATAROOTDIR)/abidep
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) \
-		$(DESTDIR)$(DKMSDIR)/typed
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR)
 	$(Q)install -m 0755 build/abidep $(DESTDIR)$(SBINDIR)/abidep
 	$(Q)install -m 0644 migration-tables/* migration-tables/.enumerators $(DESTDIR)$(DATAROOTDIR)/abidep/migration-tables/
 	$(Q)install -D -m 0644 contrib/prometheus/abidep.rules.yml \
@@ -225,7 +224,14 @@ install: man
 	$(Q)install -D -m 0644 initramfs/abidep.default $(DESTDIR)$(SYSCONFDIR)/default/abidep
 	$(Q)install -m 0644 kmod/udev/60-abidep.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(Q)install -m 0644 kmod/modules-load/abidep.conf $(DESTDIR)$(MODULESLOADDIR)/
+	$(Q)$(MAKE) --no-print-directory install-dkms
+
+# The DKMS sources alone (/usr/src/abidep-VERSION, the abidep-dkms package):
+# tests/guest/walk-maintainer.sh installs them so in its guest.
+install-dkms:
+	$(Q)install -d $(DESTDIR)$(DKMSDIR)/typed
 	$(Q)install -m 0644 $(KMOD_SRCS) dkms.conf $(DESTDIR)$(DKMSDIR)/
+	$(Q)install -m 0755 dkms-post-build.sh $(DESTDIR)$(DKMSDIR)/
 	$(Q)install -m 0644 $(KMOD_TYPED_SRCS) $(DESTDIR)$(DKMSDIR)/typed/
 
 uninstall:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the module and the example with W=1 from clean against the Debian
+# Build the module and the examples with W=1 from clean against the Debian
 # headers of every supported kernel (scripts/kernels), and the abidep command
 # with -Werror; any warning fails; then the layers of tools/
 # (scripts/layers.sh). Prints "build-check: N passed, N failed".
@@ -14,7 +14,7 @@ for kver in $("$repo/scripts/kver.sh" --all); do
 	if make -C "$repo/kmod" KVER="$kver" W=1 >"$log" 2>&1; then built=1; else built=0; fi
 	warnings=$(grep -c -E 'warning:|error:' "$log")
 	grep -E 'warning:|error:' "$log"
-	for ko in abidep.ko examples/abidep_ir_example.ko; do
+	for ko in abidep.ko examples/abidep_ir_example.ko examples/abidep_lamp.ko; do
 		if [ "$built" = 1 ] && [ -f "$out/$ko" ]; then
 			pass=$((pass + 1))
 		else
