@@ -78,6 +78,10 @@ section "DKMS"
 check "dkms status: installed for $kver" \
 	sh -c "dkms status abidep/$version | grep -q '^abidep/$version, $kver, x86_64: installed'"
 dkms status 2>&1 | sed 's/^/# dkms: /'
+# dkms.conf's POST_BUILD: what a driver using abidep.ko's exports builds
+# against (Documentation/driver-api/walkthrough-new-deprecation.rst).
+check "DKMS kept the build's Module.symvers beside the module, with abidep's exports" \
+	grep -q '	__abidep_entry_register	.*	EXPORT_SYMBOL_GPL' "/var/lib/dkms/abidep/$version/$kver/x86_64/Module.symvers"
 check "modinfo finds it in updates/dkms" \
 	sh -c "modinfo -n abidep | grep -q '^/lib/modules/$kver/updates/dkms/abidep.ko'"
 check "modprobe abidep" modprobe abidep
