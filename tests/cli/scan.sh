@@ -2,7 +2,8 @@
 # CLI tests of `abidep scan`: a fixture root (a compiled program, a script, a
 # udev rule, a systemd unit, configs, a symlink out of the root, an
 # unreadable file, a dpkg database) with known references, checked exactly
-# in text and JSON; chunk boundaries in large files; bad inputs.
+# in text and JSON; chunk boundaries in large files; bad inputs; --by-package
+# (a row a package, the files of no package one row) in every format.
 # Ends with "scan: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
