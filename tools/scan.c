@@ -25,11 +25,11 @@
 void scan_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: abidep scan [-t PATH]... [--weak] [-l | --by-package] [--all-bytes]\n"
-		"                   [--threads N] [--max-size SIZE] [--format FORMAT] [-o FILE]\n"
-		"                   [ROOT]\n"
+		"Usage: abidep scan [-t PATH]... [--weak] [-l] [--all-bytes] [--threads N]\n"
+		"                   [--max-size SIZE] [--format FORMAT] [-o FILE] [ROOT]\n"
 		"       abidep scan --packages [--cache DIR] [--max-unpacked SIZE] [options]\n"
 		"                   PATH...\n"
+		"       abidep scan --by-package [options] [ROOT | --packages PATH...]\n"
 		"       abidep scan [-t PATH]... --print-patterns\n"
 		"\n"
 		"Find the files under ROOT (default /) that reference the deprecated and\n"
