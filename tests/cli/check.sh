@@ -228,7 +228,7 @@ import json, sys
 d = json.load(sys.stdin)
 want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
  \"kernel\": None, \"count_sweeps\": False, \"allow_late_boot\": False,
- \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
+ \"db\": {\"path\": \"$T/u.db\", \"exists\": True, \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
@@ -390,6 +390,42 @@ check "... which it names" \
 check "--scan-packages of a missing path: exit 2" \
 	test "$(status ck --now 2024-07-15 --scan-packages "$T/nothere.deb")" = 2
 check "... named" grep -q "$T/nothere.deb" "$T/err"
+
+section "check --scan without a usage DB: references judged alone, none ready"
+# No file at the default DB path (nothing traced here): missing evidence,
+# not an error, when there is a scan to judge. These need that path free.
+if [ -e /var/lib/abidep/usage.db ]; then
+	skip "check without a DB: /var/lib/abidep/usage.db exists on this machine"
+else
+	nodb() {
+		"$A" check --tables "$T/tables" --root "$T/root" "$@"
+	}
+	check "references block, exit 1" \
+		test "$(status nodb --now 2024-07-15 --scan "$T/sroot" --entry current_)" = 1
+	check "... said on stderr" grep -qx "abidep: no usage DB at /var/lib/abidep/usage.db: judging the references alone; no entry can be ready (no-data)" "$T/err"
+	check "... the entry with a weak reference only: no-data, never ready" \
+		grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): no usage DB: nothing traced shows that no program uses it" "$T/out"
+	check "... the summary says there is none" \
+		grep -qx "usage DB /var/lib/abidep/usage.db: none (nothing traced): the references judged alone, no entry ready" "$T/out"
+	check "... no line of sessions (there is no DB to have them)" sh -c "! grep -q '^sessions' '$T/out'"
+	check "that entry alone: exit 12 (with a quiet DB: ready, exit 0, above)" \
+		test "$(status nodb --now 2024-07-15 --scan "$T/sroot" --entry cpuidle)" = 12
+	check "-j: db.exists false, coverage none; years later, every due entry blocked or no-data" \
+		sh -c "'$A' check -j --tables '$T/tables' --now 2040-01-01 --scan '$T/sroot' 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"db\"][\"exists\"] is False and d[\"db\"][\"coverage\"] == \"none\", d[\"db\"]
+due = [e[\"verdict\"] for e in d[\"entries\"] if e[\"due\"]]
+assert due and set(due) == {\"blocked\", \"no-data\"} and d[\"summary\"][\"ready\"] == 0, d[\"summary\"]
+'"
+	check "--scan-packages too: the package's reference blocks, exit 1" \
+		test "$(status nodb --now 2024-07-15 --scan-packages "$T/debs" --entry current_)" = 1
+	check "no scan: exit 6, pointing to --scan and scan --by-package" sh -c "
+		'$A' check --tables '$T/tables' 2>'$T/err'; test \$? = 6 &&
+		grep -q -- '--scan ROOT' '$T/err' && grep -q 'abidep scan --by-package' '$T/err'"
+	check "a DB named with -d must exist, scan or not: exit 6" \
+		test "$(status nodb -d "$T/none.db" --now 2024-07-15 --scan "$T/sroot")" = 6
+fi
 
 section "check: the packages' maintainers"
 # dpkg's status names the owner's maintainer and source: in JSON, CSV,

@@ -977,7 +977,9 @@ void check_judge(struct check *c)
 			ce->verdict = V_READY;
 		} else if (!c->rows) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = xstrdup("the usage DB is empty: nothing shows the tracer ran");
+			ce->reason = xstrdup(c->no_db ?
+					     "no usage DB: nothing traced shows that no program uses it" :
+					     "the usage DB is empty: nothing shows the tracer ran");
 		} else if (c->first_use > c->quiet_since) {
 			ce->verdict = V_NO_DATA;
 			ce->reason = xasprintf("the usage DB starts %s, after the quiet window began (%s)",

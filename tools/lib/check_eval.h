@@ -183,6 +183,12 @@ struct check {
 	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
 	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
+	/*
+	 * No usage DB at all, nothing read (check --scan without one): the
+	 * references still block; nothing else can show an entry unused, so
+	 * none is ready (no-data).
+	 */
+	bool no_db;
 	bool allow_late_boot;		/* a boot observed only late covers too */
 	bool read_days;			/* read each entry's days (check --format html) */
 	/*
