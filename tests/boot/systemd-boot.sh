@@ -128,6 +128,8 @@ for e in json.load(open(sys.argv[1])):
         b = u.get("boot") or {}
         print("%s|%s" % (u["exe"], b.get("stage")))' /tmp/report.json | grep "$libexec/" | sort -u)" "$want"
 
+	[ "$mode" = early ] && walk_fleet
+
 	section "booted: stop flushes and unpins; a restart pins again, late"
 	check "systemctl stop abidep-trace.service" systemctl stop abidep-trace.service
 	check "... unpinned" test ! -e /sys/fs/bpf/abidep/usage
@@ -136,6 +138,21 @@ for e in json.load(open(sys.argv[1])):
 	check "... a second session of this boot, late" \
 		same "$(sqlite3 $db 'SELECT group_concat(stage) FROM (SELECT stage FROM sessions ORDER BY started)')" "$mode,late"
 	finish boot-booted
+}
+
+# The fleet walkthrough's commands, on this booted system: its own summary
+# line, which tests/boot/systemd.sh requires. In a directory of its own, in
+# a subshell (the page's cd and variables stay there).
+walk_fleet() {
+	page=Documentation/admin-guide/walkthrough-fleet.rst
+	section "walkthrough: $page (as root, in a new directory)"
+	if ! s=$(cd "$ABIDEP_REPO" && python3 scripts/walkthrough.py script $page --place guest); then
+		check "the page's guest blocks extract" false
+		return
+	fi
+	w=$(mktemp -d)
+	(cd "$w" && eval "$s"; finish walk-fleet)
+	rm -rf "$w"
 }
 
 case ${ABIDEP_BOOT:-} in

@@ -18,5 +18,7 @@ p=$(grep -c '^ok - ' "$log")
 f=$(grep -c '^not ok - ' "$log")
 # Both halves must have run (setup's, then the booted system's).
 grep -q '^boot-booted: ' "$log" || { echo "not ok - the booted system ran its checks"; f=$((f + 1)); }
+# And the fleet walkthrough's (Documentation/admin-guide/walkthrough-fleet.rst).
+grep -q '^walk-fleet: ' "$log" || { echo "not ok - the fleet walkthrough ran"; f=$((f + 1)); }
 echo "boot-systemd: $p passed, $f failed"
 [ "$f" -eq 0 ]
