@@ -399,8 +399,8 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 		table_line(t, 0, "usage DB %s: none (nothing traced): the references judged alone, no entry ready",
 			   db);
 	else
-		table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows, c->rows == 1 ? "" : "s",
-			   rows ? rows : "", unmatched ? unmatched : "");
+		table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows,
+			   c->rows == 1 ? "" : "s", rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
 	add_stages(t, c);
 	add_late_allowed(t, c, by_host);

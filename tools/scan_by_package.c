@@ -148,7 +148,8 @@ static void print_table(const struct scan_result *r, const struct scan_summary *
 	for (i = 0; i < r->nunreadable; i++) {
 		const struct scan_unreadable *u = &r->unreadable[i];
 
-		table_line(t, 0, "unreadable: %s: %s", u->file, u->why ? u->why : root_strerror(u->err));
+		table_line(t, 0, "unreadable: %s: %s", u->file,
+			   u->why ? u->why : root_strerror(u->err));
 	}
 	line = totals(r, s, packages);
 	table_line(t, 0, "%s", line);

@@ -934,6 +934,9 @@ static char *unread_scans(const struct check *c)
 	return r;
 }
 
+/* check.no_db: nothing read, nothing can show an entry unused. */
+#define NO_DB_REASON "no usage DB: nothing traced shows that no program uses it"
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -977,8 +980,7 @@ void check_judge(struct check *c)
 			ce->verdict = V_READY;
 		} else if (!c->rows) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = xstrdup(c->no_db ?
-					     "no usage DB: nothing traced shows that no program uses it" :
+			ce->reason = xstrdup(c->no_db ? NO_DB_REASON :
 					     "the usage DB is empty: nothing shows the tracer ran");
 		} else if (c->first_use > c->quiet_since) {
 			ce->verdict = V_NO_DATA;

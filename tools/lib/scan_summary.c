@@ -16,20 +16,19 @@ static int str0_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static const struct scan_hit *sum_hits;
-
 /* A package's hits together, the unowned last; within it, as the scan sorted them. */
 static int row_cmp(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	const struct scan_hit *p = &sum_hits[x], *q = &sum_hits[y];
+	const struct scan_hit *p = *(const struct scan_hit *const *)a;
+	const struct scan_hit *q = *(const struct scan_hit *const *)b;
 	int c = str0_cmp(p->package, q->package);
 
 	if (!c)
 		c = str0_cmp(p->package_version, q->package_version);
 	if (!c)
 		c = str0_cmp(p->archive, q->archive);
-	return c ? c : (x > y) - (x < y);
+	/* One array: the address is the scan's order. */
+	return c ? c : (p > q) - (p < q);
 }
 
 static bool same_row(const struct scan_hit *p, const struct scan_hit *q)
@@ -68,58 +67,52 @@ static void add_whats(struct scan_sum_row *row, const struct scan_hit **h, size_
 	}
 }
 
-/* The row of hits order[0..n) of @r, which are one package's. */
-static void fill_row(struct scan_sum_row *row, const struct scan_hit *hits, const size_t *order,
-		     size_t n)
+/* The row of the @n hits at @h, one package's in file order (@h: reordered). */
+static void fill_row(struct scan_sum_row *row, const struct scan_hit **h, size_t n)
 {
-	const struct scan_hit **h = xcalloc(n, sizeof(*h));
 	size_t i;
 
-	row->package = hits[order[0]].package;
-	row->version = hits[order[0]].package_version;
-	row->pkg = hits[order[0]].pkg;
-	row->archive = hits[order[0]].archive;
+	row->package = h[0]->package;
+	row->version = h[0]->package_version;
+	row->pkg = h[0]->pkg;
+	row->archive = h[0]->archive;
 	for (i = 0; i < n; i++) {
-		const struct scan_hit *x = &hits[order[i]];
-
-		h[i] = x;
 		row->hits++;
-		if (x->confidence >= SCAN_WEAK && x->confidence <= SCAN_STRONG)
-			row->conf[x->confidence]++;
+		if (h[i]->confidence >= SCAN_WEAK && h[i]->confidence <= SCAN_STRONG)
+			row->conf[h[i]->confidence]++;
 		/* In file order within a row: a new name is a new file. */
-		if (!i || strcmp(x->file, hits[order[i - 1]].file))
+		if (!i || strcmp(h[i]->file, h[i - 1]->file))
 			row->files++;
 	}
 	add_whats(row, h, n);
-	free(h);
 }
 
 void scan_summary_build(struct scan_summary *s, const struct scan_result *r)
 {
-	size_t *order, i, first, cap = 0;
+	const struct scan_hit **h;
+	size_t i, first, cap = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (!r->nhits)
 		return;
-	order = xcalloc(r->nhits, sizeof(*order));
+	h = xcalloc(r->nhits, sizeof(*h));
 	for (i = 0; i < r->nhits; i++)
-		order[i] = i;
-	sum_hits = r->hits;
-	qsort(order, r->nhits, sizeof(*order), row_cmp);
+		h[i] = &r->hits[i];
+	qsort(h, r->nhits, sizeof(*h), row_cmp);
 	for (first = 0, i = 1; i <= r->nhits; i++) {
 		struct scan_sum_row *row;
 
-		if (i < r->nhits && same_row(&r->hits[order[i]], &r->hits[order[first]]))
+		if (i < r->nhits && same_row(h[i], h[first]))
 			continue;
 		row = GROW(s->rows, s->n, cap);
-		fill_row(row, r->hits, order + first, i - first);
+		fill_row(row, h + first, i - first);
 		if (row->package)
 			s->nowned++;
 		else
 			s->unowned_files = row->files;
 		first = i;
 	}
-	free(order);
+	free(h);
 }
 
 void scan_summary_free(struct scan_summary *s)

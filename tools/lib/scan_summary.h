@@ -41,7 +41,7 @@ struct scan_summary {
 	 */
 	struct scan_sum_row *rows;
 	size_t n;
-	size_t nowned;			/* rows of a package: all but the last, if it is of none */
+	size_t nowned;			/* rows of a package (not the last, if of none) */
 	size_t unowned_files;		/* the files of that row; 0: no such row */
 };
 
