@@ -112,7 +112,9 @@ void check_usage(FILE *f)
 		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
-		"                     or that a concrete sysfs path PATTERN matches\n"
+		"                     or that a concrete sysfs path PATTERN matches; a\n"
+		"                     name (no '/', no glob) names one entry: the one\n"
+		"                     it selects, or whose What ends in it; else exit 10\n"
 		"  --now DATE         judge as of DATE (UTC: YYYY-MM-DD,\n"
 		"                     YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS); default now\n"
 		"  --quiet-days N     how long without use makes ready (default %d)\n"
@@ -608,11 +610,34 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	return -1;
 }
 
+/* How many entries an ambiguous --entry NAME lists. */
+#define CANDIDATES_SHOWN	10
+
+/* A name that selected several entries: exit 10, with the candidates. */
+static int check_ambiguous(const struct check *c, const char *name)
+{
+	int i;
+
+	fputs("abidep: --entry ", stderr);
+	text_fputs(stderr, name, TEXT_TERMINAL);
+	fprintf(stderr, " names %d entries; give one's What (or a glob or a path to judge several):\n",
+		c->n);
+	for (i = 0; i < c->n && i < CANDIDATES_SHOWN; i++) {
+		fputs("  ", stderr);
+		text_fputs(stderr, c->entries[i].e->what[0], TEXT_TERMINAL);
+		fputc('\n', stderr);
+	}
+	if (c->n > CANDIDATES_SHOWN)
+		fprintf(stderr, "  and %d more ('abidep tables list' lists them)\n",
+			c->n - CANDIDATES_SHOWN);
+	return EXIT_ENTRY;
+}
+
 /* The entries to judge (@set's, or --entry's); an exit status. */
 static int check_entries(struct check *c, const struct abi_set *set, const struct check_args *a)
 {
 	if (!check_select(c, set, a->entry))
-		return EXIT_OK;
+		return check_name_ambiguous(c, a->entry) ? check_ambiguous(c, a->entry) : EXIT_OK;
 	if (a->entry) {
 		fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
 			a->entry);

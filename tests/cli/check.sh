@@ -201,6 +201,8 @@ exit 1"
 check "... keeps the no-data" test "$(gate 2024-05-20 /sys/kernel/gone)" = "keep /sys/kernel/gone: no data: the tracer did not cover the quiet window"
 check "... keeps an entry check cannot judge (exit 10: no such entry)" \
 	test "$(gate 2024-07-15 no-such-entry)" = "keep no-such-entry: abidep check failed (exit 10): run it to see why"
+check "... keeps a name that names several entries (exit 10)" \
+	test "$(gate 2024-07-15 current_)" = "keep current_: abidep check failed (exit 10): run it to see why"
 check "... passes a pattern to check as it is, not as a glob of the current directory" \
 	test "$(cd "$T/root" && touch x-cpuidle-x && ABIDEP="$A" "$OLDPWD/contrib/release-gate" "$T/u.db" 2024-07-15 '*cpuidle*' -- --tables "$T/tables" --root "$T/root")" = "remove *cpuidle*"
 check "... exits 0 when all may go" test "$(gate 2024-07-15 cpuidle >/dev/null; echo $?)" = 0
@@ -251,6 +253,23 @@ check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables
 check "an empty DB: every due entry no-data, exit 12" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 12
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
 check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
+
+section "check --entry: a name names one entry"
+check "a name that selects several entries: exit 10" \
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry current_)" = 10
+check "... listing them" sh -c "grep -qx 'abidep: --entry current_ names 2 entries; give one.s What (or a glob or a path to judge several):' '$T/err' &&
+	grep -qx '  /sys/class/rc/rcN/current_protocol' '$T/err' &&
+	grep -qx '  /sys/devices/system/cpu/cpuidle/current_governor_ro' '$T/err' && test ! -s '$T/out'"
+check "a glob may select several" test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry '*current_*')" = 12
+check "rc in the real tables: not the ACPI force_remove silently, exit 10" \
+	test "$(status "$A" check -t migration-tables --db "$T/empty.db" --now 2024-07-15 --entry rc)" = 10
+check "... force_remove among the candidates" grep -qx '  /sys/firmware/acpi/hotplug/force_remove' "$T/err"
+check "a name that is one What's last component: that entry alone" sh -c "
+	'$A' check -j -t migration-tables --db '$T/empty.db' --now 2024-07-15 --entry protocol | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"entries\"]
+assert [e[\"what\"] for e in d] == [[\"/sys/class/rc/rcN/protocol\"]], d
+'"
 
 section "check: uses in the quiet window (the daily history)"
 # One session of cat reading rc0 from day 0 (2024-05-01): 10 uses by day
@@ -318,9 +337,9 @@ printf 'see rc0/current_protocol\n' >"$T/sroot/usr/share/doc/x/README"
 printf 'old_mode\ncurrent_governor_ro\n' >"$T/sroot/usr/share/doc/x/notes"
 printf '/.\n/usr/bin/irtool\n' >"$T/sroot/var/lib/dpkg/info/irtools.list"
 check "a udev rule's ATTR{current_protocol} alone blocks, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/uroot" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/uroot" --entry '*current_*')" = 1
 check "strong and medium references block; weak ones do not, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry '*current_*')" = 1
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (blocked): referenced 2 times (strong or medium)
@@ -367,7 +386,7 @@ printf 'old_mode\ncurrent_governor_ro\n' >"$T/deb2/usr/share/doc/x/README"
 check "two packages built (dpkg-deb --build)" sh -c "dpkg-deb -Zxz --build '$T/deb1' '$T/debs/irtools.deb' >/dev/null &&
 	dpkg-deb -Zgzip --build '$T/deb2' '$T/debs/irdoc.deb' >/dev/null"
 check "a package's script reference blocks, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan-packages "$T/debs" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan-packages "$T/debs" --entry '*current_*')" = 1
 check "... listed with the package file, the file, line, package" \
 	grep -qx "  referenced in $T/debs/irtools.deb: /usr/bin/irtool:2 (package irtools, strong): /sys/class/rc/rc0/current_protocol" "$T/out"
 check "... the package scan summed up" \

@@ -126,6 +126,43 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 	return c->n ? 0 : -1;
 }
 
+/* Whether @what is @name, or ends in it as its last component. */
+static bool what_named(const char *what, const char *name)
+{
+	size_t wl = strlen(what), nl = strlen(name);
+
+	return wl >= nl && !strcmp(what + wl - nl, name) &&
+	       (wl == nl || what[wl - nl - 1] == '/');
+}
+
+bool check_name_ambiguous(struct check *c, const char *pattern)
+{
+	int i, k, hit = -1;
+
+	if (!pattern || c->n < 2 || strpbrk(pattern, "/*?["))
+		return false;
+	for (i = 0; i < c->n; i++) {
+		const struct abi_entry *e = c->entries[i].e;
+
+		for (k = 0; k < e->nwhat && !what_named(e->what[k], pattern); k++)
+			;
+		if (k == e->nwhat)
+			continue;
+		if (hit >= 0)
+			return true;
+		hit = i;
+	}
+	if (hit < 0)
+		return true;
+	/* Only the entry it names: its model alone, and rows of the others unmatched. */
+	for (i = 0; i < c->set->nentries; i++)
+		c->of_entry[i] = NULL;
+	c->entries[0] = c->entries[hit];
+	c->n = 1;
+	c->of_entry[c->entries[0].e - c->set->entries] = &c->entries[0];
+	return false;
+}
+
 /* ---- the usage DB ---- */
 
 /* Rows come ordered by host (store_each_row()): a new host is a new last. */

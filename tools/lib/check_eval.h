@@ -260,6 +260,13 @@ char *check_late_boots(const struct check_host *h);
  * when it names none.
  */
 int check_select(struct check *c, const struct abi_set *set, const char *pattern);
+/*
+ * Whether @pattern is a name (no '/', no glob character) and selected
+ * several entries: then the one with a What that is, or ends in, that name
+ * exactly is kept alone and false returned; true if none or several are
+ * (the name is ambiguous; the selection is left as it is).
+ */
+bool check_name_ambiguous(struct check *c, const char *pattern);
 
 /*
  * Read the usage of the selected entries from @src, in one snapshot of it;
