@@ -95,7 +95,7 @@ _abidep() {
 	scan)
 		if [[ $cur == -* ]]; then
 			_abidep_reply -W "-t --tables --weak -l --files --all-bytes --threads --max-size
-				--packages --cache --max-unpacked --format -o --output -w --wide
+				--packages --cache --max-unpacked --by-package --format -o --output -w --wide
 				--print-patterns -j --json -p --pretty -h --help"
 		else
 			_abidep_reply -d

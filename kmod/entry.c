@@ -49,7 +49,7 @@ int abidep_entry_check(const struct abidep_entry *e, struct abidep_state *st)
 		return -EINVAL;
 	}
 	if (abidep_parse_date(e->deprecated, &st->deprecated)) {
-		pr_err("entry %s: deprecated date '%s' is not YYYY-MM-DD\n",
+		pr_err("entry %s: deprecated date '%s' is not YYYY-MM-DD, YYYY-MM or YYYY\n",
 		       name, e->deprecated ? e->deprecated : "");
 		return -EINVAL;
 	}

@@ -3,9 +3,9 @@
  * Dates, kernel versions and when an entry is due: one grammar and one
  * meaning, built into the module (kmod/entry.c, state.c) and into the
  * abidep command (tools/), so that the two cannot disagree. Pure text and
- * arithmetic: no allocation, no lock. The grammar is in
- * Documentation/driver-api/table-format.rst; the test vectors both sides run are in
- * when_vectors.h.
+ * arithmetic: no allocation, no lock. The grammar is documented once, in
+ * Documentation/driver-api/table-format.rst ("Dates and kernel versions");
+ * the test vectors both sides run are in when_vectors.h.
  */
 #ifndef _ABIDEP_WHEN_H
 #define _ABIDEP_WHEN_H

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "main.h"
@@ -97,7 +98,11 @@ void check_usage(FILE *f)
 		"a session with no run at its start (no pin recorded) is judged by its\n"
 		"stage alone.\n"
 		"\n"
-		"  -d, --db PATH      the usage DB (default %s), read-only\n"
+		"  -d, --db PATH      the usage DB (default %s), read-only.\n"
+		"                     With --scan or --scan-packages and no file at the\n"
+		"                     default path (nothing traced), the references are\n"
+		"                     judged alone: they block, and no entry is ready\n"
+		"                     (no-data); a DB named with -d must exist\n"
 		"  --prometheus URL   the uses and coverage a fleet's hosts export\n"
 		"                     (abidep-metrics.timer), read from the Prometheus\n"
 		"                     server at URL (http://host:9090), not a DB: the same\n"
@@ -107,7 +112,9 @@ void check_usage(FILE *f)
 		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
-		"                     or that a concrete sysfs path PATTERN matches\n"
+		"                     or that a concrete sysfs path PATTERN matches; a\n"
+		"                     name (no '/', no glob) names one entry: the one\n"
+		"                     it selects, or whose What ends in it; else exit 10\n"
 		"  --now DATE         judge as of DATE (UTC: YYYY-MM-DD,\n"
 		"                     YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS); default now\n"
 		"  --quiet-days N     how long without use makes ready (default %d)\n"
@@ -371,6 +378,8 @@ static void json_db(struct json *j, const struct check *c, const char *db)
 	json_key(j, "db");
 	json_obj_start(j);
 	json_kstr(j, "path", db);
+	/* false: no DB there, the references judged alone (none ready). */
+	json_kbool(j, "exists", !c->no_db);
 	json_kint(j, "rows", c->rows);
 	json_kint(j, "unmatched_rows", c->unmatched_rows);
 	json_kstrs(j, "hosts", c->hosts, c->nhosts);
@@ -378,7 +387,7 @@ static void json_db(struct json *j, const struct check *c, const char *db)
 	json_when_str(j, "last_use", c->last_use);
 	json_kint(j, "sessions", c->nsessions);
 	/* Which rule judged the window: see check_eval.c. */
-	json_kstr(j, "coverage", c->nsessions ? "sessions" : "first-use");
+	json_kstr(j, "coverage", c->no_db ? "none" : c->nsessions ? "sessions" : "first-use");
 	json_kint(j, "watched_set_unknown_hosts", c->nwatch_unknown);
 	/* The sessions in the window by how early in their boot they began. */
 	json_key(j, "sessions_by_stage");
@@ -470,6 +479,7 @@ static void print_json(const struct check *c, const char *db, const char *scan_r
 /* What the command line asks for, besides what goes into struct check. */
 struct check_args {
 	const char *db, *entry, *scan_root, *root;
+	bool db_given;		/* -d: the DB must exist */
 	const char *prom_url;	/* --prometheus URL: the usage source, not the DB */
 	long prom_timeout;
 	char **pkg_paths;	/* --scan-packages PATH... */
@@ -587,6 +597,7 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 			PROM_HORIZON_DAYS - 1, PROM_HORIZON_DAYS);
 		ret = EXIT_USAGE;
 	}
+	a->db_given = o.ndbs > 0;
 	opts_keep(&o, &a->db, &a->tables, &a->ntables, &a->out, &a->format, &a->wide);
 	ret = opts_end(&o, ret);
 	if (ret >= 0)
@@ -599,11 +610,34 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	return -1;
 }
 
+/* How many entries an ambiguous --entry NAME lists. */
+#define CANDIDATES_SHOWN	10
+
+/* A name that selected several entries: exit 10, with the candidates. */
+static int check_ambiguous(const struct check *c, const char *name)
+{
+	int i;
+
+	fputs("abidep: --entry ", stderr);
+	text_fputs(stderr, name, TEXT_TERMINAL);
+	fprintf(stderr, " names %d entries; give one's What (or a glob or a path to judge several):\n",
+		c->n);
+	for (i = 0; i < c->n && i < CANDIDATES_SHOWN; i++) {
+		fputs("  ", stderr);
+		text_fputs(stderr, c->entries[i].e->what[0], TEXT_TERMINAL);
+		fputc('\n', stderr);
+	}
+	if (c->n > CANDIDATES_SHOWN)
+		fprintf(stderr, "  and %d more ('abidep tables list' lists them)\n",
+			c->n - CANDIDATES_SHOWN);
+	return EXIT_ENTRY;
+}
+
 /* The entries to judge (@set's, or --entry's); an exit status. */
 static int check_entries(struct check *c, const struct abi_set *set, const struct check_args *a)
 {
 	if (!check_select(c, set, a->entry))
-		return EXIT_OK;
+		return check_name_ambiguous(c, a->entry) ? check_ambiguous(c, a->entry) : EXIT_OK;
 	if (a->entry) {
 		fprintf(stderr, "abidep: no migration entry matches --entry %s; 'abidep tables list' lists them\n",
 			a->entry);
@@ -662,6 +696,38 @@ static int check_read_prom(struct check *c, const struct check_args *a, char *er
 	return ret;
 }
 
+/* No file at the default DB path (none named with -d). */
+static bool no_default_db(const struct check_args *a)
+{
+	struct stat st;
+
+	return !a->db_given && stat(a->db, &st) && errno == ENOENT;
+}
+
+/*
+ * The usage DB into @c. Missing at the default path, with a scan to judge,
+ * it is missing evidence, not an error: the references block, and nothing
+ * else is ready (check_judge(): no-data). An exit status.
+ */
+static int read_db(struct check *c, const struct check_args *a)
+{
+	bool scans = a->scan_root || a->npkg_paths;
+	char err[1024];
+
+	if (scans && no_default_db(a)) {
+		c->no_db = true;
+		fprintf(stderr, "abidep: no usage DB at %s: judging the references alone; no entry can be ready (no-data)\n",
+			a->db);
+		return EXIT_OK;
+	}
+	if (!check_read_db(c, a->db, err, sizeof(err)))
+		return EXIT_OK;
+	fprintf(stderr, "abidep: %s\n", err);
+	if (!scans && no_default_db(a))
+		fprintf(stderr, "abidep: without one, --scan ROOT or --scan-packages PATH judges the references alone (none ready); 'abidep scan --by-package' lists the packages with references\n");
+	return EXIT_DB;
+}
+
 /* Tables, entries, DB, scan: the verdicts, printed; the exit status. */
 static int check_run(struct check *c, struct abi_set *set, const struct check_args *a)
 {
@@ -681,9 +747,10 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 			fprintf(stderr, "abidep: %s\n", err);
 			return EXIT_PROM;
 		}
-	} else if (check_read_db(c, a->db, err, sizeof(err))) {
-		fprintf(stderr, "abidep: %s\n", err);
-		return EXIT_DB;
+	} else {
+		ret = read_db(c, a);
+		if (ret)
+			return ret;
 	}
 	if (a->scan_root && check_scan(c, a->scan_root, set, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);

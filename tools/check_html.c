@@ -49,8 +49,13 @@ static void summary(FILE *f, const struct check *c, const char *db, const char *
 		fputs("; boots observed only late cover the window, and files that appeared after an early boot's pin count as watched from it (--allow-late-boot)", f);
 	fputs(".<br>Usage DB <span class=\"path\">", f);
 	html_esc(f, db);
-	fprintf(f, "</span>: %lld row%s, %d host%s, %lld session%s", c->rows, c->rows == 1 ? "" : "s",
-		c->nhosts, c->nhosts == 1 ? "" : "s", c->nsessions, c->nsessions == 1 ? "" : "s");
+	if (c->no_db)
+		fputs("</span>: none (nothing traced): the references judged alone, no entry ready",
+		      f);
+	else
+		fprintf(f, "</span>: %lld row%s, %d host%s, %lld session%s", c->rows,
+			c->rows == 1 ? "" : "s", c->nhosts, c->nhosts == 1 ? "" : "s",
+			c->nsessions, c->nsessions == 1 ? "" : "s");
 	if (c->rows) {
 		fputs(", uses from ", f);
 		html_time(f, c->first_use);
@@ -367,6 +372,11 @@ static void hosts(FILE *f, const struct check *c)
 
 	fprintf(f, "<h2>Tracer coverage of the quiet window</h2>\n<section id=\"coverage\" "
 		"data-hosts=\"%d\" data-uncovered=\"%d\">\n", c->nshosts, c->nuncovered);
+	if (c->no_db) {
+		fputs("<p class=\"note\">No usage DB: nothing traced, nothing covered.</p>\n</section>\n",
+		      f);
+		return;
+	}
 	if (!c->nsessions) {
 		fputs("<p class=\"note\">No sessions in this DB (older abidep): the quiet window "
 		      "counts as covered by any use from before it, which cannot show the tracer "

@@ -271,6 +271,8 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 	char tm[64], tm2[64];
 	int i, shown = 0;
 
+	if (c->no_db)
+		return;
 	if (!c->nsessions) {
 		table_line(t, 0, "sessions: none (the DB predates them): the quiet window counts as covered by any use from before it, which cannot show the tracer kept running");
 		return;
@@ -393,8 +395,12 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 	if (c->unmatched_rows)
 		unmatched = xasprintf(", %lld row%s of entries not checked", c->unmatched_rows,
 				      c->unmatched_rows == 1 ? "" : "s");
-	table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows, c->rows == 1 ? "" : "s",
-		   rows ? rows : "", unmatched ? unmatched : "");
+	if (c->no_db)
+		table_line(t, 0, "usage DB %s: none (nothing traced): the references judged alone, no entry ready",
+			   db);
+	else
+		table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows,
+			   c->rows == 1 ? "" : "s", rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
 	add_stages(t, c);
 	add_late_allowed(t, c, by_host);

@@ -153,7 +153,7 @@ static void usage(FILE *f)
 		"  -j, --json      JSON output\n"
 		"  -p, --pretty    pretty-printed JSON (implies -j)\n"
 		"  -V, --version   print the version\n"
-		"  -h, --help      this help; 'abidep OBJECT help' for an object's\n"
+		"  -h, --help      this help; 'abidep OBJECT --help' for an object's\n"
 		"\n"
 		"Environment: ABIDEP_TABLES, the tables to use (now: %s).\n"
 		"\n",

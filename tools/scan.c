@@ -29,6 +29,7 @@ void scan_usage(FILE *f)
 		"                   [--max-size SIZE] [--format FORMAT] [-o FILE] [ROOT]\n"
 		"       abidep scan --packages [--cache DIR] [--max-unpacked SIZE] [options]\n"
 		"                   PATH...\n"
+		"       abidep scan --by-package [options] [ROOT | --packages PATH...]\n"
 		"       abidep scan [-t PATH]... --print-patterns\n"
 		"\n"
 		"Find the files under ROOT (default /) that reference the deprecated and\n"
@@ -56,10 +57,14 @@ void scan_usage(FILE *f)
 		"      --weak          also show weak hits of common names (only lowercase\n"
 		"                      letters, like 'enable'); distinctive ones are shown anyway\n"
 		"  -l, --files         only the names of the files with hits (text, json)\n"
+		"      --by-package    a row a package with hits: its files, hits (strong,\n"
+		"                      medium, weak) and the Whats they reference; the files\n"
+		"                      of no package in one row, \"(no package)\" (JSON: null)\n"
 		"      --all-bytes     read ELF files whole; by default only the sections\n"
 		"                      that can hold strings (not code, relocations, symbols,\n"
 		"                      unwind or debug information)\n"
-		"      --threads N     read files (packages) with N threads (default: one per CPU)\n"
+		"      --threads N     read files (packages) with N threads (default: one per\n"
+		"                      online CPU); more than 8 read with 8\n"
 		"      --max-size SIZE  do not read files larger (listed; default 1G; K, M, G,\n"
 		"                      T: powers of 1024; 0: no cap)\n"
 		"      --packages      PATHs are package files or directories of them\n"
@@ -109,6 +114,7 @@ static int print_patterns(const struct abi_set *set)
 struct scan_args {
 	struct scan_opts opts;
 	bool files_only;	/* -l */
+	bool by_package;	/* --by-package */
 	bool patterns;		/* --print-patterns */
 	bool packages;		/* --packages, or package file PATHs */
 	char **paths;		/* ROOT, or the package PATHs */
@@ -152,6 +158,7 @@ static int scan_option(int c, struct scan_args *a)
 	case 'S': return size_option("--max-size", &a->opts.max_size);
 	case 'U': return size_option("--max-unpacked", &a->opts.max_unpacked);
 	case 'K': a->packages = true; break;
+	case 'B': a->by_package = true; break;
 	case 'C':
 		if (!*optarg) {
 			fprintf(stderr, "abidep: --cache takes a directory\n");
@@ -184,10 +191,33 @@ static void print_package_files(const struct scan_result *r, FILE *f)
 	scan_print_unreadable(r, stderr, "abidep: ");
 }
 
+/* The hits in the format asked, to @o. */
+static void print_hits(const struct scan_args *a, const struct scan_result *res, struct output *o)
+{
+	struct scan_view v;
+
+	scan_view_build(&v, res, a->packages);
+	switch (a->format) {
+	case FMT_JSON: scan_print_json(&v, a->files_only, o->f); break;
+	case FMT_HTML: scan_print_html(&v, o->f); break;
+	case FMT_DDLIST: scan_print_ddlist(&v, o->f); break;
+	case FMT_CSV: case FMT_MARKDOWN:
+		scan_print_table(&v, o->f, a->format, output_width(o, a->wide));
+		break;
+	default:
+		if (a->packages && !a->files_only)
+			scan_print_table(&v, o->f, FMT_TEXT, output_width(o, a->wide));
+		else if (a->packages)
+			print_package_files(res, o->f);
+		else
+			scan_print_root_text(&v, a->files_only, o->f);
+	}
+	scan_view_free(&v);
+}
+
 /* The result in the format asked, to -o FILE or standard output; -1 on failure. */
 static int print_result(const struct scan_args *a, const struct scan_result *res)
 {
-	struct scan_view v;
 	struct output o;
 	char err[1024];
 
@@ -195,23 +225,16 @@ static int print_result(const struct scan_args *a, const struct scan_result *res
 		fprintf(stderr, "abidep: %s\n", err);
 		return -1;
 	}
-	scan_view_build(&v, res, a->packages);
-	switch (a->format) {
-	case FMT_JSON: scan_print_json(&v, a->files_only, o.f); break;
-	case FMT_HTML: scan_print_html(&v, o.f); break;
-	case FMT_DDLIST: scan_print_ddlist(&v, o.f); break;
-	case FMT_CSV: case FMT_MARKDOWN:
-		scan_print_table(&v, o.f, a->format, output_width(&o, a->wide));
-		break;
-	default:
-		if (a->packages && !a->files_only)
-			scan_print_table(&v, o.f, FMT_TEXT, output_width(&o, a->wide));
-		else if (a->packages)
-			print_package_files(res, o.f);
-		else
-			scan_print_root_text(&v, a->files_only, o.f);
+	if (a->by_package) {
+		struct scan_summary s;
+
+		scan_summary_build(&s, res);
+		scan_print_by_package(res, &s, a->packages, o.f, a->format,
+				      output_width(&o, a->wide));
+		scan_summary_free(&s);
+	} else {
+		print_hits(a, res, &o);
 	}
-	scan_view_free(&v);
 	if (output_close(&o, err, sizeof(err))) {
 		fprintf(stderr, "abidep: %s\n", err);
 		return -1;
@@ -277,6 +300,12 @@ static int check_operands(struct scan_args *a)
 		fprintf(stderr, "abidep: --cache and --max-unpacked are for package files (--packages)\n");
 		return EXIT_USAGE;
 	}
+	if (a->by_package && (a->files_only || a->patterns || a->format == FMT_DDLIST)) {
+		fprintf(stderr, "abidep: --by-package is a summary of the hits: not with %s\n",
+			a->files_only ? "-l" : a->patterns ? "--print-patterns" :
+			"--format dd-list (which lists the maintainers already)");
+		return EXIT_USAGE;
+	}
 	if (a->files_only && a->format != FMT_TEXT && a->format != FMT_JSON) {
 		fprintf(stderr, "abidep: -l lists files as text or json, not %s\n",
 			format_name(a->format));
@@ -297,6 +326,7 @@ int cmd_scan(int argc, char **argv)
 		{ "packages", no_argument, NULL, 'K' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "max-unpacked", required_argument, NULL, 'U' },
+		{ "by-package", no_argument, NULL, 'B' },
 		{ 0 }
 	};
 	static const struct cmd_opts spec = {

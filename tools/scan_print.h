@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * abidep scan's printers (scan_print.c, scan_html.c): every format prints
- * the one scan_result, through the view below.
+ * abidep scan's printers (scan_print.c, scan_table.c, scan_html.c): every
+ * format prints the one scan_result, through the view below; --by-package's
+ * (scan_by_package.c) print its summary (lib/scan_summary.h).
  */
 #ifndef ABIDEP_SCAN_PRINT_H
 #define ABIDEP_SCAN_PRINT_H
@@ -11,6 +12,7 @@
 
 #include "output.h"
 #include "scan.h"
+#include "scan_summary.h"
 
 /* Hits of one source package and maintainer (source NULL: of no package). */
 struct scan_group {
@@ -46,5 +48,8 @@ void scan_print_table(const struct scan_view *v, FILE *f, enum out_format fmt, i
 /* Maintainers and their source packages with hits, as Debian's dd-list prints. */
 void scan_print_ddlist(const struct scan_view *v, FILE *f);
 void scan_print_html(const struct scan_view *v, FILE *f);
+/* --by-package (scan_by_package.c): a row a package, in @fmt (not dd-list). */
+void scan_print_by_package(const struct scan_result *r, const struct scan_summary *s,
+			   bool packages, FILE *f, enum out_format fmt, int width);
 
 #endif

@@ -617,6 +617,9 @@ static int export_write(const struct table_args *a, const struct abi_set *set,
 	char err[1024];
 	int ret;
 
+	/* No silent drop: each alias the tables ask for is exported, or nothing is. */
+	if (a->format == 'c' && export_c_unexpressible(stderr, set))
+		return EXIT_USAGE;
 	if (a->output && a->format == 'a' && is_dir(a->output)) {
 		ret = export_abi_dir(a->output, set, users, err, sizeof(err));
 	} else {

@@ -201,6 +201,8 @@ exit 1"
 check "... keeps the no-data" test "$(gate 2024-05-20 /sys/kernel/gone)" = "keep /sys/kernel/gone: no data: the tracer did not cover the quiet window"
 check "... keeps an entry check cannot judge (exit 10: no such entry)" \
 	test "$(gate 2024-07-15 no-such-entry)" = "keep no-such-entry: abidep check failed (exit 10): run it to see why"
+check "... keeps a name that names several entries (exit 10)" \
+	test "$(gate 2024-07-15 current_)" = "keep current_: abidep check failed (exit 10): run it to see why"
 check "... passes a pattern to check as it is, not as a glob of the current directory" \
 	test "$(cd "$T/root" && touch x-cpuidle-x && ABIDEP="$A" "$OLDPWD/contrib/release-gate" "$T/u.db" 2024-07-15 '*cpuidle*' -- --tables "$T/tables" --root "$T/root")" = "remove *cpuidle*"
 check "... exits 0 when all may go" test "$(gate 2024-07-15 cpuidle >/dev/null; echo $?)" = 0
@@ -228,7 +230,7 @@ import json, sys
 d = json.load(sys.stdin)
 want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": \"2024-06-15T00:00:00Z\",
  \"kernel\": None, \"count_sweeps\": False, \"allow_late_boot\": False,
- \"db\": {\"path\": \"$T/u.db\", \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
+ \"db\": {\"path\": \"$T/u.db\", \"exists\": True, \"rows\": 6, \"unmatched_rows\": 3, \"hosts\": [\"h1\", \"h2\", \"h3\"],
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
@@ -251,6 +253,23 @@ check "abidep -p check: the global option, pretty" sh -c "'$A' -p check --tables
 check "an empty DB: every due entry no-data, exit 12" test "$(status ck --db "$T/empty.db" --now 2024-07-15)" = 12
 check "... and why" grep -qx "/sys/kernel/gone (no-data): the usage DB is empty: nothing shows the tracer ran" "$T/out"
 check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/out"
+
+section "check --entry: a name names one entry"
+check "a name that selects several entries: exit 10" \
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry current_)" = 10
+check "... listing them" sh -c "grep -qx 'abidep: --entry current_ names 2 entries; give one.s What (or a glob or a path to judge several):' '$T/err' &&
+	grep -qx '  /sys/class/rc/rcN/current_protocol' '$T/err' &&
+	grep -qx '  /sys/devices/system/cpu/cpuidle/current_governor_ro' '$T/err' && test ! -s '$T/out'"
+check "a glob may select several" test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry '*current_*')" = 12
+check "rc in the real tables: not the ACPI force_remove silently, exit 10" \
+	test "$(status "$A" check -t migration-tables --db "$T/empty.db" --now 2024-07-15 --entry rc)" = 10
+check "... force_remove among the candidates" grep -qx '  /sys/firmware/acpi/hotplug/force_remove' "$T/err"
+check "a name that is one What's last component: that entry alone" sh -c "
+	'$A' check -j -t migration-tables --db '$T/empty.db' --now 2024-07-15 --entry protocol | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"entries\"]
+assert [e[\"what\"] for e in d] == [[\"/sys/class/rc/rcN/protocol\"]], d
+'"
 
 section "check: uses in the quiet window (the daily history)"
 # One session of cat reading rc0 from day 0 (2024-05-01): 10 uses by day
@@ -318,9 +337,9 @@ printf 'see rc0/current_protocol\n' >"$T/sroot/usr/share/doc/x/README"
 printf 'old_mode\ncurrent_governor_ro\n' >"$T/sroot/usr/share/doc/x/notes"
 printf '/.\n/usr/bin/irtool\n' >"$T/sroot/var/lib/dpkg/info/irtools.list"
 check "a udev rule's ATTR{current_protocol} alone blocks, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/uroot" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/uroot" --entry '*current_*')" = 1
 check "strong and medium references block; weak ones do not, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan "$T/sroot" --entry '*current_*')" = 1
 cat >"$T/want" <<X
 
 /sys/class/rc/rcN/current_protocol (blocked): referenced 2 times (strong or medium)
@@ -367,7 +386,7 @@ printf 'old_mode\ncurrent_governor_ro\n' >"$T/deb2/usr/share/doc/x/README"
 check "two packages built (dpkg-deb --build)" sh -c "dpkg-deb -Zxz --build '$T/deb1' '$T/debs/irtools.deb' >/dev/null &&
 	dpkg-deb -Zgzip --build '$T/deb2' '$T/debs/irdoc.deb' >/dev/null"
 check "a package's script reference blocks, exit 1" \
-	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan-packages "$T/debs" --entry current_)" = 1
+	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --scan-packages "$T/debs" --entry '*current_*')" = 1
 check "... listed with the package file, the file, line, package" \
 	grep -qx "  referenced in $T/debs/irtools.deb: /usr/bin/irtool:2 (package irtools, strong): /sys/class/rc/rc0/current_protocol" "$T/out"
 check "... the package scan summed up" \
@@ -390,6 +409,42 @@ check "... which it names" \
 check "--scan-packages of a missing path: exit 2" \
 	test "$(status ck --now 2024-07-15 --scan-packages "$T/nothere.deb")" = 2
 check "... named" grep -q "$T/nothere.deb" "$T/err"
+
+section "check --scan without a usage DB: references judged alone, none ready"
+# No file at the default DB path (nothing traced here): missing evidence,
+# not an error, when there is a scan to judge. These need that path free.
+if [ -e /var/lib/abidep/usage.db ]; then
+	skip "check without a DB: /var/lib/abidep/usage.db exists on this machine"
+else
+	nodb() {
+		"$A" check --tables "$T/tables" --root "$T/root" "$@"
+	}
+	check "references block, exit 1" \
+		test "$(status nodb --now 2024-07-15 --scan "$T/sroot" --entry '*current_*')" = 1
+	check "... said on stderr" grep -qx "abidep: no usage DB at /var/lib/abidep/usage.db: judging the references alone; no entry can be ready (no-data)" "$T/err"
+	check "... the entry with a weak reference only: no-data, never ready" \
+		grep -qx "/sys/devices/system/cpu/cpuidle/current_governor_ro (no-data): no usage DB: nothing traced shows that no program uses it" "$T/out"
+	check "... the summary says there is none" \
+		grep -qx "usage DB /var/lib/abidep/usage.db: none (nothing traced): the references judged alone, no entry ready" "$T/out"
+	check "... no line of sessions (there is no DB to have them)" sh -c "! grep -q '^sessions' '$T/out'"
+	check "that entry alone: exit 12 (with a quiet DB: ready, exit 0, above)" \
+		test "$(status nodb --now 2024-07-15 --scan "$T/sroot" --entry cpuidle)" = 12
+	check "-j: db.exists false, coverage none; years later, every due entry blocked or no-data" \
+		sh -c "'$A' check -j --tables '$T/tables' --now 2040-01-01 --scan '$T/sroot' 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"db\"][\"exists\"] is False and d[\"db\"][\"coverage\"] == \"none\", d[\"db\"]
+due = [e[\"verdict\"] for e in d[\"entries\"] if e[\"due\"]]
+assert due and set(due) == {\"blocked\", \"no-data\"} and d[\"summary\"][\"ready\"] == 0, d[\"summary\"]
+'"
+	check "--scan-packages too: the package's reference blocks, exit 1" \
+		test "$(status nodb --now 2024-07-15 --scan-packages "$T/debs" --entry '*current_*')" = 1
+	check "no scan: exit 6, pointing to --scan and scan --by-package" sh -c "
+		'$A' check --tables '$T/tables' 2>'$T/err'; test \$? = 6 &&
+		grep -q -- '--scan ROOT' '$T/err' && grep -q 'abidep scan --by-package' '$T/err'"
+	check "a DB named with -d must exist, scan or not: exit 6" \
+		test "$(status nodb -d "$T/none.db" --now 2024-07-15 --scan "$T/sroot")" = 6
+fi
 
 section "check: the packages' maintainers"
 # dpkg's status names the owner's maintainer and source: in JSON, CSV,

@@ -131,6 +131,22 @@ print(sum(json.loads(l)["files"] for l in sys.stdin if l.strip()))')"
 		"$(cat "$W"/root/*.json | python3 -c '
 import json, sys
 print(sum(json.loads(l)["bytes"] for l in sys.stdin if l.strip()) - int(sys.argv[1]))' "${lbytes:-0}")"
+	check "--by-package -j --weak: exit 1" \
+		test "$(status "$A" scan --packages --by-package -j --weak "$D")" = 1
+	check "... a row per package with hits, as the hits of -j summed per package file" \
+		python3 - "$T/out" "$W/pkg.json" <<'EOF'
+import json, sys
+got, hits = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["hits"]
+want = {}
+for h in hits:
+    r = want.setdefault(h["archive"], [h["package"], h["package_version"], set(), 0, 0, 0, 0, set()])
+    r[2].add(h["file"]); r[3] += 1; r[4 + ["strong", "medium", "weak"].index(h["confidence"])] += 1
+    r[7].add(h["what"])
+rows = {r["archive"]: [r["package"], r["package_version"], r["files"], r["hits"], r["strong"],
+                       r["medium"], r["weak"], [w["what"] for w in r["whats"]]] for r in got["by_package"]}
+want = {a: w[:2] + [len(w[2])] + w[3:7] + [sorted(w[7])] for a, w in want.items()}
+assert len(rows) == len(got["by_package"]) == len(want) > 10 and rows == want, (len(rows), len(want))
+EOF
 	check "-l -j --weak --all-bytes: exit 1" \
 		test "$(status "$A" scan --packages -l -j --weak --all-bytes "$D")" = 1
 	cp "$T/out" "$W/list.json"

@@ -6,7 +6,8 @@
 # (truncated, corrupt, members leaving the package, a decompression bomb,
 # no control data, unreadable), each named once and skipped; nothing
 # written but the cache; the cache's hits, misses and damage; the formats
-# for the people who act on hits (CSV, Markdown, HTML, dd-list), cleaned.
+# for the people who act on hits (CSV, Markdown, HTML, dd-list), cleaned;
+# --by-package, a row a package file, against scan -j's hits summed.
 # The packages are left in build/packages-fixture (tests/fuzz/pkg.harness
 # seeds from them). Ends with "packages: N passed, N failed".
 set -u
@@ -482,6 +483,59 @@ check "... the fields shown cleaned" \
 	grep -qxF 'Source esc\x1B[2Jsrc, maintainer Esc \x1B]0;pwned\x07 \x1B[31m<esc@example.org>' "$T/esc.text"
 check "... dd-list neither" sh -c "grep -q pwned '$T/esc.dd-list' && ! grep -q '$ESC' '$T/esc.dd-list'"
 check "... markdown neither" sh -c "grep -q pwned '$T/esc.markdown' && ! grep -q '$ESC' '$T/esc.markdown'"
+
+section "--by-package: a row a package file"
+BP=$T/bp
+mkdir -p "$BP/again"
+# One package, one version, in two files (a pool and a build's output): two rows.
+cp "$P/ir-tools-xz.deb" "$BP/again/"
+head -c 600 "$P/ir-tools-gzip.deb" >"$BP/cut.deb"
+# shellcheck disable=SC2086
+BSET="$SET $T/a/esc.deb $BP/again/ir-tools-xz.deb $BP/cut.deb"
+# shellcheck disable=SC2086
+check "text: exit 14 (a package file cut short), rows printed all the same" \
+	test "$(status "$A" scan --by-package $BSET)" = 14
+tr -s ' ' <"$T/out" >"$T/bp.text"
+check "... ir-tools-xz twice, once per file: 4 files, 4 strong hits each" \
+	same "$(grep -c '^ir-tools-xz 1.0-1 all 4 4 4 0 0 /sys/class/rc/rcN/current_protocol$' "$T/bp.text")" 2
+check "... the rpm's row" grep -q '^ir-reader ' "$T/bp.text"
+check "... the package cut short named, with why" grep -q "^unreadable: $BP/cut.deb: " "$T/bp.text"
+check "... the totals: of how many package files" \
+	grep -q '^[0-9]* hits in [0-9]* files ([0-9]* strong, [0-9]* medium, [0-9]* weak): 6 of 7 package files (0 from the cache); ' "$T/bp.text"
+check "... no row of no package (every file of a package file is the package's)" \
+	sh -c "! grep -q 'no package' '$T/bp.text'"
+check "... the escapes of esc.deb's fields cleaned" sh -c "grep -q '^esc ' '$T/bp.text' && ! grep -q '$ESC' '$T/out'"
+# shellcheck disable=SC2086
+"$A" scan -j $BSET >"$T/bset.json"
+# shellcheck disable=SC2086
+check "-j: exit 14" test "$(status "$A" scan -j --by-package $BSET)" = 14
+check "... a row per package file with hits, as scan -j's hits summed per file" "$PY" - "$T/out" "$T/bset.json" <<'X'
+import json, sys
+got, hits = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))['hits']
+want = {}
+for h in hits:
+    r = want.setdefault(h['archive'], {'package': h['package'], 'files': set(), 'hits': 0, 'strong': 0,
+                                       'medium': 0, 'weak': 0, 'whats': set()})
+    r['files'].add(h['file']); r['hits'] += 1; r[h['confidence']] += 1; r['whats'].add(h['what'])
+rows = got['by_package']
+assert sorted(r['archive'] for r in rows) == sorted(want), rows
+for r in rows:
+    w = want[r['archive']]
+    assert (r['package'], r['files'], r['hits'], r['strong'], r['medium'], r['weak']) == \
+        (w['package'], len(w['files']), w['hits'], w['strong'], w['medium'], w['weak']), r
+    assert [x['what'] for x in r['whats']] == sorted(w['whats']), r
+assert [r['package'] for r in rows] == sorted(r['package'] for r in rows), rows
+assert got['packages'] == 7 and len(got['unreadable']) == 1, got
+X
+# shellcheck disable=SC2086
+check "markdown: the maintainer and the package file" sh -c "'$A' scan --by-package --format markdown $BSET |
+	grep -qF '| \`ir-nosrc\` | \`2:0.5\` | all | 4 | 4 | 4 | 0 | 0 | \`/sys/class/rc/rcN/current_protocol\` | \`ir-nosrc\` | Jörg Doe \\<joerg\\@example.org\\> | \`$P/ir-nosrc.deb\` |'"
+# shellcheck disable=SC2086
+check "csv: a row a package file" sh -c "'$A' scan --by-package --format csv $SET | \"$PY\" -c '
+import csv, sys
+r = list(csv.reader(sys.stdin))
+assert len(r) == 5 and sorted(x[11].rsplit(\"/\", 1)[1] for x in r[1:]) == [\"evil.deb\", \"ir-nosrc.deb\", \"ir-reader.rpm\", \"ir-tools-xz.deb\"], r
+'"
 
 section "the cache"
 C=$T/cache

@@ -2,7 +2,8 @@
 # CLI tests of `abidep scan`: a fixture root (a compiled program, a script, a
 # udev rule, a systemd unit, configs, a symlink out of the root, an
 # unreadable file, a dpkg database) with known references, checked exactly
-# in text and JSON; chunk boundaries in large files; bad inputs.
+# in text and JSON; chunk boundaries in large files; bad inputs; --by-package
+# (a row a package, the files of no package one row) in every format.
 # Ends with "scan: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -353,5 +354,82 @@ check "-l with --format csv: usage, exit 2" test "$(status $A scan -l --format c
 check "--cache without package files: usage, exit 2" test "$(status $A scan --cache "$T/c" "$M")" = 2
 check "two ROOTs: usage, exit 2, pointing to --packages" \
 	sh -c "test \"\$($A scan '$M' '$M' >/dev/null 2>'$T/err'; echo \$?)\" = 2 && grep -q -- --packages '$T/err'"
+
+section "--by-package: a row a package, the files of no package as one"
+B=$T/bproot
+ESC=$(printf '\033')
+EVIL="evil${ESC}[2J"
+mkdir -p "$B/usr/bin" "$B/usr/sbin" "$B/usr/local/bin" "$B/etc" "$B/var/lib/dpkg/info"
+# ir-tools: two files, five Whats (more than text shows), all strong.
+cat >"$B/usr/bin/irctl" <<'X'
+#!/bin/sh
+cat /sys/class/rc/rc0/current_protocol
+echo nec >/sys/class/rc/rc0/protocol
+cat /sys/devices/system/cpu/cpuidle/current_governor_ro
+cat /proc/i8k
+echo -17 >/proc/$pid/oom_adj
+X
+printf '#!/bin/sh\ncat /sys/class/rc/rc1/current_protocol\n' >"$B/usr/sbin/ir-setup"
+# A package whose name drives a terminal (a hostile image's dpkg database).
+printf '#!/bin/sh\ncat /proc/i8k\n' >"$B/usr/bin/evil"
+# Two files of no package.
+printf 'attr = rc0/current_protocol\n' >"$B/etc/orphan.conf"
+printf '#!/bin/sh\ncat /proc/i8k\n' >"$B/usr/local/bin/fan"
+printf '/.\n/usr/bin/irctl\n/usr/sbin/ir-setup\n' >"$B/var/lib/dpkg/info/ir-tools.list"
+printf '/.\n/usr/bin/evil\n' >"$B/var/lib/dpkg/info/$EVIL:amd64.list"
+printf 'Package: ir-tools\nVersion: 2.0-1\nArchitecture: amd64\nMaintainer: IR Team <ir@example.org>\nSource: ir (2.0-1)\n\nPackage: %s\nVersion: 1\nArchitecture: amd64\n\n' \
+	"$EVIL" >"$B/var/lib/dpkg/status"
+check "text: exit 1 (hits)" test "$(status $A scan --by-package "$B")" = 1
+squeeze <"$T/out" >"$T/text"
+check "... the header" want "PACKAGE VERSION ARCH FILES HITS STRONG MEDIUM WEAK WHATS"
+check "... ir-tools: 2 files, 6 hits, all strong, 3 of its 5 Whats and how many more" \
+	want "ir-tools 2.0-1 amd64 2 6 6 0 0 /proc/<pid>/oom_adj, /proc/i8k, /sys/class/rc/rcN/current_protocol and 2 more"
+check "... the hostile name cleaned (\\x1b), no escape byte anywhere" \
+	sh -c "grep -qxF 'evil\\x1B[2J 1 amd64 1 1 1 0 0 /proc/i8k' '$T/text' && ! grep -q '$ESC' '$T/out'"
+check "... the files of no package: one row, last, labelled" \
+	same "$(grep -v '^$' "$T/text" | sed -n '4p')" "(no package) - - 2 2 1 1 0 /proc/i8k, /sys/class/rc/rcN/current_protocol"
+check "... the totals" \
+	want "9 hits in 5 files (8 strong, 1 medium, 0 weak): 2 packages, and 2 files of no package; 8 files, $(find "$B" -type f -exec cat {} + | wc -c) bytes examined; 0 unreadable"
+$A scan -j "$B" >"$T/hits.json"
+check "-j: as scan -j's hits summed per package by hand (jq's way), every What listed" \
+	test "$(status $A scan -j --by-package "$B")" = 1
+check "... the same numbers" python3 -c '
+import json, sys
+hits = json.load(open(sys.argv[1]))["hits"]
+got = json.load(open(sys.argv[2]))
+want = {}
+for h in hits:
+    r = want.setdefault(h["package"], {"files": set(), "hits": 0, "strong": 0, "medium": 0, "weak": 0, "whats": set()})
+    r["files"].add(h["file"]); r["hits"] += 1; r[h["confidence"]] += 1; r["whats"].add(h["what"])
+rows = got["by_package"]
+assert [r["package"] for r in rows] == sorted(k for k in want if k) + [None], rows
+for r in rows:
+    w = want[r["package"]]
+    assert (r["files"], r["hits"], r["strong"], r["medium"], r["weak"]) == \
+        (len(w["files"]), w["hits"], w["strong"], w["medium"], w["weak"]), r
+    assert [x["what"] for x in r["whats"]] == sorted(w["whats"]), r
+assert rows[1]["maintainer"] == "IR Team <ir@example.org>" and rows[1]["source_package"] == "ir", rows[1]
+assert rows[0]["package"] == "evil\x1b[2J", rows[0]
+assert len(rows[1]["whats"]) == 5 and got["hits"] == len(hits) and got["files_with_hits"] == 5, got
+' "$T/hits.json" "$T/out"
+check "... the escape byte escaped in JSON" grep -qF 'evil\u001b[2J' "$T/out"
+check "--format csv: a row a package, every What, no package: an empty cell" sh -c "'$A' scan --by-package --format csv '$B' | python3 -c '
+import csv, sys
+r = list(csv.reader(sys.stdin))
+assert r[0][:9] == \"package package_version architecture files hits strong medium weak whats\".split(), r[0]
+assert r[2][:8] == [\"ir-tools\", \"2.0-1\", \"amd64\", \"2\", \"6\", \"6\", \"0\", \"0\"], r[2]
+assert len(r[2][8].split()) == 5 and r[2][9:11] == [\"ir\", \"IR Team <ir@example.org>\"], r[2]
+assert r[3][0] == \"\" and r[3][3:5] == [\"2\", \"2\"] and len(r) == 4, r
+'"
+check "--format markdown: the maintainer too" sh -c "'$A' scan --by-package --format markdown '$B' | grep -qF '| \`ir-tools\` | \`2.0-1\` | amd64 | 2 | 6 | 6 | 0 | 0 |'"
+check "--format html: a row a package, escaped; the row of no package marked" sh -c "
+	'$A' scan --by-package --format html '$B' >'$T/bp.html'
+	grep -qF '<tr data-owned=\"0\" data-hits=\"2\" data-strong=\"1\"><td><em>(no package)</em></td>' '$T/bp.html' &&
+	grep -qF '<td class=\"path\">evil' '$T/bp.html' && ! grep -q '$ESC' '$T/bp.html'"
+check "no hit: exit 0, the totals alone" sh -c "
+	'$A' scan --by-package -t '$T/plaintable' '$B' >'$T/none'; test \$? = 0 &&
+	test \$(wc -l <'$T/none') = 1 && grep -q '^0 hits in 0 files (0 strong, 0 medium, 0 weak): 0 packages; ' '$T/none'"
+check "with -l: usage, exit 2" test "$(status $A scan --by-package -l "$B")" = 2
+check "with --format dd-list: usage, exit 2" test "$(status $A scan --by-package --format dd-list "$B")" = 2
 
 finish scan

@@ -290,6 +290,15 @@ check "resolve of a missing directory is an error" test "$(status $A tables reso
 section "export"
 check "export --c is what kmod/ compiles (run 'make tables' if not)" \
 	sh -c "$A tables export --c | diff -u kmod/table_gen.h -"
+# An alias the module would make needs a removal date: no silent drop.
+mkdir -p "$T/nora"
+sed '/^Remove-after:/d' migration-tables/sysfs-class-rc >"$T/nora/sysfs-class-rc"
+check "export --c of an alias without Remove-after: exit 2" \
+	test "$(status $A tables export --c -t "$T/nora" -o "$T/nora.h")" = 2
+check "... naming each entry and what to add" sh -c "
+	test \$(grep -c ' is an alias the module would make, but has no Remove-after: add one' '$T/err') = 3 &&
+	grep -q '^abidep: export --c: $T/nora/sysfs-class-rc:9: /sys/class/rc/rcN/current_protocol ' '$T/err'"
+check "... and writes nothing" test ! -e "$T/nora.h"
 check "export --abi reads back as clean Documentation/ABI" sh -c "
 	$A tables export --abi > '$T/abi' && $A tables validate --no-strict '$T/abi' | grep -q ' 0 errors, 0 warnings'"
 check "export --abi keeps every What" test "$(grep -c '^What:' "$T/abi")" = "$(cat migration-tables/* | grep -c '^What:')"

@@ -126,6 +126,43 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 	return c->n ? 0 : -1;
 }
 
+/* Whether @what is @name, or ends in it as its last component. */
+static bool what_named(const char *what, const char *name)
+{
+	size_t wl = strlen(what), nl = strlen(name);
+
+	return wl >= nl && !strcmp(what + wl - nl, name) &&
+	       (wl == nl || what[wl - nl - 1] == '/');
+}
+
+bool check_name_ambiguous(struct check *c, const char *pattern)
+{
+	int i, k, hit = -1;
+
+	if (!pattern || c->n < 2 || strpbrk(pattern, "/*?["))
+		return false;
+	for (i = 0; i < c->n; i++) {
+		const struct abi_entry *e = c->entries[i].e;
+
+		for (k = 0; k < e->nwhat && !what_named(e->what[k], pattern); k++)
+			;
+		if (k == e->nwhat)
+			continue;
+		if (hit >= 0)
+			return true;
+		hit = i;
+	}
+	if (hit < 0)
+		return true;
+	/* Only the entry it names: its model alone, and rows of the others unmatched. */
+	for (i = 0; i < c->set->nentries; i++)
+		c->of_entry[i] = NULL;
+	c->entries[0] = c->entries[hit];
+	c->n = 1;
+	c->of_entry[c->entries[0].e - c->set->entries] = &c->entries[0];
+	return false;
+}
+
 /* ---- the usage DB ---- */
 
 /* Rows come ordered by host (store_each_row()): a new host is a new last. */
@@ -934,6 +971,9 @@ static char *unread_scans(const struct check *c)
 	return r;
 }
 
+/* check.no_db: nothing read, nothing can show an entry unused. */
+#define NO_DB_REASON "no usage DB: nothing traced shows that no program uses it"
+
 void check_judge(struct check *c)
 {
 	char t[64], t2[64], *off;
@@ -977,7 +1017,8 @@ void check_judge(struct check *c)
 			ce->verdict = V_READY;
 		} else if (!c->rows) {
 			ce->verdict = V_NO_DATA;
-			ce->reason = xstrdup("the usage DB is empty: nothing shows the tracer ran");
+			ce->reason = xstrdup(c->no_db ? NO_DB_REASON :
+					     "the usage DB is empty: nothing shows the tracer ran");
 		} else if (c->first_use > c->quiet_since) {
 			ce->verdict = V_NO_DATA;
 			ce->reason = xasprintf("the usage DB starts %s, after the quiet window began (%s)",

@@ -183,6 +183,12 @@ struct check {
 	const char *config;		/* its configuration: ROOT/boot/config-KERNEL */
 	struct owner *owner;		/* packages of the DB's executables */
 	bool count_sweeps;		/* enumerators' and swept uses block too */
+	/*
+	 * No usage DB at all, nothing read (check --scan without one): the
+	 * references still block; nothing else can show an entry unused, so
+	 * none is ready (no-data).
+	 */
+	bool no_db;
 	bool allow_late_boot;		/* a boot observed only late covers too */
 	bool read_days;			/* read each entry's days (check --format html) */
 	/*
@@ -254,6 +260,13 @@ char *check_late_boots(const struct check_host *h);
  * when it names none.
  */
 int check_select(struct check *c, const struct abi_set *set, const char *pattern);
+/*
+ * Whether @pattern is a name (no '/', no glob character) and selected
+ * several entries: then the one with a What that is, or ends in, that name
+ * exactly is kept alone and false returned; true if none or several are
+ * (the name is ambiguous; the selection is left as it is).
+ */
+bool check_name_ambiguous(struct check *c, const char *pattern);
 
 /*
  * Read the usage of the selected entries from @src, in one snapshot of it;

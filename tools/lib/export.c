@@ -11,6 +11,7 @@
 #include "export.h"
 #include "output.h"
 #include "pattern.h"
+#include "text.h"
 #include "util.h"
 
 /* Field: value, continuation lines kept as they were written. */
@@ -159,24 +160,38 @@ static void c_string(FILE *f, const char *s)
 }
 
 /*
- * Whether abidep.ko makes What @k of @e itself, as an alias: a deprecated
- * /sys/class/CLASS/<device>/OLD replaced by one file NEW in the same
- * directory, with a removal date or kernel (what export_c() exports).
- * @cls, @old, @new get the names when so.
+ * Whether What @k of @e has the form of an alias abidep.ko makes: a
+ * deprecated /sys/class/CLASS/<device>/OLD replaced by one file NEW in the
+ * same directory. @cls, @old, @new get the names when so.
  */
-static bool module_alias(const struct abi_entry *e, int k, char *cls, size_t clen,
-			 const char **old, const char **new)
+static bool alias_form(const struct abi_entry *e, int k, char *cls, size_t clen,
+		       const char **old, const char **new)
 {
 	char dir[512], ncls[64], ndir[512];
 
 	/* Only what validation accepts: the input may not have been. */
-	if (e->status != ABI_ST_DEPRECATED || e->nreplaced != 1 ||
-	    !e->field[ABI_DEPRECATED] || !e->field[ABI_REMOVE_AFTER] ||
-	    !(e->remove_after.when.has_date || e->remove_after.when.has_kver))
+	if (e->status != ABI_ST_DEPRECATED || e->nreplaced != 1 || !e->field[ABI_DEPRECATED])
 		return false;
 	return class_form(e->what[k], cls, clen, dir, sizeof(dir), old) &&
 	       class_form(e->replaced_by[0], ncls, sizeof(ncls), ndir, sizeof(ndir), new) &&
 	       !strcmp(dir, ndir) && strcmp(*old, *new);
+}
+
+/* A Remove-after: the module can hold: a date or a kernel version, or both. */
+static bool has_removal(const struct abi_entry *e)
+{
+	return e->field[ABI_REMOVE_AFTER] &&
+	       (e->remove_after.when.has_date || e->remove_after.when.has_kver);
+}
+
+/*
+ * Whether abidep.ko makes What @k of @e itself, as an alias: the alias
+ * form, with a removal date or kernel (what export_c() exports).
+ */
+static bool module_alias(const struct abi_entry *e, int k, char *cls, size_t clen,
+			 const char **old, const char **new)
+{
+	return has_removal(e) && alias_form(e, k, cls, clen, old, new);
 }
 
 bool export_module_alias(const struct abi_entry *e, int k)
@@ -185,6 +200,31 @@ bool export_module_alias(const struct abi_entry *e, int k)
 	char cls[64];
 
 	return module_alias(e, k, cls, sizeof(cls), &old, &new);
+}
+
+int export_c_unexpressible(FILE *f, const struct abi_set *set)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < set->nentries; i++) {
+		const struct abi_entry *e = &set->entries[i];
+
+		for (k = 0; k < e->nwhat; k++) {
+			const char *old, *new;
+			char cls[64];
+
+			if (has_removal(e) || !alias_form(e, k, cls, sizeof(cls), &old, &new))
+				continue;
+			fputs("abidep: export --c: ", f);
+			text_fputs(f, e->file, TEXT_TERMINAL);
+			fprintf(f, ":%d: ", e->what_line[k]);
+			text_fputs(f, e->what[k], TEXT_TERMINAL);
+			fputs(" is an alias the module would make, but has no Remove-after:"
+			      " add one (a date, a kernel version, or both)\n", f);
+			n++;
+		}
+	}
+	return n;
 }
 
 int export_c(FILE *f, const struct abi_set *set)

@@ -25,6 +25,12 @@ void export_abi(FILE *f, const struct abi_set *set, char *const *users);
  */
 int export_abi_dir(const char *dir, const struct abi_set *set, char *const *users,
 		   char *err, size_t errlen);
+/*
+ * The What lines of the alias form (deprecated /sys/class/CLASS/<dev>/OLD
+ * replaced by one file beside it) that export_c() cannot export, having no
+ * Remove-after:, each named on @f with what to add; returns their count.
+ */
+int export_c_unexpressible(FILE *f, const struct abi_set *set);
 /* The kernel module's table (kmod/table_gen.h); returns its entry count. */
 int export_c(FILE *f, const struct abi_set *set);
 /* Whether the module makes What @k of @e itself (an entry export_c() exports). */
