@@ -156,25 +156,25 @@ check "report text: the package column" \
 check "report --format prometheus: the package label" \
 	sh -c "'$A' report --format prometheus --db '$T/u.db' --root '$R' | grep -q 'exe=\"/usr/bin/legacy-ir-reader\",package=\"legacy-ir-reader\",'"
 ck() {
-	"$A" check --db "$T/u.db" --now 2024-07-15 --entry rcN "$@"
+	"$A" check --db "$T/u.db" --now 2024-07-15 --entry current_protocol "$@"
 }
 check "check --root --by-host: blocked, exit 1" test "$(status ck --root "$R" --by-host)" = 1
 check "... the blocker's package named" \
 	grep -q '^  used by /usr/bin/legacy-ir-reader (package legacy-ir-reader, uid 0, host h1): 3 uses (read)' "$T/out"
 check "check -j --root: the blockers' packages and versions" \
-	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry rcN --root '$F' | python3 -c '
+	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry current_protocol --root '$F' | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
 got = sorted((u[\"exe\"], u[\"package\"], u[\"package_version\"]) for u in b)
 assert str(got) == sys.argv[1], got' \"$WANT\""
 check "check -j --root: the blockers' packager and source package" \
-	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry rcN --root '$R' | python3 -c '
+	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry current_protocol --root '$R' | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
 got = sorted((u[\"exe\"], u[\"maintainer\"], u[\"source_package\"]) for u in b)
 assert str(got) == sys.argv[1], got' \"$MWANT\""
 check "check --scan: the references' rpm package" \
-	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry rcN --root '$R' --scan '$R' | python3 -c '
+	sh -c "'$A' check -j --db '$T/u.db' --now 2024-07-15 --entry current_protocol --root '$R' --scan '$R' | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"entries\"][0][\"blockers\"]
 refs = sorted((r[\"file\"], r[\"package\"], r[\"package_version\"]) for r in b if r[\"kind\"] == \"reference\")
