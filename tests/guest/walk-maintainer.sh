@@ -28,8 +28,6 @@
 #   - the driver's source, lamp/abidep_lamp.c, copied from
 #     kmod/examples/abidep_lamp.c (the page shows that file).
 # Work directory: a fresh one under /tmp. Ends "walk-maintainer: N passed, N failed".
-# Wall time on this 2-CPU host: 74 s (6.1 alone, the host quiet); 114 s (6.1)
-# and 130 s (6.12) with the two side by side and another guest beside them.
 set -u
 . "$(dirname "$0")/../lib.sh"
 R=$ABIDEP_REPO
