@@ -221,16 +221,7 @@ static void print_json(const struct scan_result *r, const struct scan_summary *s
 	for (i = 0; i < s->n; i++)
 		json_row(&j, &s->rows[i]);
 	json_arr_end(&j);
-	json_key(&j, "unreadable");
-	json_arr_start(&j);
-	for (i = 0; i < r->nunreadable; i++) {
-		json_obj_start(&j);
-		json_kstr(&j, "file", r->unreadable[i].file);
-		json_kstr(&j, "error", r->unreadable[i].why ? r->unreadable[i].why :
-			  root_strerror(r->unreadable[i].err));
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	scan_json_unreadable(&j, r);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -289,19 +280,7 @@ static void print_html(const struct scan_result *r, const struct scan_summary *s
 			html_row(f, &s->rows[i]);
 		fputs("</table>\n", f);
 	}
-	if (r->nunreadable) {
-		fputs("<h2>Unreadable</h2>\n<ul id=\"unreadable\">\n", f);
-		for (i = 0; i < r->nunreadable; i++) {
-			const struct scan_unreadable *u = &r->unreadable[i];
-
-			fputs("<li><span class=\"path\">", f);
-			html_esc(f, u->file);
-			fputs("</span>: ", f);
-			html_esc(f, u->why ? u->why : root_strerror(u->err));
-			fputs("</li>\n", f);
-		}
-		fputs("</ul>\n", f);
-	}
+	scan_html_unreadable(r, f);
 	html_end(f);
 }
 

@@ -77,18 +77,25 @@ void scan_print_html(const struct scan_view *v, FILE *f)
 		r->nunreadable);
 	for (i = 0; i < v->ng; i++)
 		group(f, v, &v->g[i]);
-	if (r->nunreadable) {
-		fputs("<h2>Unreadable</h2>\n<ul id=\"unreadable\">\n", f);
-		for (i = 0; i < r->nunreadable; i++) {
-			const struct scan_unreadable *u = &r->unreadable[i];
-
-			fputs("<li><span class=\"path\">", f);
-			html_esc(f, u->file);
-			fputs("</span>: ", f);
-			html_esc(f, u->why ? u->why : root_strerror(u->err));
-			fputs("</li>\n", f);
-		}
-		fputs("</ul>\n", f);
-	}
+	scan_html_unreadable(r, f);
 	html_end(f);
+}
+
+void scan_html_unreadable(const struct scan_result *r, FILE *f)
+{
+	size_t i;
+
+	if (!r->nunreadable)
+		return;
+	fputs("<h2>Unreadable</h2>\n<ul id=\"unreadable\">\n", f);
+	for (i = 0; i < r->nunreadable; i++) {
+		const struct scan_unreadable *u = &r->unreadable[i];
+
+		fputs("<li><span class=\"path\">", f);
+		html_esc(f, u->file);
+		fputs("</span>: ", f);
+		html_esc(f, u->why ? u->why : root_strerror(u->err));
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
 }

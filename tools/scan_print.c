@@ -162,6 +162,22 @@ static void json_files(struct json *j, const struct scan_result *r, bool package
 	}
 }
 
+void scan_json_unreadable(struct json *j, const struct scan_result *r)
+{
+	size_t i;
+
+	json_key(j, "unreadable");
+	json_arr_start(j);
+	for (i = 0; i < r->nunreadable; i++) {
+		json_obj_start(j);
+		json_kstr(j, "file", r->unreadable[i].file);
+		json_kstr(j, "error", r->unreadable[i].why ? r->unreadable[i].why :
+			  root_strerror(r->unreadable[i].err));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void scan_print_json(const struct scan_view *v, bool files_only, FILE *f)
 {
 	const struct scan_result *r = v->r;
@@ -193,16 +209,7 @@ void scan_print_json(const struct scan_view *v, bool files_only, FILE *f)
 		for (i = 0; i < r->nhits; i++)
 			json_hit(&j, &r->hits[i]);
 	json_arr_end(&j);
-	json_key(&j, "unreadable");
-	json_arr_start(&j);
-	for (i = 0; i < r->nunreadable; i++) {
-		json_obj_start(&j);
-		json_kstr(&j, "file", r->unreadable[i].file);
-		json_kstr(&j, "error", r->unreadable[i].why ? r->unreadable[i].why :
-			  root_strerror(r->unreadable[i].err));
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
+	scan_json_unreadable(&j, r);
 	json_obj_end(&j);
 	json_end(&j);
 }

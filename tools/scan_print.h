@@ -40,6 +40,11 @@ char *scan_where(const struct scan_hit *h);
 /* "unreadable: FILE: WHY" lines, each after @prefix, cleaned. */
 void scan_print_unreadable(const struct scan_result *r, FILE *f, const char *prefix);
 
+/* The "unreadable" list of -j, and the HTML page's: every printer's. */
+struct json;
+void scan_json_unreadable(struct json *j, const struct scan_result *r);
+void scan_html_unreadable(const struct scan_result *r, FILE *f);
+
 void scan_print_json(const struct scan_view *v, bool files_only, FILE *f);
 /* The text of a root scan, as it has always been. */
 void scan_print_root_text(const struct scan_view *v, bool files_only, FILE *f);
