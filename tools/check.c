@@ -21,6 +21,7 @@
 
 #include "main.h"
 #include "check_eval.h"
+#include "entry.h"
 #include "usage_source.h"
 #include "prom.h"
 #include "prom_api.h"
@@ -610,26 +611,16 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 	return -1;
 }
 
-/* How many entries an ambiguous --entry NAME lists. */
-#define CANDIDATES_SHOWN	10
-
 /* A name that selected several entries: exit 10, with the candidates. */
 static int check_ambiguous(const struct check *c, const char *name)
 {
+	bool *chosen = xcalloc(c->set->nentries + 1, sizeof(*chosen));
 	int i;
 
-	fputs("abidep: --entry ", stderr);
-	text_fputs(stderr, name, TEXT_TERMINAL);
-	fprintf(stderr, " names %d entries; give one's What (or a glob or a path to judge several):\n",
-		c->n);
-	for (i = 0; i < c->n && i < CANDIDATES_SHOWN; i++) {
-		fputs("  ", stderr);
-		text_fputs(stderr, c->entries[i].e->what[0], TEXT_TERMINAL);
-		fputc('\n', stderr);
-	}
-	if (c->n > CANDIDATES_SHOWN)
-		fprintf(stderr, "  and %d more ('abidep tables list' lists them)\n",
-			c->n - CANDIDATES_SHOWN);
+	for (i = 0; i < c->set->nentries; i++)
+		chosen[i] = c->of_entry[i];
+	entry_print_ambiguous(stderr, c->set, chosen, name);
+	free(chosen);
 	return EXIT_ENTRY;
 }
 

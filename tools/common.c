@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "main.h"
+#include "text.h"
 #include "util.h"
 
 /* Every command takes -j, -p and -h; the others when it names them. */
@@ -144,4 +146,31 @@ int opts_end(struct opts *o, int ret)
 	free(o->dbs);
 	o->tables = o->dbs = NULL;
 	return ret ? ret : o->done;
+}
+
+/* --entry NAME (check, report): entry_name_pick() found it ambiguous. */
+/* How many candidates an ambiguous name's message lists. */
+#define CANDIDATES_SHOWN	10
+
+void entry_print_ambiguous(FILE *f, const struct abi_set *set, const bool *chosen,
+			   const char *name)
+{
+	int i, n = 0, shown = 0;
+
+	for (i = 0; i < set->nentries; i++)
+		n += chosen[i];
+	fputs("abidep: --entry ", f);
+	text_fputs(f, name, TEXT_TERMINAL);
+	fprintf(f, " names %d entries; give one's What (or a glob or a path to select several):\n",
+		n);
+	for (i = 0; i < set->nentries && shown < CANDIDATES_SHOWN; i++) {
+		if (!chosen[i])
+			continue;
+		fputs("  ", f);
+		text_fputs(f, set->entries[i].what[0], TEXT_TERMINAL);
+		fputc('\n', f);
+		shown++;
+	}
+	if (n > shown)
+		fprintf(f, "  and %d more ('abidep tables list' lists them)\n", n - shown);
 }

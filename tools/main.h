@@ -92,6 +92,11 @@ void opts_keep(struct opts *o, const char **db, char ***tables, int *ntables,
 int opts_end(struct opts *o, int ret);
 
 /* The objects: what main() runs for "abidep OBJECT", and its --help. */
+/* An ambiguous --entry NAME's message: the candidates @chosen marks (at most 10), cleaned. */
+struct abi_set;
+void entry_print_ambiguous(FILE *f, const struct abi_set *set, const bool *chosen,
+			   const char *name);
+
 int cmd_tables(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);

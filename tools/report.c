@@ -80,7 +80,8 @@ void report_usage(FILE *f)
 		"                   database (both: dpkg's first; default /; '-' for a\n"
 		"                   file no package owns; -j adds their version)\n"
 		"  --entry PATTERN  only this entry: a What, part of one or a glob, or a\n"
-		"                   concrete sysfs path or glob\n"
+		"                   concrete sysfs path or glob; a name (no '/', no glob)\n"
+		"                   names one entry, whose What ends in it; else exit 10\n"
 		"  --since DATE     only the uses from DATE on (UTC): YYYY-MM-DD,\n"
 		"                   YYYY-MM-DDTHH:MM[:SS][Z] or @UNIXSECONDS\n"
 		"  --until DATE     only the uses up to DATE (UTC), as --since. Both count\n"
@@ -385,6 +386,12 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (a.entry) {
 		entry_sel_init(&a.sel, &r.set, a.entry);
+		/* A name names one entry, as check's --entry does. */
+		if (r.set.nentries && entry_name_pick(&r.set, a.sel.chosen, a.entry) < 0) {
+			entry_print_ambiguous(stderr, &r.set, a.sel.chosen, a.entry);
+			ret = EXIT_ENTRY;
+			goto out;
+		}
 		a.f.entry = &a.sel;
 	}
 	r.owner = owner_new(a.root);

@@ -257,7 +257,7 @@ check "... 3 of them" grep -q ": 0 ready, 0 blocked, 2 not-due, 3 no-data$" "$T/
 section "check --entry: a name names one entry"
 check "a name that selects several entries: exit 10" \
 	test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry current_)" = 10
-check "... listing them" sh -c "grep -qx 'abidep: --entry current_ names 2 entries; give one.s What (or a glob or a path to judge several):' '$T/err' &&
+check "... listing them" sh -c "grep -qx 'abidep: --entry current_ names 2 entries; give one.s What (or a glob or a path to select several):' '$T/err' &&
 	grep -qx '  /sys/class/rc/rcN/current_protocol' '$T/err' &&
 	grep -qx '  /sys/devices/system/cpu/cpuidle/current_governor_ro' '$T/err' && test ! -s '$T/out'"
 check "a glob may select several" test "$(status ck --db "$T/empty.db" --now 2024-07-15 --entry '*current_*')" = 12

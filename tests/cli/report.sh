@@ -184,7 +184,14 @@ assert [(r[\"maintainer\"], r[\"source_package\"]) for r in rows] == [(want, \"c
 check "... text: nothing of it" sh -c "! '$A' report --db '$T/u.db' --root '$T/hroot' | grep -q Evil"
 
 section "filters"
-check "--entry, part of a What" sh -c "$A report -j --db '$T/u.db' --entry rcN | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"
+check "--entry, part of a What" sh -c "$A report -j --db '$T/u.db' --entry rcN/current | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"
+check "--entry NAME names one entry, as check's: rcN names three of the tables, exit 10" \
+	test "$(status "$A" report --db "$T/u.db" --entry rcN)" = 10
+check "... listing them, cleaned" sh -c "grep -qx 'abidep: --entry rcN names 3 entries; give one.s What (or a glob or a path to select several):' '$T/err' &&
+	grep -qx '  /sys/class/rc/rcN/current_protocol' '$T/err' && test ! -s '$T/out'"
+check "... rc: not the ACPI force_remove silently" sh -c "test \"\$(\"$A\" report --db '$T/u.db' --entry rc >/dev/null 2>'$T/err'; echo \$?)\" = 10 &&
+	grep -qx '  /sys/firmware/acpi/hotplug/force_remove' '$T/err'"
+check "... a What's last component: that entry alone" sh -c "$A report -j --db '$T/u.db' --entry current_protocol | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"]'"
 check "--entry, a glob" sh -c "$A report -j --db '$T/u.db' --entry '*/cpuidle/*' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$GOV\"]'"
 check "--entry, a concrete file: its entry, every file of it (as check selects)" sh -c "$A report -j --db '$T/u.db' --entry /sys/class/rc/rc3/current_protocol | python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"what\"] for e in d] == [\"$RC\"] and d[0][\"files\"] == [\"/sys/class/rc/rc0/current_protocol\", \"/sys/class/rc/rc3/current_protocol\"] and [u[\"op\"] for u in d[0][\"users\"]] == [\"open\", \"write\"]'"
 check "... a glob of files is no concrete path: nothing" sh -c "test \"\$($A report -j --db '$T/u.db' --entry '/sys/class/rc/rc3/*')\" = '[]'"

@@ -126,41 +126,30 @@ int check_select(struct check *c, const struct abi_set *set, const char *pattern
 	return c->n ? 0 : -1;
 }
 
-/* Whether @what is @name, or ends in it as its last component. */
-static bool what_named(const char *what, const char *name)
-{
-	size_t wl = strlen(what), nl = strlen(name);
-
-	return wl >= nl && !strcmp(what + wl - nl, name) &&
-	       (wl == nl || what[wl - nl - 1] == '/');
-}
-
 bool check_name_ambiguous(struct check *c, const char *pattern)
 {
-	int i, k, hit = -1;
+	bool *chosen = xcalloc(c->set->nentries + 1, sizeof(*chosen));
+	bool ambiguous;
+	int i, n = 0;
 
-	if (!pattern || c->n < 2 || strpbrk(pattern, "/*?["))
-		return false;
-	for (i = 0; i < c->n; i++) {
-		const struct abi_entry *e = c->entries[i].e;
-
-		for (k = 0; k < e->nwhat && !what_named(e->what[k], pattern); k++)
-			;
-		if (k == e->nwhat)
-			continue;
-		if (hit >= 0)
-			return true;
-		hit = i;
-	}
-	if (hit < 0)
-		return true;
-	/* Only the entry it names: its model alone, and rows of the others unmatched. */
 	for (i = 0; i < c->set->nentries; i++)
-		c->of_entry[i] = NULL;
-	c->entries[0] = c->entries[hit];
-	c->n = 1;
-	c->of_entry[c->entries[0].e - c->set->entries] = &c->entries[0];
-	return false;
+		chosen[i] = c->of_entry[i];
+	ambiguous = entry_name_pick(c->set, chosen, pattern) < 0;
+	/* Only the entries left chosen: their models, rows of the others unmatched. */
+	for (i = 0; !ambiguous && i < c->n; i++) {
+		int idx = c->entries[i].e - c->set->entries;
+
+		if (!chosen[idx]) {
+			c->of_entry[idx] = NULL;
+			continue;
+		}
+		c->entries[n] = c->entries[i];
+		c->of_entry[idx] = &c->entries[n++];
+	}
+	if (!ambiguous)
+		c->n = n;
+	free(chosen);
+	return ambiguous;
 }
 
 /* ---- the usage DB ---- */

@@ -261,10 +261,9 @@ char *check_late_boots(const struct check_host *h);
  */
 int check_select(struct check *c, const struct abi_set *set, const char *pattern);
 /*
- * Whether @pattern is a name (no '/', no glob character) and selected
- * several entries: then the one with a What that is, or ends in, that name
- * exactly is kept alone and false returned; true if none or several are
- * (the name is ambiguous; the selection is left as it is).
+ * --entry's name rule (entry_name_pick(), lib/entry.h) on the selection:
+ * true when @pattern is an ambiguous name (the selection left as it is);
+ * else false, with only the entry a name names left selected.
  */
 bool check_name_ambiguous(struct check *c, const char *pattern);
 

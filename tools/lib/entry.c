@@ -135,6 +135,49 @@ bool entry_selected(const struct abi_entry *e, const char *pattern)
 	return false;
 }
 
+/* Whether @what is @name, or ends in it as its last component. */
+static bool what_named(const char *what, const char *name)
+{
+	size_t wl = strlen(what), nl = strlen(name);
+
+	return wl >= nl && !strcmp(what + wl - nl, name) &&
+	       (wl == nl || what[wl - nl - 1] == '/');
+}
+
+static bool entry_named(const struct abi_entry *e, const char *name)
+{
+	int k;
+
+	for (k = 0; k < e->nwhat; k++)
+		if (what_named(e->what[k], name))
+			return true;
+	return false;
+}
+
+int entry_name_pick(const struct abi_set *set, bool *chosen, const char *pattern)
+{
+	int i, n = 0, hit = -1;
+
+	if (!pattern || strpbrk(pattern, "/*?["))
+		return 0;
+	for (i = 0; i < set->nentries; i++)
+		n += chosen[i];
+	if (n < 2)
+		return 0;
+	for (i = 0; i < set->nentries; i++) {
+		if (!chosen[i] || !entry_named(&set->entries[i], pattern))
+			continue;
+		if (hit >= 0)
+			return -1;
+		hit = i;
+	}
+	if (hit < 0)
+		return -1;
+	for (i = 0; i < set->nentries; i++)
+		chosen[i] = i == hit;
+	return 0;
+}
+
 int entry_covering(const struct abi_set *set, const char *path, int from)
 {
 	int i, k;

@@ -75,6 +75,17 @@ int entry_of_use(const struct abi_set *set, const char *what, const char *path);
  */
 int entry_covering(const struct abi_set *set, const char *path, int from);
 
+/*
+ * --entry NAME, for every command that takes it: a @pattern that is a name
+ * (no '/', no glob character) names one entry. Among the entries of @set
+ * that @chosen marks (per index), when there are several: the one with a
+ * What that is, or ends in, NAME as its last component is left alone in
+ * @chosen and 0 returned; when none or several have one, -1 (the name is
+ * ambiguous; @chosen left as it is). Any other pattern, or fewer than two
+ * chosen: 0, @chosen as it is.
+ */
+int entry_name_pick(const struct abi_set *set, bool *chosen, const char *pattern);
+
 /* The uses --entry PATTERN selects, for the reads of a usage DB. */
 struct entry_sel {
 	const char *pattern;		/* never NULL */
