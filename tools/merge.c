@@ -18,6 +18,13 @@
  * its rows are merged, no days. What each session watched (schema 6's
  * watched runs) by store_merge_watched(): the later sync wins.
  *
+ * Times are kept on each boot's own clock too (schema 8, store_clock.c):
+ * the readings of the clocks are merged (store_merge_clock()), every
+ * boottime with its row, and each boot an input brings is placed again by
+ * its best mapping once all are in, so that two copies of one host's DB
+ * taken before and after its clock was stepped give the later placing,
+ * whichever is merged first.
+ *
  * Hosts are keyed NAME/ID (hostid.c): two machines of one name stay two
  * hosts, and the summary says which names several hosts share. Rows written
  * before hosts had ids are keyed by name alone: those of one name, from
@@ -96,6 +103,10 @@ struct merge {
 	unsigned long long rows;	/* read from the current input */
 	char **hosts;			/* seen, sorted */
 	int nhosts, hcap;
+	/* The sessions the inputs brought ("HOST\nSESSION"), whose boots to place. */
+	bool inputs;
+	char **sessions;
+	int nsessions, scap;
 };
 
 static void add_host(struct merge *m, const char *host)
@@ -152,7 +163,48 @@ static int merge_session(const struct usage_session *u, void *arg)
 	if (store_merge_session(m->out, u))
 		return -2;	/* as merge_row() */
 	add_host(m, u->host);
+	if (m->inputs && u->last_sync_bt > STORE_NO_BT)
+		*GROW(m->sessions, m->nsessions, m->scap) = xasprintf("%s\n%s", u->host, u->session);
 	return 0;
+}
+
+static int merge_clock(const struct usage_clock *c, void *arg)
+{
+	struct merge *m = arg;
+
+	return store_merge_clock(m->out, c) ? -2 : 0;	/* as merge_row() */
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Each boot of the sessions the inputs brought, placed by its best
+ * mapping among every copy's readings: its rows' times came from copies
+ * that may have placed them by different ones. 0, or -1.
+ */
+static int place_boots(struct merge *m)
+{
+	char *prev = NULL;
+	int i, ret = 0;
+
+	qsort(m->sessions, m->nsessions, sizeof(*m->sessions), cmp_str);
+	for (i = 0; !ret && i < m->nsessions; i++) {
+		char *host = m->sessions[i], *session = strchr(host, '\n') + 1;
+		/* "HOST\nBOOT": sorted, a boot's sessions follow each other. */
+		size_t n = session - host + usage_session_boot_len(session);
+
+		if (prev && usage_session_boot_len(session) && !strncmp(prev, host, n) &&
+		    (prev[n] == ':'))
+			continue;
+		prev = host;
+		session[-1] = '\0';
+		ret = store_clock_redate(m->out, host, session, true);
+		session[-1] = '\n';
+	}
+	return ret;
 }
 
 /*
@@ -174,6 +226,8 @@ static int merge_store(struct merge *m, struct store *in, const char *path,
 		ret = store_each_session(in, merge_session, m);
 	if (!ret)
 		ret = store_each_watched(in, merge_watched, m);
+	if (!ret)
+		ret = store_each_clock(in, merge_clock, m);
 	if (ret == -2) {
 		fprintf(stderr, "abidep: merge: cannot write the merged DB for %s: %s\n",
 			out_path, store_errmsg(m->out));
@@ -452,10 +506,15 @@ static int merge_all(struct merge *m, const char *out, bool out_exists, char **i
 	}
 	if (out_exists && merge_old_output(m, out))
 		return -1;
+	m->inputs = true;
 	for (i = 0; i < nin; i++) {
 		if (merge_one(m, in[i], out))
 			return -1;
 		rows[i] = m->rows;
+	}
+	if (place_boots(m)) {
+		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m->out));
+		return -1;
 	}
 	if (store_commit(m->out)) {
 		fprintf(stderr, "abidep: merge: cannot write %s: %s\n", tmp_path, store_errmsg(m->out));
@@ -532,6 +591,9 @@ out:
 	for (i = 0; i < m.nhosts; i++)
 		free(m.hosts[i]);
 	free(m.hosts);
+	for (i = 0; i < m.nsessions; i++)
+		free(m.sessions[i]);
+	free(m.sessions);
 	free(rows);
 	free(dir);
 	free(in);

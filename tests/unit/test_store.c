@@ -29,6 +29,9 @@
 
 static char tmp[] = "/tmp/test_store.XXXXXX";
 
+/* A time of the wall clock alone, as an older abidep's syncs were: no boottime. */
+#define WALL(t)	((struct store_when){ .wall = (t) })
+
 /* A path in the test's directory (static buffer, one at a time). */
 static const char *tpath(const char *fmt, ...)
 {
@@ -165,15 +168,15 @@ static void test_create(void)
 	CHECK(!stat(db, &st) && (st.st_mode & 0777) == 0600);
 	CHECK(store_rows(s) == 0);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
 	CHECK(sql_is(db, "PRAGMA journal_mode", "wal"));
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'usage_by_what'") == 1);
 	/* Opened again: the schema is there, nothing changes. */
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	/* usage, its PK, its index; sessions, its PK; usage_days (its PK is it), its index */
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
+	/* usage, its PK, its index; sessions, its PK; usage_days (its PK is it), its index; clock */
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 9);
 	free(db);
 }
 
@@ -997,7 +1000,7 @@ static int session_lost(struct store *s, const char *host, const char *session, 
 	int ret = store_begin(s);
 
 	if (!ret)
-		ret = store_session(s, host, session, now, unrecorded, skipped);
+		ret = store_session(s, host, session, &WALL(now), unrecorded, skipped);
 	if (!ret)
 		ret = store_commit(s);
 	else
@@ -1186,7 +1189,7 @@ static void test_schema2(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
 	CHECK(has_swept(db));
 	CHECK(walks_are(s, "h1|read|3|0\nh1|write|5|0\n", "h1|read|3|0|0\nh1|write|5|1|0\n"));
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
@@ -1201,8 +1204,8 @@ static void test_schema2(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 9);
 out:
 	free(db);
 }
@@ -1294,12 +1297,12 @@ static void test_sessions(void)
 	CHECK(!merge_session1(s, "h2", "b:1", 450, 480, 0, 0, STORE_NO_LOSS));
 	CHECK(!merge_session1(s, "h3", "b:9", 10, 20, 0, 0, STORE_NO_LOSS));
 	CHECK(sessions_are(s, "h1|b:1|100|200\nh1|b:2|300|400\nh2|b:1|450|500\nh3|b:9|10|20\n"));
-	CHECK(store_session(s, NULL, "b:1", 1, 0, 0) == -1 && strstr(store_errmsg(s), "needs host"));
+	CHECK(store_session(s, NULL, "b:1", &WALL(1), 0, 0) == -1 && strstr(store_errmsg(s), "needs host"));
 	/* A callback's non-zero return stops the walk and is returned. */
 	CHECK(store_each_session(s, stop_session, NULL) == 7);
 	store_close(s);
 	s = store_open(db, true, err, sizeof(err));
-	CHECK(s && store_session(s, "h1", "b:1", 1, 0, 0) == -1 &&
+	CHECK(s && store_session(s, "h1", "b:1", &WALL(1), 0, 0) == -1 &&
 	      strstr(store_errmsg(s), "read-only"));
 	store_close(s);
 
@@ -1331,14 +1334,14 @@ static void test_sessions(void)
 				"h1|read|4|0|1\nh1|write|5|1|0\n"));
 		store_close(s);
 	}
-	CHECK(sql_int(v1, "PRAGMA user_version") == 7);
+	CHECK(sql_int(v1, "PRAGMA user_version") == 8);
 	CHECK(has_swept(v1));
 	CHECK(sql_is(v1, "PRAGMA integrity_check", "ok"));
 	/* Opened again: nothing more to do. */
 	s = open_rw(v1);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 8);
+	CHECK(sql_int(v1, "SELECT count(*) FROM sqlite_master") == 9);
 out:
 	free(db);
 	free(v1);
@@ -1413,14 +1416,14 @@ static void test_schema4(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
 	store_close(s);
 	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 9);
 out:
 	free(db);
 }
@@ -1690,7 +1693,7 @@ static void test_days_window(void)
 		CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
 		      sqlite3_exec(h, "INSERT INTO usage SELECT host, 'b', path, op, uid, cgroup_id,"
 				   " exe, what, table_name, status, cgroup, comm, pid, ppid, 7, 0,"
-				   " 19851 * 86400 + 50, 19853 * 86400 + 60, 0 FROM usage",
+				   " 19851 * 86400 + 50, 19853 * 86400 + 60, 0, NULL, NULL FROM usage",
 				   NULL, NULL, NULL) == SQLITE_OK);
 		sqlite3_close(h);
 	}
@@ -1786,7 +1789,7 @@ static void test_schema3(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
 	CHECK(store_has_days(s));
 	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 0);
 	CHECK(walks_are(s, "h1|read|3|2\nh1|write|5|0\n", "h1|read|3|0|2\nh1|write|5|1|0\n"));
@@ -1801,7 +1804,7 @@ static void test_schema3(void)
 	s = open_rw(db);
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 9);
 out:
 	free(db);
 }
@@ -1822,7 +1825,7 @@ static void test_add(void)
 	/* A new row: as an upsert. */
 	r = row("s1", 3, DAY(0) + 100, DAY(0) + 200);
 	r.swept = 1;
-	CHECK(!store_begin(s) && !store_add(s, &r) && !store_session(s, "h1", "s1", DAY(0) + 300, 0, 0) &&
+	CHECK(!store_begin(s) && !store_add(s, &r) && !store_session(s, "h1", "s1", &WALL(DAY(0) + 300), 0, 0) &&
 	      !store_set_drained(s, "h1", "s1", 41) && !store_commit(s));
 	CHECK(store_drained(s, "h1", "s1") == 41);
 	CHECK(store_drained(s, "h1", "s9") == -1);
@@ -1987,10 +1990,10 @@ static bool watched_are(struct store *s, const char *want)
 static int sync_watched(struct store *s, long long now, long long files)
 {
 	const struct store_watch w = { "/sys/a", files };
-	const struct store_session_info si = { "machine-id", "early", 50, 3 };
+	const struct store_session_info si = { "machine-id", "early", WALL(50), 3 };
 
-	return store_begin(s) || store_session(s, "h/1", "s1", now, 0, 0) ||
-	       store_session_watched(s, "h/1", "s1", &si, now, &w, 1) ||
+	return store_begin(s) || store_session(s, "h/1", "s1", &WALL(now), 0, 0) ||
+	       store_session_watched(s, "h/1", "s1", &si, &WALL(now), &w, 1) ||
 	       store_commit(s);
 }
 
@@ -1998,7 +2001,7 @@ static int sync_watched(struct store *s, long long now, long long files)
 static void test_watched(void)
 {
 	char *db = xstrdup(tpath("watched.db"));
-	struct usage_watched m = { "h/1", "s1", "/sys/a", 100, 250, 2 };
+	struct usage_watched m = { "h/1", "s1", "/sys/a", 100, 250, 2, STORE_NO_BT, STORE_NO_BT };
 	struct store *s = open_rw(db);
 
 	current = "watched";
@@ -2060,7 +2063,7 @@ static bool boot_uses_are(struct store *s, const struct store_filter *f, const c
  */
 static void test_boot_uses(void)
 {
-	const struct store_session_info pin = { "machine-id", "early", 380, 2 };
+	const struct store_session_info pin = { "machine-id", "early", WALL(380), 2 };
 	char *db = xstrdup(tpath("boot.db"));
 	struct entry_sel sel = { 0 };
 	struct store_filter f = { 0 };
@@ -2086,9 +2089,9 @@ static void test_boot_uses(void)
 	CHECK(boot_uses_are(s, entry_filter(&f, &sel, "/sys/other"), ""));
 	entry_sel_free(&sel);
 	/* A later session of the host, begun late: its first use is no use at boot. */
-	CHECK(!store_begin(s) && !store_session(s, "h/1", "s2", 300, 0, 0) &&
+	CHECK(!store_begin(s) && !store_session(s, "h/1", "s2", &WALL(300), 0, 0) &&
 	      !store_session_watched(s, "h/1", "s2", &(struct store_session_info){
-			"machine-id", "late", 290, 90 }, 300,
+			"machine-id", "late", WALL(290), 90 }, &WALL(300),
 			&(struct store_watch){ "/sys/a", 1 }, 1) && !store_commit(s));
 	r.session = "s2";
 	r.exe = "/usr/bin/late";
@@ -2102,9 +2105,11 @@ static void test_boot_uses(void)
 	 * the file's from 400. A use at 390 was during boot, though a run
 	 * began before it: the first sync says, not the earliest run.
 	 */
-	CHECK(!store_begin(s) && !store_session(s, "h/2", "p1", 400, 0, 0) &&
-	      !store_session_watched(s, "h/2", "p1", &pin, 380, &(struct store_watch){ "/sys/a", 0 }, 1) &&
-	      !store_session_watched(s, "h/2", "p1", &pin, 400, &(struct store_watch){ "/sys/a", 1 }, 1) &&
+	CHECK(!store_begin(s) && !store_session(s, "h/2", "p1", &WALL(400), 0, 0) &&
+	      !store_session_watched(s, "h/2", "p1", &pin, &WALL(380),
+				     &(struct store_watch){ "/sys/a", 0 }, 1) &&
+	      !store_session_watched(s, "h/2", "p1", &pin, &WALL(400),
+				     &(struct store_watch){ "/sys/a", 1 }, 1) &&
 	      !store_commit(s));
 	CHECK(sql_is(db, "SELECT started || ' ' || first_sync FROM sessions WHERE session = 'p1'",
 		     "380 400"));
@@ -2143,8 +2148,8 @@ static void test_schema5(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
 	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host_id IS NULL", "1"));
 	/* Another host's name: not ours to take. */
 	CHECK(store_adopt_host(s, "h2", "h2/0123456789abcdef") == 0);
@@ -2217,8 +2222,8 @@ static void test_schema6(void)
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
-	CHECK(sql_int(db, "PRAGMA user_version") == 7);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 12);
+	CHECK(sql_int(db, "PRAGMA user_version") == 8);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
 	CHECK(sql_is(db, "SELECT coalesce(first_sync, 'NULL') FROM sessions", "NULL"));
 	CHECK(boot_uses_are(s, NULL, "/usr/bin/cat|h1|early|3\n"));
 	/* The old session syncs again: its first sync is still not known. */

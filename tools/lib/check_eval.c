@@ -49,6 +49,13 @@
  * watched its files: check_watch.c's pin_run() decides, per entry, from
  * the watched runs of the boot's earliest session (its start and first
  * sync, kept here).
+ *
+ * The times come placed by each boot's best mapping of its wall clock
+ * (bootclock.h); check_clock.c says what a wrong clock still does to a
+ * verdict: a use of a boot never synchronized is in the window when it
+ * may be, and a host whose clock was wrong in the window (two boots that
+ * overlap once placed, or a boot never synchronized that was set back)
+ * covers none of it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -288,8 +295,11 @@ static int add_row(const struct usage_row *r, const struct usage_counts *recent,
 	}
 	if (r->last_seen > ce->last_use)
 		ce->last_use = r->last_seen;
-	/* A session whose last use is in the window: it used the entry then. */
-	if (r->last_seen < c->quiet_since)
+	/*
+	 * A session whose last use is in the window: it used the entry then;
+	 * or may have, for a clock never synchronized (check_clock.c).
+	 */
+	if (r->last_seen + check_clock_doubt(c, r->host, r->session) < c->quiet_since)
 		return 0;
 	/*
 	 * Unless --count-sweeps, a known enumerator's reads are no use of it,
@@ -359,6 +369,7 @@ static void add_boot(const struct check *c, struct check_host *h,
 		 * found to have come after the pin, as before first_sync.
 		 */
 		b->first_sync = u->first_sync ? u->first_sync : u->started;
+		b->clock = clock_history_find(&c->clocks, h->host, u->session);
 	}
 	b->overlaps |= u->last_sync >= c->quiet_since && u->started <= c->now;
 }
@@ -437,6 +448,7 @@ static int add_session(const struct usage_session *u, void *arg)
 	sp->start = started;
 	sp->end = last_sync;
 	add_boot(c, h, u);
+	check_clock_session(c, u);
 	/*
 	 * Its losses were after the sync before lost_at: in the window if
 	 * lost_at is (a loss just before the window, seen at the first sync
@@ -473,7 +485,7 @@ static char *lost_name(const struct check_host *h)
 }
 
 /* The hosts that do not cover the window, by why: judge_hosts(). */
-enum { U_STOPPED, U_LOSSY, U_LATE, U_KINDS };
+enum { U_STOPPED, U_LOSSY, U_LATE, U_CLOCK, U_KINDS };
 
 /* Why the hosts of kind @k do not cover a window that began at @since. */
 static char *kind_reason(int k, const char *since)
@@ -484,8 +496,11 @@ static char *kind_reason(int k, const char *since)
 	case U_LOSSY:
 		return xasprintf("the tracer lost accesses in the quiet window (since %s), any of which may have been a use,",
 				 since);
-	default:
+	case U_LATE:
 		return xasprintf("a boot in the quiet window (since %s) was not traced from before udev's coldplug (its first session's stage late, or unknown): readers at boot unseen (--allow-late-boot accepts it),",
+				 since);
+	default:
+		return xasprintf("the wall clock was wrong in the quiet window (since %s), not the tracer: the times it gave cannot show the window quiet,",
 				 since);
 	}
 }
@@ -541,10 +556,19 @@ static void judge_hosts(struct check *c)
 		h->ran = h->covered_until != LLONG_MIN &&
 			 h->covered_until >= c->now - CHECK_GRACE;
 		h->late = has_late_boot(h);
+		check_clock_judge(c, h);
 		h->covers = h->ran && h->lost_at == STORE_NO_LOSS &&
-			    (!h->late || c->allow_late_boot);
+			    (!h->late || c->allow_late_boot) && !h->clock_why;
+		/* A span placed by a clock never synchronized: said with the host. */
 		if (!h->ran)
-			names[U_STOPPED][n[U_STOPPED]++] = xstrdup(h->host);
+			names[U_STOPPED][n[U_STOPPED]++] = h->nunsynced ?
+				xasprintf("%s (its clock never synchronized in %d boot%s: spans placed by their last reading)",
+					  h->host, h->nunsynced, h->nunsynced == 1 ? "" : "s") :
+				xstrdup(h->host);
+		if (h->clock_why)
+			names[U_CLOCK][n[U_CLOCK]++] = xasprintf("%s (%s)", h->host, h->clock_why);
+		c->nclock_wrong += h->clock_why != NULL;
+		c->nunsynced += h->nunsynced > 0;
 		if (h->lost_at != STORE_NO_LOSS)
 			names[U_LOSSY][n[U_LOSSY]++] = lost_name(h);
 		if (h->late && !c->allow_late_boot)
@@ -556,7 +580,7 @@ static void judge_hosts(struct check *c)
 		/* JSON names them all; text, the first few (its lines must fit). */
 		c->uncovered = uncovered_reason(c, names, n, 0);
 		if (n[U_STOPPED] > NAMES_SHOWN || n[U_LOSSY] > NAMES_SHOWN ||
-		    n[U_LATE] > NAMES_SHOWN)
+		    n[U_LATE] > NAMES_SHOWN || n[U_CLOCK] > NAMES_SHOWN)
 			c->uncovered_brief = uncovered_reason(c, names, n, NAMES_SHOWN);
 	}
 	for (k = 0; k < U_KINDS; k++) {
@@ -583,7 +607,10 @@ static int read_walks(struct check *c, struct usage_source *src)
 	struct store_filter all = { 0 };
 	int ret;
 
-	ret = ops->each_row_since(src, c->quiet_since, add_row, c);
+	/* The clocks first: they say how a row's times may be wrong. */
+	ret = check_clock_read(c, src);
+	if (!ret)
+		ret = ops->each_row_since(src, c->quiet_since, add_row, c);
 	if (!ret)
 		ret = ops->each_session(src, add_session, c);
 	if (!ret)
@@ -1080,8 +1107,10 @@ void check_free(struct check *c)
 		free(h->spans);
 		free(h->host);
 		free(h->host_id);
+		free(h->clock_why);
 	}
 	free(c->shosts);
+	check_clock_free(c);
 	free(c->uncovered);
 	free(c->uncovered_brief);
 	if (c->scanned)

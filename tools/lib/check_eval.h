@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "abi.h"
+#include "clock_history.h"
 #include "scan.h"
 #include "store.h"
 #include "usage_history.h"
@@ -93,6 +94,8 @@ struct check_boot {
 	 */
 	const char **after_pin;
 	int nafter_pin, apcap;
+	/* Its readings of the clocks (check.clocks); NULL: none, an older tracer's times. */
+	const struct boot_clock *clock;
 };
 
 /* How much of a boot id the output shows. */
@@ -117,8 +120,16 @@ struct check_host {
 	struct check_boot *boots;	/* in order of start */
 	int nboots, bcap;
 	bool late;			/* a boot overlapping the window observed only late */
+	/*
+	 * Its wall clock was wrong in the window (check_clock.c): two of its
+	 * boots overlap once placed, or one never synchronized was set back.
+	 * clock_why says which, for people; NULL when not.
+	 */
+	char *clock_why;
+	/* Its boots in the window whose clock was never synchronized. */
+	int nunsynced;
 	bool ran;			/* its sessions chain through the window */
-	bool covers;			/* ran, lost nothing in it, no late boot (unless allowed) */
+	bool covers;			/* ran, lost nothing in it, no late boot (unless allowed), clock right */
 	struct usage_span *spans;	/* its sessions, in order of start */
 	int nspans, spcap;
 };
@@ -217,6 +228,16 @@ struct check {
 	int nuncovered;			/* shosts that do not cover the window */
 	int nwatch_unknown;		/* shosts with a session in it that recorded no watched set */
 	int nlate;			/* shosts with a boot in it observed only late */
+	int nclock_wrong;		/* shosts whose clock was wrong in it (clock_why) */
+	int nunsynced;			/* shosts with a boot in it never synchronized */
+	/*
+	 * Each boot's readings of the clocks (check_clock.c), and the span
+	 * of its sessions that have boottimes, placed (clock_spans[i] is
+	 * clocks.b[i]'s; start LLONG_MAX: none).
+	 */
+	struct clock_history clocks;
+	struct usage_span *clock_spans;
+	int clock_last;			/* clock_doubt()'s cache: clocks.b index, -1 */
 	/* shosts with an early boot in it whose files of a selected What came after the pin */
 	int nafter_pin;
 	/*
@@ -247,6 +268,19 @@ extern const char *const check_stage_names[4];
 
 /* @b's boot, as the output shows it: "<boot>" (CHECK_BOOT_SHOWN) or "<boot>:<map>". */
 char *check_boot_name(const struct check_boot *b);
+
+/*
+ * check_clock.c, for check_eval.c: the source's readings of the clocks
+ * (before the rows and sessions); how much later than placed a row of
+ * @session may be (clock_history.h's doubt); a session's span, for its
+ * boot; and whether @h's clock was wrong in the window (sets
+ * h->clock_why and h->nunsynced).
+ */
+int check_clock_read(struct check *c, struct usage_source *src);
+long long check_clock_doubt(struct check *c, const char *host, const char *session);
+void check_clock_session(struct check *c, const struct usage_session *u);
+void check_clock_judge(const struct check *c, struct check_host *h);
+void check_clock_free(struct check *c);
 
 /*
  * @h's boots overlapping the window that were observed only late, and

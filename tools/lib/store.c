@@ -41,19 +41,34 @@
  * A session's span only widens: the tracer's own syncs (started = last_sync
  * = now) and merged copies of it (any order, any number of times) alike.
  */
+/* The smaller, or larger, of two values either of which may be NULL. */
+#define MIN_KNOWN_SQL(A, B)	"coalesce(min(" A ", " B "), " A ", " B ")"
+#define MAX_KNOWN_SQL(A, B)	"coalesce(max(" A ", " B "), " A ", " B ")"
+
 /*
  * A tracer's sync (store_session()): its losses are cumulative within the
  * session, so they replace the row's; lost_at moves to this sync when
  * they grew since the last one. first_sync is the insert's alone: a row
  * of a DB upgraded from schema 6 keeps its NULL (that sync is not known).
+ * The boottimes go with the times (?7; NULL unknown); a session an older
+ * abidep began gets its start's at its first sync of schema 8, so that
+ * its span is measured from there (the wall clock before is not
+ * trusted). clock_offset (?8) is the insert's: store_clock_redate() moves
+ * it with the rows it places.
  */
 static const char session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
-	" first_sync) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-	" CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END, ?4)"
+	" first_sync, started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END, ?4,"
+	" ?7, ?7, ?7, CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?7 END, ?8)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
-	" started = min(started, excluded.started),"
+	" started = CASE WHEN started_bt IS NULL AND excluded.started_bt IS NOT NULL"
+	" THEN excluded.started ELSE min(started, excluded.started) END,"
+	" started_bt = " MIN_KNOWN_SQL("started_bt", "excluded.started_bt") ","
 	" last_sync = max(last_sync, excluded.last_sync),"
+	" last_sync_bt = " MAX_KNOWN_SQL("last_sync_bt", "excluded.last_sync_bt") ","
+	" lost_at_bt = CASE WHEN excluded.unrecorded > unrecorded OR excluded.skipped > skipped"
+	" THEN excluded.last_sync_bt ELSE lost_at_bt END,"
 	" lost_at = CASE WHEN excluded.unrecorded > unrecorded OR excluded.skipped > skipped"
 	" THEN excluded.last_sync ELSE lost_at END,"
 	" unrecorded = max(unrecorded, excluded.unrecorded),"
@@ -67,51 +82,65 @@ static const char session_sql[] =
  */
 static const char merge_session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
-	" host_id, stage, boot_offset, first_sync)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+	" host_id, stage, boot_offset, first_sync, started_bt, first_sync_bt, last_sync_bt,"
+	" lost_at_bt, clock_offset)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" host_id = coalesce(host_id, excluded.host_id),"
 	" stage = coalesce(stage, excluded.stage),"
 	" boot_offset = coalesce(boot_offset, excluded.boot_offset),"
-	" first_sync = coalesce(min(first_sync, excluded.first_sync), first_sync,"
-	" excluded.first_sync),"
+	" first_sync = " MIN_KNOWN_SQL("first_sync", "excluded.first_sync") ","
 	" started = min(started, excluded.started),"
 	" last_sync = max(last_sync, excluded.last_sync),"
 	" unrecorded = max(unrecorded, excluded.unrecorded),"
 	" skipped = max(skipped, excluded.skipped),"
-	" lost_at = coalesce(max(lost_at, excluded.lost_at), lost_at, excluded.lost_at)";
+	" lost_at = " MAX_KNOWN_SQL("lost_at", "excluded.lost_at") ","
+	" started_bt = " MIN_KNOWN_SQL("started_bt", "excluded.started_bt") ","
+	" first_sync_bt = " MIN_KNOWN_SQL("first_sync_bt", "excluded.first_sync_bt") ","
+	" last_sync_bt = " MAX_KNOWN_SQL("last_sync_bt", "excluded.last_sync_bt") ","
+	" lost_at_bt = " MAX_KNOWN_SQL("lost_at_bt", "excluded.lost_at_bt") ","
+	" clock_offset = coalesce(clock_offset, excluded.clock_offset)";
 
 /* The reads of older schemas, read-only: what each lacks is NULL or 0. */
-#define SESSIONS_SQL(LOST, WATCHED, FIRST_SYNC)				\
+#define SESSIONS_SQL(LOST, WATCHED, FIRST_SYNC, CLOCK)			\
 	"SELECT host, session, started, last_sync, " LOST ", " WATCHED ", "	\
-	FIRST_SYNC " FROM sessions ORDER BY host, started, session"
+	FIRST_SYNC ", " CLOCK " FROM sessions ORDER BY host, started, session"
 
-enum { SESSIONS_7, SESSIONS_6, SESSIONS_5, SESSIONS_4 };
+#define SESSIONS_CLOCK_SQL						\
+	"started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset"
+#define NO_CLOCK_SQL	"NULL, NULL, NULL, NULL, NULL"
+
+enum { SESSIONS_8, SESSIONS_7, SESSIONS_6, SESSIONS_5, SESSIONS_4 };
 
 static const char *const sessions_sql[] = {
+	[SESSIONS_8] = SESSIONS_SQL("unrecorded, skipped, lost_at", "host_id, stage, boot_offset",
+				    "first_sync", SESSIONS_CLOCK_SQL),
+	/* Schema 7: no boottimes. */
 	[SESSIONS_7] = SESSIONS_SQL("unrecorded, skipped, lost_at", "host_id, stage, boot_offset",
-				    "first_sync"),
+				    "first_sync", NO_CLOCK_SQL),
 	/* Schema 6: no first_sync. */
 	[SESSIONS_6] = SESSIONS_SQL("unrecorded, skipped, lost_at", "host_id, stage, boot_offset",
-				    "NULL"),
+				    "NULL", NO_CLOCK_SQL),
 	/* Schema 5: no host_id, stage or boot_offset. */
-	[SESSIONS_5] = SESSIONS_SQL("unrecorded, skipped, lost_at", "NULL, NULL, NULL", "NULL"),
+	[SESSIONS_5] = SESSIONS_SQL("unrecorded, skipped, lost_at", "NULL, NULL, NULL", "NULL",
+				    NO_CLOCK_SQL),
 	/* Schema 4 and older: no losses (store_schema.c). */
-	[SESSIONS_4] = SESSIONS_SQL("0, 0, NULL", "NULL, NULL, NULL", "NULL"),
+	[SESSIONS_4] = SESSIONS_SQL("0, 0, NULL", "NULL, NULL, NULL", "NULL", NO_CLOCK_SQL),
 };
 
 /* The usage upserts: the row, then what to do with its counts on conflict. */
 #define USAGE_INSERT_SQL						\
 	"INSERT INTO usage (host, session, path, op, uid, cgroup_id, exe,"	\
 	" what, table_name, status, cgroup, comm, pid, ppid,"		\
-	" count, errors, first_seen, last_seen, swept)"		\
+	" count, errors, first_seen, last_seen, swept, first_bt, last_bt)"	\
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"	\
-	" ?15, ?16, ?17, ?18, ?19)"					\
+	" ?15, ?16, ?17, ?18, ?19, ?20, ?21)"				\
 	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe) DO UPDATE SET"
 
 /* ... and, either way, the first known of the rest. */
 #define USAGE_KEEP_FIRST_SQL						\
 	" first_seen = min(first_seen, excluded.first_seen),"		\
+	" first_bt = " MIN_KNOWN_SQL("first_bt", "excluded.first_bt") ","	\
 	" what = coalesce(what, excluded.what),"			\
 	" table_name = coalesce(table_name, excluded.table_name),"	\
 	" status = coalesce(status, excluded.status),"			\
@@ -126,6 +155,7 @@ static const char upsert_sql[] = USAGE_INSERT_SQL
 	" errors = excluded.errors,"
 	" swept = excluded.swept,"
 	" last_seen = excluded.last_seen,"
+	" last_bt = coalesce(excluded.last_bt, last_bt),"
 	USAGE_KEEP_FIRST_SQL;
 
 /*
@@ -140,7 +170,7 @@ static const char upsert_sql[] = USAGE_INSERT_SQL
 
 #define DAYS_INSERT_SQL							\
 	"INSERT INTO usage_days (host, session, path, op, uid, cgroup_id, exe,"	\
-	" day, what, count, errors, swept)"
+	" day, what, count, errors, swept, bt)"
 
 #define DAYS_CONFLICT_SQL						\
 	" ON CONFLICT (host, session, path, op, uid, cgroup_id, exe, day) DO UPDATE SET"
@@ -155,24 +185,29 @@ static const char day_sql[] =
 	" AND u.exe = ?7) "
 	DAYS_INSERT_SQL
 	" SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, coalesce(o.what, ?9),"
-	" o.count, o.errors, o.swept FROM o"
+	" o.count, o.errors, o.swept, ?13 FROM o"
 	" WHERE o.count > 0 OR o.errors > 0 OR o.swept > 0"
 	DAYS_CONFLICT_SQL SAT_ADD("count") "," SAT_ADD("errors") "," SAT_ADD("swept") ","
-	" what = coalesce(what, excluded.what)";
+	" what = coalesce(what, excluded.what),"
+	" bt = " MAX_KNOWN_SQL("bt", "excluded.bt");
 
 /* A day row of another DB: a session's day only grows, the larger wins. */
 static const char merge_day_sql[] = DAYS_INSERT_SQL
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
 	DAYS_CONFLICT_SQL
 	" count = max(count, excluded.count),"
 	" errors = max(errors, excluded.errors),"
 	" swept = max(swept, excluded.swept),"
-	" what = coalesce(what, excluded.what)";
+	" what = coalesce(what, excluded.what),"
+	" bt = " MAX_KNOWN_SQL("bt", "excluded.bt");
 
-static const char day_rows_sql[] =
-	"SELECT host, session, path, op, uid, cgroup_id, exe, day, what, count,"
-	" errors, swept FROM usage_days"
-	" ORDER BY host, session, path, op, uid, cgroup_id, exe, day";
+/* The day rows, and (schema 4 to 7, read-only) without boottimes. */
+#define DAY_ROWS_SQL(BT)						\
+	"SELECT host, session, path, op, uid, cgroup_id, exe, day, what, count,"	\
+	" errors, swept, " BT " FROM usage_days"			\
+	" ORDER BY host, session, path, op, uid, cgroup_id, exe, day"
+
+static const char *const day_rows_sql[] = { DAY_ROWS_SQL("bt"), DAY_ROWS_SQL("NULL") };
 
 /* ?1 the entry selector (a pointer, bind_entry()) or NULL: entry.h's rule. */
 #define ENTRY_SQL " abidep_entry(?1, what, path)"
@@ -312,6 +347,7 @@ static const char merge_sql[] = USAGE_INSERT_SQL
 	" errors = max(errors, excluded.errors),"
 	" swept = max(swept, excluded.swept),"
 	" last_seen = max(last_seen, excluded.last_seen),"
+	" last_bt = " MAX_KNOWN_SQL("last_bt", "excluded.last_bt") ","
 	USAGE_KEEP_FIRST_SQL;
 
 #define PATH_SUMS_SQL(FROM, SWEPT)					\
@@ -319,29 +355,38 @@ static const char merge_sql[] = USAGE_INSERT_SQL
 
 static const char *const path_sums_sql[] = READ_VARIANTS(PATH_SUMS_SQL);
 
-#define ROWS_SQL(SWEPT)							\
+#define ROWS_SQL(SWEPT, BT)						\
 	"SELECT host, session, path, op, uid, cgroup_id, exe, what, table_name,"	\
 	" status, cgroup, comm, pid, ppid, count, errors, first_seen, last_seen,"	\
-	" " SWEPT " FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe"
+	" " SWEPT ", " BT " FROM usage ORDER BY host, session, path, op, uid, cgroup_id, exe"
 
-static const char *const rows_sql[] = { ROWS_SQL("swept"), ROWS_SQL("0") };
+/* By schema: 8; 3 to 7 (no boottimes); 1 and 2 (no swept either). */
+static const char *const rows_sql[] = {
+	ROWS_SQL("swept", "first_bt, last_bt"), ROWS_SQL("swept", "NULL, NULL"),
+	ROWS_SQL("0", "NULL, NULL"),
+};
 
 /*
  * The rows, each with its days since ?2 (whole days; a filter's since, as
  * store_walk() binds it) summed: n NULL when it has no day at all.
  */
-static const char rows_since_sql[] =
-	"SELECT u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe, u.what,"
-	" u.table_name, u.status, u.cgroup, u.comm, u.pid, u.ppid, u.count, u.errors,"
-	" u.first_seen, u.last_seen, u.swept, h.n, h.count, h.errors, h.swept"
-	" FROM usage u LEFT JOIN (SELECT host, session, path, op, uid, cgroup_id, exe,"
-	" count(*) AS n,"
-	" SUM(CASE WHEN day > ?2 - 86400 THEN count ELSE 0 END) AS count,"
-	" SUM(CASE WHEN day > ?2 - 86400 THEN errors ELSE 0 END) AS errors,"
-	" SUM(CASE WHEN day > ?2 - 86400 THEN swept ELSE 0 END) AS swept"
-	" FROM usage_days GROUP BY host, session, path, op, uid, cgroup_id, exe) h"
-	" ON" KEY_EQ_SQL("h", "u")
-	" ORDER BY u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe";
+#define ROWS_SINCE_SQL(BT)						\
+	"SELECT u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe, u.what,"	\
+	" u.table_name, u.status, u.cgroup, u.comm, u.pid, u.ppid, u.count, u.errors,"	\
+	" u.first_seen, u.last_seen, u.swept, " BT ", h.n, h.count, h.errors, h.swept"	\
+	" FROM usage u LEFT JOIN (SELECT host, session, path, op, uid, cgroup_id, exe,"	\
+	" count(*) AS n,"						\
+	" SUM(CASE WHEN day > ?2 - 86400 THEN count ELSE 0 END) AS count,"	\
+	" SUM(CASE WHEN day > ?2 - 86400 THEN errors ELSE 0 END) AS errors,"	\
+	" SUM(CASE WHEN day > ?2 - 86400 THEN swept ELSE 0 END) AS swept"	\
+	" FROM usage_days GROUP BY host, session, path, op, uid, cgroup_id, exe) h"	\
+	" ON" KEY_EQ_SQL("h", "u")					\
+	" ORDER BY u.host, u.session, u.path, u.op, u.uid, u.cgroup_id, u.exe"
+
+/* Schema 8, and 4 to 7 (read-only: no boottimes). */
+static const char *const rows_since_sql[] = {
+	ROWS_SINCE_SQL("u.first_bt, u.last_bt"), ROWS_SINCE_SQL("NULL, NULL"),
+};
 
 void store_err(struct store *s, const char *fmt, ...)
 {
@@ -694,6 +739,8 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->session);
 	sqlite3_finalize(s->merge_session);
 	sqlite3_finalize(s->watched_run);
+	sqlite3_finalize(s->clock_latest);
+	sqlite3_finalize(s->clock_add);
 	sqlite3_finalize(s->watched_new);
 	/* Rolls back a transaction left open. */
 	sqlite3_close_v2(s->db);
@@ -793,6 +840,12 @@ size_t usage_session_boot_len(const char *session)
 bool usage_all_swept(const struct usage_counts *c)
 {
 	return c->swept && c->swept >= c->count;
+}
+
+/* A boottime, or NULL when not known. */
+static int bind_bt(sqlite3_stmt *st, int i, long long bt)
+{
+	return bt > STORE_NO_BT ? sqlite3_bind_int64(st, i, bt) : sqlite3_bind_null(st, i);
 }
 
 /* Has @k all of its NOT NULL columns? */
@@ -929,6 +982,7 @@ static int write_row(struct store *s, sqlite3_stmt *st, const struct usage_row *
 	rc |= sqlite3_bind_int64(st, 17, r->first_seen);
 	rc |= sqlite3_bind_int64(st, 18, r->last_seen);
 	rc |= sqlite3_bind_int64(st, 19, clamp(r->swept));
+	rc |= bind_bt(st, 20, r->first_bt) | bind_bt(st, 21, r->last_bt);
 	return store_step_write(s, st, rc, "cannot write a usage row");
 }
 
@@ -938,14 +992,14 @@ static long long day_of(long long t)
 	return t - ((t % 86400) + 86400) % 86400;
 }
 
-/* Write @d with @st: day_sql or merge_day_sql, whose ?1 to ?12 are alike. */
+/* Write @d with @st: day_sql or merge_day_sql, whose ?1 to ?13 are alike. */
 static int step_day(struct store *s, sqlite3_stmt *st, const struct usage_day_row *d)
 {
 	int rc = bind_key(st, &d->key) | sqlite3_bind_int64(st, 8, d->day) |
 		 store_bind_text(st, 9, d->what) |
 		 sqlite3_bind_int64(st, 10, clamp(d->count)) |
 		 sqlite3_bind_int64(st, 11, clamp(d->errors)) |
-		 sqlite3_bind_int64(st, 12, clamp(d->swept));
+		 sqlite3_bind_int64(st, 12, clamp(d->swept)) | bind_bt(st, 13, d->bt);
 
 	if (store_step_write(s, st, rc, "cannot write a usage day"))
 		return -1;
@@ -958,7 +1012,7 @@ static int write_day(struct store *s, const struct usage_row *r)
 {
 	const struct usage_day_row d = {
 		.key = r->key, .day = day_of(r->last_seen), .what = r->what,
-		.count = r->count, .errors = r->errors, .swept = r->swept,
+		.count = r->count, .errors = r->errors, .swept = r->swept, .bt = r->last_bt,
 	};
 
 	if (!s->day)
@@ -1013,6 +1067,13 @@ static int bind_session(sqlite3_stmt *st, const struct usage_session *u)
 	return rc;
 }
 
+/* @offset at @i, or NULL when the session has no boottime to place. */
+static int bind_offset(sqlite3_stmt *st, int i, const struct usage_session *u)
+{
+	return u->last_sync_bt > STORE_NO_BT ? sqlite3_bind_int64(st, i, u->clock_offset) :
+		sqlite3_bind_null(st, i);
+}
+
 int store_merge_session(struct store *s, const struct usage_session *u)
 {
 	sqlite3_stmt *st = session_stmt(s, &s->merge_session, merge_session_sql,
@@ -1030,21 +1091,27 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 		sqlite3_bind_int64(st, 10, u->boot_offset);
 	rc |= u->first_sync ? sqlite3_bind_int64(st, 11, u->first_sync) :
 		sqlite3_bind_null(st, 11);
+	rc |= bind_bt(st, 12, u->started_bt) | bind_bt(st, 13, u->first_sync_bt) |
+	      bind_bt(st, 14, u->last_sync_bt) | bind_bt(st, 15, u->lost_at_bt) |
+	      bind_offset(st, 16, u);
 	return store_step_write(s, st, rc, "cannot write a session row");
 }
 
-int store_session(struct store *s, const char *host, const char *session, long long now,
-		  unsigned long long unrecorded, unsigned long long skipped)
+int store_session(struct store *s, const char *host, const char *session,
+		  const struct store_when *now, unsigned long long unrecorded,
+		  unsigned long long skipped)
 {
 	const struct usage_session u = {
-		.host = host, .session = session, .started = now, .last_sync = now,
+		.host = host, .session = session, .started = now->wall, .last_sync = now->wall,
 		.unrecorded = unrecorded, .skipped = skipped,
+		.last_sync_bt = now->bt, .clock_offset = now->offset,
 	};
 	sqlite3_stmt *st = session_stmt(s, &s->session, session_sql, host, session);
 
 	if (!st)
 		return -1;
-	return store_step_write(s, st, bind_session(st, &u), "cannot write a session row");
+	return store_step_write(s, st, bind_session(st, &u) | bind_bt(st, 7, now->bt) |
+				bind_offset(st, 8, &u), "cannot write a session row");
 }
 
 int store_set_drained(struct store *s, const char *host, const char *session, long long id)
@@ -1283,15 +1350,15 @@ static int usage_row_call(sqlite3_stmt *st, const struct store_walk *w,
 			  const struct usage_row *r)
 {
 	struct usage_counts recent = { 0 };
-	bool has = sqlite3_column_count(st) > 19 &&
-		   sqlite3_column_type(st, 19) != SQLITE_NULL;
+	bool has = sqlite3_column_count(st) > 21 &&
+		   sqlite3_column_type(st, 21) != SQLITE_NULL;
 
 	if (w->usage)
 		return w->usage(r, w->arg);
 	if (has) {
-		recent.count = (unsigned long long)sqlite3_column_int64(st, 20);
-		recent.errors = (unsigned long long)sqlite3_column_int64(st, 21);
-		recent.swept = (unsigned long long)sqlite3_column_int64(st, 22);
+		recent.count = (unsigned long long)sqlite3_column_int64(st, 22);
+		recent.errors = (unsigned long long)sqlite3_column_int64(st, 23);
+		recent.swept = (unsigned long long)sqlite3_column_int64(st, 24);
 	}
 	return w->since(r, has ? &recent : NULL, w->arg);
 }
@@ -1313,6 +1380,8 @@ static int usage_row(struct store *s, sqlite3_stmt *st, const struct store_walk 
 		.first_seen = sqlite3_column_int64(st, 16),
 		.last_seen = sqlite3_column_int64(st, 17),
 		.swept = (unsigned long long)sqlite3_column_int64(st, 18),
+		.first_bt = col_int64_or(st, 19, STORE_NO_BT),
+		.last_bt = col_int64_or(st, 20, STORE_NO_BT),
 	};
 
 	if (!key_whole(&r.key))
@@ -1320,12 +1389,18 @@ static int usage_row(struct store *s, sqlite3_stmt *st, const struct store_walk 
 	return usage_row_call(st, w, &r);
 }
 
+/* Which of rows_sql[] reads @s's schema. */
+static int rows_variant(const struct store *s)
+{
+	return s->no_swept ? 2 : s->no_clock;
+}
+
 int store_each_row(struct store *s, int (*fn)(const struct usage_row *, void *),
 		   void *arg)
 {
 	struct store_walk w = { .call = usage_row, .usage = fn, .arg = arg };
 
-	return store_walk(s, rows_sql[s->no_swept], NULL, &w);
+	return store_walk(s, rows_sql[rows_variant(s)], NULL, &w);
 }
 
 int store_each_row_since(struct store *s, long long since,
@@ -1336,8 +1411,8 @@ int store_each_row_since(struct store *s, long long since,
 	const struct store_filter f = { .since = since };
 	struct store_walk w = { .call = usage_row, .since = fn, .arg = arg };
 
-	return store_walk(s, store_has_days(s) ? rows_since_sql : rows_sql[s->no_swept],
-			  &f, &w);
+	return store_walk(s, store_has_days(s) ? rows_since_sql[s->no_clock] :
+			  rows_sql[rows_variant(s)], &f, &w);
 }
 
 static int day_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
@@ -1349,6 +1424,7 @@ static int day_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w
 		.count = (unsigned long long)sqlite3_column_int64(st, 9),
 		.errors = (unsigned long long)sqlite3_column_int64(st, 10),
 		.swept = (unsigned long long)sqlite3_column_int64(st, 11),
+		.bt = col_int64_or(st, 12, STORE_NO_BT),
 	};
 
 	if (!key_whole(&d.key))
@@ -1361,7 +1437,7 @@ int store_each_day_row(struct store *s,
 {
 	struct store_walk w = { .call = day_row, .day_row = fn, .arg = arg };
 
-	return store_walk(s, store_has_days(s) ? day_rows_sql : NULL, NULL, &w);
+	return store_walk(s, store_has_days(s) ? day_rows_sql[s->no_clock] : NULL, NULL, &w);
 }
 
 /* Which of sessions_sql[] reads @s's schema; NULL: it has no sessions (schema 1). */
@@ -1370,7 +1446,8 @@ static const char *sessions_read(const struct store *s)
 	if (s->no_sessions)
 		return NULL;
 	return sessions_sql[s->no_lost ? SESSIONS_4 : s->no_watched ? SESSIONS_5 :
-			    s->no_first_sync ? SESSIONS_6 : SESSIONS_7];
+			    s->no_first_sync ? SESSIONS_6 : s->no_clock ? SESSIONS_7 :
+			    SESSIONS_8];
 }
 
 static int session_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
@@ -1387,6 +1464,11 @@ static int session_row(struct store *s, sqlite3_stmt *st, const struct store_wal
 		.stage = col_text(st, 8),
 		.boot_offset = col_int64_or(st, 9, -1),
 		.first_sync = sqlite3_column_int64(st, 10),	/* NULL: 0 */
+		.started_bt = col_int64_or(st, 11, STORE_NO_BT),
+		.first_sync_bt = col_int64_or(st, 12, STORE_NO_BT),
+		.last_sync_bt = col_int64_or(st, 13, STORE_NO_BT),
+		.lost_at_bt = col_int64_or(st, 14, STORE_NO_BT),
+		.clock_offset = sqlite3_column_int64(st, 15),
 	};
 
 	if (!u.host || !u.session)

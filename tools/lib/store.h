@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bootclock.h"
+
 #define STORE_DEFAULT_PATH "/var/lib/abidep/usage.db"
 
 /*
@@ -89,6 +91,30 @@ struct usage_row {
 		struct { USAGE_COUNTS_MEMBERS; };
 		struct usage_counts counts;
 	};
+	/*
+	 * first_seen and last_seen on the boot's own clock (CLOCK_BOOTTIME,
+	 * ns; schema 8), which the store places by the boot's best mapping
+	 * (bootclock.h): STORE_NO_BT when not known (a row an older abidep
+	 * wrote, whose times stay as written).
+	 */
+	long long first_bt, last_bt;
+};
+
+/*
+ * A boottime not known. A tracer never reads 0 (it runs seconds after
+ * boot), so that zeroed records have none.
+ */
+#define STORE_NO_BT	0LL
+
+/*
+ * When a tracer's sync (or its pin) was: @bt, its CLOCK_BOOTTIME (ns;
+ * STORE_NO_BT: not known), @offset the whole seconds of the boot's best
+ * mapping (bootclock.h; meaningful with @bt only), and @wall the unix
+ * seconds that places it at: clock_place() of the two, or, without
+ * them, the wall clock as read.
+ */
+struct store_when {
+	long long wall, bt, offset;
 };
 
 /*
@@ -152,6 +178,15 @@ struct usage_session {
 	 * (store_schema.c). 0: unknown, a session written before schema 7.
 	 */
 	long long first_sync;
+	/*
+	 * The same times on its boot's own clock (schema 8; ns,
+	 * STORE_NO_BT: not known, written by an older abidep), and the
+	 * mapping (whole seconds) that places them, meaningful with
+	 * last_sync_bt only (store_clock.c). A session without last_sync_bt
+	 * has times an older abidep took from the wall clock alone.
+	 */
+	long long started_bt, first_sync_bt, last_sync_bt, lost_at_bt;
+	long long clock_offset;
 };
 
 /*
@@ -170,17 +205,19 @@ size_t usage_session_boot_len(const char *session);
 #define STORE_NO_LOSS	LLONG_MIN
 
 /*
- * Record that the tracer session (@host, @session) ran at @now (unix
- * seconds), having lost @unrecorded and @skipped so far: a new row gets
- * started = last_sync = first_sync = @now, an existing one keeps its
- * started and first_sync (started the
- * smaller) and takes the larger last_sync, and lost_at becomes @now if
- * the losses grew. The tracer calls it on every sync, in the sync's
- * transaction, rows or none: abidep check reads from it when the tracer
- * ran, which uses cannot show, and whether it missed any.
+ * Record that the tracer session (@host, @session) ran at @now, having
+ * lost @unrecorded and @skipped so far: a new row gets started =
+ * last_sync = first_sync = @now (and their boottimes @now->bt, and
+ * @now->offset as the mapping that places them), an existing one keeps
+ * its started and first_sync (started the smaller) and takes the larger
+ * last_sync, and lost_at becomes @now if the losses grew. The tracer
+ * calls it on every sync, in the sync's transaction, rows or none: abidep
+ * check reads from it when the tracer ran, which uses cannot show, and
+ * whether it missed any.
  */
-int store_session(struct store *s, const char *host, const char *session, long long now,
-		  unsigned long long unrecorded, unsigned long long skipped);
+int store_session(struct store *s, const char *host, const char *session,
+		  const struct store_when *now, unsigned long long unrecorded,
+		  unsigned long long skipped);
 
 /* The message of the last failure (never NULL). */
 const char *store_errmsg(struct store *s);
@@ -351,6 +388,7 @@ struct usage_day_row {
 	long long day;		/* 00:00 UTC, unix seconds */
 	const char *what;	/* NULL if unknown */
 	unsigned long long count, errors, swept;
+	long long bt;		/* the latest use counted on it, CLOCK_BOOTTIME ns; STORE_NO_BT */
 };
 
 /* Call @fn for every day row, in key order; return as store_each_row(). */
@@ -419,7 +457,7 @@ struct store_watch {
 struct store_session_info {
 	const char *host_id;	/* where its host key's id came from (hostid.h) */
 	const char *stage;	/* as struct usage_session's; NULL: unknown */
-	long long pinned_at;	/* when it began (unix seconds); 0: unknown */
+	struct store_when pinned;	/* when it began; wall 0: unknown */
 	long long boot_offset;	/* seconds from boot to then; -1: unknown */
 };
 
@@ -432,7 +470,7 @@ struct store_session_info {
  * starts (store_schema.c).
  */
 int store_session_watched(struct store *s, const char *host, const char *session,
-			  const struct store_session_info *si, long long now,
+			  const struct store_session_info *si, const struct store_when *now,
 			  const struct store_watch *w, int n);
 
 /* A run of a session's syncs in one state, for a What. */
@@ -441,6 +479,7 @@ struct usage_watched {
 	const char *what;	/* NULL: a session of before schema 6, no watched set */
 	long long since, last_sync;	/* its first and latest sync */
 	long long files;	/* 0: looked for, no file */
+	long long since_bt, last_sync_bt;	/* the same, CLOCK_BOOTTIME ns; STORE_NO_BT */
 };
 
 /*
@@ -464,5 +503,41 @@ int store_merge_watched(struct store *s, const struct usage_watched *w);
  * rekeyed, 0 when not, -1 on error.
  */
 int store_adopt_host(struct store *s, const char *name, const char *key);
+
+/* ---- each boot's own clock (store_clock.c) ---- */
+
+/* A reading of a session's clocks (schema 8's clock table). */
+struct usage_clock {
+	const char *host, *session;
+	struct clock_reading r;
+};
+
+/*
+ * In a tracer's sync: keep @r, a reading of the session's clocks, when it
+ * is the session's first or its mapping moved from the session's latest
+ * (clock_moved()); then *@offset is the boot's best mapping, in whole
+ * seconds, that the sync's times are placed by (clock_best() over the
+ * readings of every session of the boot).
+ */
+int store_clock_note(struct store *s, const char *host, const char *session,
+		     const struct clock_reading *r, long long *offset);
+
+/*
+ * Place every time of @session's boot on @host (its sessions, rows, days
+ * and watched runs that have boottimes) by the boot's best mapping, in
+ * the caller's transaction: the sessions placed by another mapping, or
+ * all of them with @force. Rows an older abidep wrote keep their times.
+ */
+int store_clock_redate(struct store *s, const char *host, const char *session, bool force);
+
+/*
+ * Call @fn for every reading, ordered by host, session, boottime; a DB
+ * older than schema 8 has none. Return as store_each_row().
+ */
+int store_each_clock(struct store *s,
+		     int (*fn)(const struct usage_clock *c, void *arg), void *arg);
+
+/* Merge a reading of another DB (abidep merge): kept once. */
+int store_merge_clock(struct store *s, const struct usage_clock *c);
 
 #endif

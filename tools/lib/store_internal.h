@@ -24,6 +24,8 @@ struct store {
 	sqlite3_stmt *merge_session;	/* on the first store_merge_session() */
 	sqlite3_stmt *watched_run;	/* store_watched()'s: the run goes on... */
 	sqlite3_stmt *watched_new;	/* ...or a new one starts */
+	sqlite3_stmt *clock_latest;	/* store_clock_note()'s: the session's latest reading */
+	sqlite3_stmt *clock_add;	/* ...and a new one */
 	char *path;
 	bool readonly;
 	bool empty;		/* read-only, and no schema yet: no rows */
@@ -33,6 +35,7 @@ struct store {
 	bool no_lost;		/* read-only schema 1 to 4: no sessions.unrecorded... */
 	bool no_watched;	/* read-only schema 1 to 5: no sessions.host_id, no watched */
 	bool no_first_sync;	/* read-only schema 1 to 6: no sessions.first_sync */
+	bool no_clock;		/* read-only schema 1 to 7: no clock table, no _bt columns */
 	bool days_written;	/* in this transaction: prune at its commit */
 	int rc;			/* of the last failure: SQLITE_* */
 	char err[512];		/* its message, for store_errmsg() */
@@ -65,6 +68,7 @@ struct store_walk {
 	int (*session)(const struct usage_session *u, void *arg);
 	int (*boot)(const struct usage_boot *b, void *arg);
 	int (*watched)(const struct usage_watched *w, void *arg);
+	int (*clock)(const struct usage_clock *c, void *arg);
 	void *arg;
 };
 

@@ -4,13 +4,14 @@
  * wrote: the one place that knows the versions (store.c reads and writes
  * rows of the current one).
  *
- * Schema (PRAGMA user_version 7):
+ * Schema (PRAGMA user_version 8):
  *
  *	CREATE TABLE usage (
  *		host, session, path, op, uid, cgroup_id, exe	the key
  *		what, table_name, status			the table entry
  *		cgroup, comm, pid, ppid				first known
  *		count, errors, first_seen, last_seen, swept	the counts
+ *		first_bt, last_bt				its times' boottimes
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe))
  *	CREATE INDEX usage_by_what ON usage (what, exe, uid, cgroup, op, host)
  *	CREATE TABLE sessions (
@@ -20,17 +21,26 @@
  *		host_id						its key's id: from where
  *		stage, boot_offset				how early it began
  *		first_sync					its first sync's time
+ *		started_bt, first_sync_bt, last_sync_bt,	its times' boottimes
+ *		lost_at_bt, clock_offset			...and their mapping
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
  *		day, what, count, errors, swept
+ *		bt						its latest use's boottime
  *		PRIMARY KEY (host, session, path, op, uid, cgroup_id, exe, day))
  *		WITHOUT ROWID
  *	CREATE INDEX usage_days_by_day ON usage_days (day)
  *	CREATE TABLE watched (
  *		host, session, what				a session's What
  *		since, last_sync, files				a run of its syncs
+ *		since_bt, last_sync_bt				their boottimes
  *		PRIMARY KEY (host, session, what, since))
+ *		WITHOUT ROWID
+ *	CREATE TABLE clock (
+ *		host, session, boottime				a session's reading
+ *		wall, synced					of both clocks
+ *		PRIMARY KEY (host, session, boottime))
  *		WITHOUT ROWID
  *
  * A row is what one tracer load (a session: boot id and map id) has counted
@@ -112,6 +122,19 @@
  * session (its first sync unknown: the readers fall back on its earliest
  * watched run); a reader reads it as NULL (no_first_sync).
  *
+ * The clock table and the _bt columns (schema 8) keep every time the
+ * tracer stores on its boot's own clock (bootclock.h): CLOCK_BOOTTIME in
+ * nanoseconds, which nobody sets, with the readings of both clocks that
+ * map it to wall time (a session's first, and each where the mapping
+ * moved: a step of the wall clock, or its synchronization). The unix
+ * times beside them (first_seen, started, since, day...) are those
+ * boottimes placed by the boot's best mapping, and store_clock.c places
+ * them again when a better one comes; sessions.clock_offset is the
+ * mapping (whole seconds) they are placed by. Schema 7 lacked them: a
+ * writer adds them, NULL in every older row and the clock table empty
+ * (those times stay as the wall clock gave them: nothing can re-date
+ * them); a reader reads them as unknown (no_clock).
+ *
  * To change the schema: bump SCHEMA_VERSION, add the step from the previous
  * version to schema_steps[] (upgrade_schema() runs every step from a DB's
  * version on), say in store_check_schema() what a read-only opener of the
@@ -126,7 +149,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#define SCHEMA_VERSION	7
+#define SCHEMA_VERSION	8
 
 /* The key of usage and of usage_days (struct usage_key), and its order. */
 #define KEY_COLUMNS_SQL							\
@@ -213,6 +236,27 @@ static const char watched_schema_sql[] =
 static const char first_sync_schema_sql[] =
 	"ALTER TABLE sessions ADD COLUMN first_sync INTEGER;\n";
 
+/* Schema 8's table and columns, also added to an older DB: see upgrade_schema(). */
+static const char clock_schema_sql[] =
+	"CREATE TABLE clock (\n"
+	"	host		TEXT	NOT NULL,\n"
+	"	session		TEXT	NOT NULL,\n"
+	"	boottime	INTEGER	NOT NULL,\n"
+	"	wall		INTEGER	NOT NULL,\n"
+	"	synced		INTEGER	NOT NULL,\n"
+	"	PRIMARY KEY (host, session, boottime)\n"
+	") WITHOUT ROWID;\n"
+	"ALTER TABLE usage ADD COLUMN first_bt INTEGER;\n"
+	"ALTER TABLE usage ADD COLUMN last_bt INTEGER;\n"
+	"ALTER TABLE usage_days ADD COLUMN bt INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN started_bt INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN first_sync_bt INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN last_sync_bt INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN lost_at_bt INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN clock_offset INTEGER;\n"
+	"ALTER TABLE watched ADD COLUMN since_bt INTEGER;\n"
+	"ALTER TABLE watched ADD COLUMN last_sync_bt INTEGER;\n";
+
 static int create_schema(struct store *s)
 {
 	char sql[64];
@@ -227,7 +271,7 @@ static int create_schema(struct store *s)
 		if (store_exec(s, schema_sql) || store_exec(s, sessions_schema_sql) ||
 		    store_exec(s, days_schema_sql) || store_exec(s, lost_schema_sql) ||
 		    store_exec(s, watched_schema_sql) || store_exec(s, first_sync_schema_sql) ||
-		    store_exec(s, sql))
+		    store_exec(s, clock_schema_sql) || store_exec(s, sql))
 			v = -1;
 	}
 	if (v < 0) {
@@ -249,6 +293,7 @@ static const struct schema_step {
 	{ 4, lost_schema_sql, "add the sessions' losses" },
 	{ 5, watched_schema_sql, "add the host ids, boot stages and the watched table" },
 	{ 6, first_sync_schema_sql, "add the sessions' first syncs" },
+	{ 7, clock_schema_sql, "add the clock table and the boottimes" },
 };
 
 /*
@@ -320,6 +365,7 @@ int store_check_schema(struct store *s)
 			s->no_lost = v < 5;
 			s->no_watched = v < 6;
 			s->no_first_sync = v < 7;
+			s->no_clock = v < 8;
 			return 0;
 		}
 		return upgrade_schema(s);

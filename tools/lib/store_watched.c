@@ -22,32 +22,44 @@ static sqlite3_stmt *prepared(struct store *s, sqlite3_stmt **st, const char *sq
 
 /*
  * The latest run of (host, session, what) goes on to @now when it is in
- * the same state (watched or not); else a new run starts at @now.
+ * the same state (watched or not); else a new run starts at @now. ?6 is
+ * @now's boottime (NULL: unknown).
  */
 static const char run_sql[] =
-	"UPDATE watched SET last_sync = max(last_sync, ?4), files = ?5"
+	"UPDATE watched SET last_sync = max(last_sync, ?4), files = ?5,"
+	" last_sync_bt = coalesce(max(last_sync_bt, ?6), last_sync_bt, ?6)"
 	" WHERE host = ?1 AND session = ?2 AND what = ?3 AND (files > 0) = (?5 > 0)"
 	" AND since = (SELECT max(since) FROM watched"
 	" WHERE host = ?1 AND session = ?2 AND what = ?3)";
 static const char new_run_sql[] =
-	"INSERT INTO watched (host, session, what, since, last_sync, files)"
-	" VALUES (?1, ?2, ?3, ?4, ?4, ?5)"
+	"INSERT INTO watched (host, session, what, since, last_sync, files, since_bt,"
+	" last_sync_bt) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?6)"
 	" ON CONFLICT DO UPDATE SET files = excluded.files";
 
+/* A boottime, or NULL when not known. */
+static int bind_bt(sqlite3_stmt *st, int i, long long bt)
+{
+	return bt > STORE_NO_BT ? sqlite3_bind_int64(st, i, bt) : sqlite3_bind_null(st, i);
+}
+
 static int bind_run(sqlite3_stmt *st, const char *host, const char *session,
-		    const char *what, long long now, long long files)
+		    const char *what, const struct store_when *now, long long files)
 {
 	return store_bind_text(st, 1, host) | store_bind_text(st, 2, session) | store_bind_text(st, 3, what) |
-	       sqlite3_bind_int64(st, 4, now) | sqlite3_bind_int64(st, 5, files);
+	       sqlite3_bind_int64(st, 4, now->wall) | sqlite3_bind_int64(st, 5, files) |
+	       bind_bt(st, 6, now->bt);
 }
 
 int store_session_watched(struct store *s, const char *host, const char *session,
-			  const struct store_session_info *si, long long now,
+			  const struct store_session_info *si, const struct store_when *now,
 			  const struct store_watch *w, int n)
 {
+	/* A pin before the session's start, with its boottime (?7) when known. */
 	static const char id_sql[] =
 		"UPDATE sessions SET host_id = ?3, stage = coalesce(stage, ?4),"
 		" boot_offset = coalesce(boot_offset, ?5),"
+		" started_bt = CASE WHEN ?6 > 0 AND ?6 < started AND ?7 IS NOT NULL"
+		" THEN ?7 ELSE started_bt END,"
 		" started = CASE WHEN ?6 > 0 AND ?6 < started THEN ?6 ELSE started END"
 		" WHERE host = ?1 AND session = ?2";
 	sqlite3_stmt *id, *run, *add;
@@ -64,7 +76,8 @@ int store_session_watched(struct store *s, const char *host, const char *session
 		  store_bind_text(id, 3, si->host_id) | store_bind_text(id, 4, si->stage) |
 		  (si->boot_offset < 0 ? sqlite3_bind_null(id, 5) :
 		   sqlite3_bind_int64(id, 5, si->boot_offset)) |
-		  sqlite3_bind_int64(id, 6, si->pinned_at), "cannot write a session row");
+		  sqlite3_bind_int64(id, 6, si->pinned.wall) | bind_bt(id, 7, si->pinned.bt),
+		  "cannot write a session row");
 	sqlite3_finalize(id);
 	run = prepared(s, &s->watched_run, run_sql);
 	add = prepared(s, &s->watched_new, new_run_sql);
@@ -87,11 +100,14 @@ int store_session_watched(struct store *s, const char *host, const char *session
 int store_merge_watched(struct store *s, const struct usage_watched *w)
 {
 	static const char sql[] =
-		"INSERT INTO watched (host, session, what, since, last_sync, files)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+		"INSERT INTO watched (host, session, what, since, last_sync, files, since_bt,"
+		" last_sync_bt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
 		" ON CONFLICT DO UPDATE SET"
 		" files = CASE WHEN excluded.last_sync > last_sync THEN excluded.files ELSE files END,"
-		" last_sync = max(last_sync, excluded.last_sync)";
+		" last_sync = max(last_sync, excluded.last_sync),"
+		" since_bt = coalesce(since_bt, excluded.since_bt),"
+		" last_sync_bt = coalesce(max(last_sync_bt, excluded.last_sync_bt), last_sync_bt,"
+		" excluded.last_sync_bt)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -103,7 +119,8 @@ int store_merge_watched(struct store *s, const struct usage_watched *w)
 		return store_db_fail(s, "cannot write what the tracer watched");
 	rc = store_bind_text(st, 1, w->host) | store_bind_text(st, 2, w->session) |
 	     store_bind_text(st, 3, w->what) | sqlite3_bind_int64(st, 4, w->since) |
-	     sqlite3_bind_int64(st, 5, w->last_sync) | sqlite3_bind_int64(st, 6, w->files);
+	     sqlite3_bind_int64(st, 5, w->last_sync) | sqlite3_bind_int64(st, 6, w->files) |
+	     bind_bt(st, 7, w->since_bt) | bind_bt(st, 8, w->last_sync_bt);
 	rc = store_step_write(s, st, rc, "cannot write what the tracer watched");
 	sqlite3_finalize(st);
 	return rc;
@@ -115,13 +132,19 @@ int store_merge_watched(struct store *s, const struct usage_watched *w)
  * runs), which recorded none; one order for both, the hosts' as
  * store_each_session()'s. A session of today with no run watched nothing.
  */
+#define WATCHED_SQL(BT, SESSION_BT)					\
+	"SELECT host, session, what, since, last_sync, files, " BT " FROM watched"	\
+	" UNION ALL"							\
+	" SELECT host, session, NULL, started, last_sync, 0, " SESSION_BT " FROM sessions"	\
+	" WHERE host_id IS NULL"					\
+	" ORDER BY 1, 4, 3"
+
+/* Schema 8; 6 and 7 (read-only: no boottimes); older (no watched table). */
 static const char *const watched_sql[] = {
-	"SELECT host, session, what, since, last_sync, files FROM watched"
-	" UNION ALL"
-	" SELECT host, session, NULL, started, last_sync, 0 FROM sessions"
-	" WHERE host_id IS NULL"
-	" ORDER BY 1, 4, 3",
-	"SELECT host, session, NULL, started, last_sync, 0 FROM sessions ORDER BY 1, 4",
+	WATCHED_SQL("since_bt, last_sync_bt", "started_bt, last_sync_bt"),
+	WATCHED_SQL("NULL, NULL", "NULL, NULL"),
+	"SELECT host, session, NULL, started, last_sync, 0, NULL, NULL FROM sessions"
+	" ORDER BY 1, 4",
 };
 
 static int watched_row(struct store *s, sqlite3_stmt *st, const struct store_walk *w)
@@ -133,6 +156,8 @@ static int watched_row(struct store *s, sqlite3_stmt *st, const struct store_wal
 		.since = sqlite3_column_int64(st, 3),
 		.last_sync = sqlite3_column_int64(st, 4),
 		.files = sqlite3_column_int64(st, 5),
+		.since_bt = sqlite3_column_int64(st, 6),	/* NULL: STORE_NO_BT */
+		.last_sync_bt = sqlite3_column_int64(st, 7),
 	};
 
 	if (!u.host || !u.session)
@@ -145,7 +170,8 @@ int store_each_watched(struct store *s,
 {
 	struct store_walk w = { .call = watched_row, .watched = fn, .arg = arg };
 
-	return store_walk(s, s->no_sessions ? NULL : watched_sql[s->no_watched], NULL, &w);
+	return store_walk(s, s->no_sessions ? NULL :
+			  watched_sql[s->no_watched ? 2 : s->no_clock], NULL, &w);
 }
 
 /*
@@ -161,7 +187,9 @@ int store_adopt_host(struct store *s, const char *name, const char *key)
 		"SELECT count(DISTINCT host), min(host) FROM (SELECT host FROM sessions"
 		" UNION ALL SELECT host FROM usage WHERE NOT EXISTS (SELECT 1 FROM sessions))"
 		" WHERE instr(host, '/') = 0";
-	static const char *const tables[] = { "usage", "usage_days", "sessions", "watched" };
+	static const char *const tables[] = {
+		"usage", "usage_days", "sessions", "watched", "clock",
+	};
 	const char *legacy;
 	sqlite3_stmt *st;
 	bool ours;

@@ -42,6 +42,9 @@ struct usage_source_ops {
 	/* Every tracer session, ordered by host, then start (store_each_session()). */
 	int (*each_session)(struct usage_source *src,
 			    int (*fn)(const struct usage_session *u, void *arg), void *arg);
+	/* The readings of the sessions' clocks, by host, session, boottime (store_each_clock()). */
+	int (*each_clock)(struct usage_source *src,
+			  int (*fn)(const struct usage_clock *c, void *arg), void *arg);
 	/* What each session watched, ordered by host, then since (store_each_watched()). */
 	int (*each_watched)(struct usage_source *src,
 			    int (*fn)(const struct usage_watched *w, void *arg), void *arg);

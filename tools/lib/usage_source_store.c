@@ -47,6 +47,12 @@ static int source_each_session(struct usage_source *src,
 	return store_each_session(store_of(src), fn, arg);
 }
 
+static int source_each_clock(struct usage_source *src,
+			     int (*fn)(const struct usage_clock *c, void *arg), void *arg)
+{
+	return store_each_clock(store_of(src), fn, arg);
+}
+
 static int source_each_watched(struct usage_source *src,
 			       int (*fn)(const struct usage_watched *w, void *arg), void *arg)
 {
@@ -87,6 +93,7 @@ static const struct usage_source_ops store_ops = {
 	.end = source_end,
 	.each_row_since = source_each_row_since,
 	.each_session = source_each_session,
+	.each_clock = source_each_clock,
 	.each_watched = source_each_watched,
 	.has_days = source_has_days,
 	.each_day = source_each_day,

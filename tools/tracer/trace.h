@@ -105,18 +105,22 @@ struct tracer {
 	bool watch_known;
 	/*
 	 * How early in its boot the session began (trace_stage.c): STAGE_*,
-	 * or NULL (unknown); the time (unix seconds, 0: unknown) and seconds
-	 * since boot (-1: unknown) of the pin, or of a live tracer's start.
+	 * or NULL (unknown); the clocks read at the pin, or at a live
+	 * tracer's start (boottime STORE_NO_BT: unknown, a pin of an older
+	 * abidep, whose record gives the wall time alone, or none: wall 0),
+	 * and the seconds since boot then (-1: unknown).
 	 */
 	const char *stage;
-	long long pinned_at, boot_offset;
+	struct clock_reading pinned;
+	long long boot_offset;
 	/*
 	 * The files of each What the pin watched, and each refresh of the
 	 * set before the first sync (--pin --early --adopt): the record's
-	 * counts, for the syncs; pin_watch_at[i], when pin_watch[i] was seen.
+	 * counts, for the syncs; pin_watch_at[i], the clocks when
+	 * pin_watch[i] was seen (as pinned).
 	 */
 	struct store_watch *pin_watch;
-	long long *pin_watch_at;
+	struct clock_reading *pin_watch_at;
 	int npin_watch, pin_wcap, pin_at_cap;
 	bool early;		/* --pin --early: no DB until the first sync */
 	__u32 max_usage;	/* --max-entries: the usage map's size at load */

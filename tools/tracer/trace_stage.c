@@ -13,12 +13,19 @@
  *		   systemd-udevd-control.socket makes before udevd starts)
  *	late       after it: udev's coldplug may have run unseen
  *
- * with the time of the load and how long after boot (CLOCK_BOOTTIME). A
- * live tracer takes them at its start. --pin records them in PIN_STAGE
- * with the session they belong to, for the syncs after it: --pin --early
- * writes no DB (at early boot /var may not be mounted), and the first sync
- * records the session from the pin's time. A sync finding no record (a pin
- * of an older abidep, or of another session) leaves the stage unknown.
+ * with a reading of the clocks at the load (bootclock.h: CLOCK_BOOTTIME,
+ * how long after boot, and the wall clock with whether it was
+ * synchronized). A live tracer takes them at its start. --pin records
+ * them in PIN_STAGE with the session they belong to, for the syncs after
+ * it: --pin --early writes no DB (at early boot /var may not be mounted),
+ * and the first sync records the session from the pin's boottime, placed
+ * by the boot's best mapping, and the pin's reading among the session's.
+ * A sync finding no record (a pin of an older abidep, or of another
+ * session) leaves the stage unknown.
+ *
+ * The record's first line is "SESSION STAGE WALL BOOT_S BOOTTIME WALL_NS
+ * SYNCED": an abidep of before schema 8 read the first four, and writes
+ * those alone (BOOTTIME then unknown).
  *
  * The record also keeps how many files of each What the pin watched: a
  * pinned tracer watches the files there are (a device's appear when it is
@@ -27,6 +34,8 @@
  * that a What whose files appeared between the pin and the first sync
  * (unwatched then: at boot, udev's coldplug adds most devices) shows as
  * not watched from the pin, never as watched all along (abidep check).
+ * Each refresh's counts follow a line "@WALL BOOTTIME WALL_NS SYNCED", its
+ * reading of the clocks ("@WALL" alone from an older abidep).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -67,16 +76,24 @@ static bool root_is_rootfs(void)
 
 void stage_now(struct tracer *tr)
 {
-	struct timespec ts;
-
 	if (root_is_rootfs() || !access("/etc/initrd-release", F_OK))
 		tr->stage = STAGE_INITRAMFS;
 	else if (access("/run/udev/control", F_OK))
 		tr->stage = STAGE_EARLY;
 	else
 		tr->stage = STAGE_LATE;
-	tr->pinned_at = time(NULL);
-	tr->boot_offset = clock_gettime(CLOCK_BOOTTIME, &ts) ? -1 : ts.tv_sec;
+	if (clock_read(&tr->pinned)) {
+		tr->pinned = (struct clock_reading){ .wall = time(NULL) * NSEC_PER_SEC };
+		tr->boot_offset = -1;
+		return;
+	}
+	tr->boot_offset = tr->pinned.boottime / NSEC_PER_SEC;
+}
+
+/* A reading's fields in the record, after its unix seconds. */
+static void reading_print(FILE *f, const struct clock_reading *r)
+{
+	fprintf(f, " %lld %lld %d", r->boottime, r->wall, r->synced);
 }
 
 /* More lines than any tables have Whats: not a record --pin wrote. */
@@ -91,8 +108,10 @@ int pin_stage_save(const struct tracer *tr)
 
 	if (!f)
 		return run_file_save(PIN_STAGE, "", "the pin's boot stage");
-	fprintf(f, "%s %s %lld %lld\n", tr->session, tr->stage, tr->pinned_at,
+	fprintf(f, "%s %s %lld %lld", tr->session, tr->stage, tr->pinned.wall / NSEC_PER_SEC,
 		tr->boot_offset);
+	reading_print(f, &tr->pinned);
+	fputc('\n', f);
 	/* A What is a path from the tables: no tab, no newline (abi_parse.c). */
 	for (i = 0; tr->watch_known && i < tr->nwatch; i++)
 		fprintf(f, "%lld\t%s\n", tr->watch[i].files, tr->watch[i].what);
@@ -104,38 +123,65 @@ int pin_stage_save(const struct tracer *tr)
 /* A refresh of the pin's watched set: its counts, after the record's. */
 int pin_stage_refresh(const struct tracer *tr)
 {
+	struct clock_reading now;
 	FILE *f;
 	int i;
 
 	/* Only to this session's record (pin_stage_load() found it). */
 	if (!tr->npin_watch)
 		return 0;
+	if (clock_read(&now)) {
+		fprintf(stderr, "abidep: cannot read the clocks: %s\n", strerror(errno));
+		return -1;
+	}
 	f = fopen(PIN_STAGE, "a");
 	if (!f) {
 		fprintf(stderr, "abidep: cannot add to %s: %s\n", PIN_STAGE, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "@%lld\n", (long long)time(NULL));
+	fprintf(f, "@%lld", now.wall / NSEC_PER_SEC);
+	reading_print(f, &now);
+	fputc('\n', f);
 	for (i = 0; tr->watch_known && i < tr->nwatch; i++)
 		fprintf(f, "%lld\t%s\n", tr->watch[i].files, tr->watch[i].what);
 	return fclose(f);
+}
+
+/*
+ * A reading of the record after its unix seconds @wall_s: "BOOTTIME
+ * WALL_NS SYNCED", or nothing (an older abidep's: the wall time alone).
+ * 0, or -1 for a line out of form.
+ */
+static int reading_parse(const char *s, long long wall_s, struct clock_reading *r)
+{
+	long long bt, wall;
+	int synced, n = -1;
+
+	*r = (struct clock_reading){ .wall = wall_s * NSEC_PER_SEC };
+	if (*s == '\n' || !*s)
+		return 0;
+	if (sscanf(s, " %lld %lld %d%n", &bt, &wall, &synced, &n) != 3 || n < 0 ||
+	    (s[n] != '\n' && s[n]) || bt <= 0 || (synced != 0 && synced != 1))
+		return -1;
+	*r = (struct clock_reading){ .boottime = bt, .wall = wall, .synced = synced };
+	return 0;
 }
 
 /* The files of each What the pin watched: the record's lines after the first. */
 static void pin_watch_load(struct tracer *tr, FILE *f)
 {
 	char line[PATH_MAX + 32], *tab, *end;
+	struct clock_reading at = tr->pinned, r;
 	struct store_watch *w;
 	long long files;
 
-	long long at = tr->pinned_at;
-
 	while (tr->npin_watch < PIN_WATCH_MAX && fgets(line, sizeof(line), f)) {
-		/* "@TIME": the counts of a refresh at TIME follow. */
+		/* "@TIME [READING]": the counts of a refresh then follow. */
 		if (line[0] == '@') {
 			files = strtoll(line + 1, &end, 10);
-			if (*end == '\n' && files >= at)
-				at = files;
+			if (end != line + 1 && !reading_parse(end, files, &r) &&
+			    (r.boottime ? r.boottime >= at.boottime : r.wall >= at.wall))
+				at = r;
 			continue;
 		}
 		tab = strchr(line, '\t');
@@ -161,24 +207,26 @@ static void pin_watch_load(struct tracer *tr, FILE *f)
 
 void pin_stage_load(struct tracer *tr)
 {
-	char session[sizeof(tr->session)], stage[16];
+	char session[sizeof(tr->session)], stage[16], rest[128];
 	long long at, offset;
+	struct clock_reading r;
 	FILE *f = fopen(PIN_STAGE, "r");
 	size_t i;
 	int n;
 
 	if (!f)
 		return;
-	n = fscanf(f, "%95s %15s %lld %lld%*[^\n]", session, stage, &at, &offset);
+	rest[0] = '\0';
+	n = fscanf(f, "%95s %15s %lld %lld%127[^\n]", session, stage, &at, &offset, rest);
 	/* Another session's (a pin since stopped), or not ours: unknown. */
-	if (n != 4 || strcmp(session, tr->session) || at <= 0) {
+	if (n < 4 || strcmp(session, tr->session) || at <= 0 || reading_parse(rest, at, &r)) {
 		fclose(f);
 		return;
 	}
 	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		if (!strcmp(stage, stages[i])) {
 			tr->stage = stages[i];
-			tr->pinned_at = at;
+			tr->pinned = r;
 			tr->boot_offset = offset < 0 ? -1 : offset;
 		}
 	if (tr->stage && fgetc(f) == '\n')

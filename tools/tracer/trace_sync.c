@@ -53,16 +53,6 @@ void exe_string(const struct abidep_usage *u, const struct abidep_usage_key *k,
 		snprintf(out, size, "(unknown)");
 }
 
-/* The BPF side's clock (CLOCK_BOOTTIME) to unix seconds. */
-static long long boot_to_unix(__u64 ns)
-{
-	struct timespec rt, mt;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_BOOTTIME, &mt);
-	return rt.tv_sec - (mt.tv_sec - (long long)(ns / 1000000000ULL));
-}
-
 /* A usage row with the strings it owns, for merging before the upsert. */
 struct sync_row {
 	struct usage_row r;
@@ -129,8 +119,9 @@ static void sync_row_read(struct tracer *tr, struct sync_row *sr,
 		.errors = u->errors,
 		/* At most count: see sweep_resolve() in bpf/abidep.bpf.c. */
 		.swept = u->swept < u->count ? u->swept : u->count,
-		.first_seen = boot_to_unix(u->first_ns),
-		.last_seen = boot_to_unix(u->last_ns),
+		/* CLOCK_BOOTTIME: placed when written (sync_rows_write()). */
+		.first_bt = u->first_ns,
+		.last_bt = u->last_ns,
 	};
 	sync_row_fix(sr);
 }
@@ -174,51 +165,133 @@ static int sync_rows_merge(struct sync_row *rows, int n)
 			continue;
 		}
 		usage_add(&rows[out].r.counts, &rows[i].r.counts);
+		if (rows[i].r.first_bt < rows[out].r.first_bt)
+			rows[out].r.first_bt = rows[i].r.first_bt;
+		if (rows[i].r.last_bt > rows[out].r.last_bt)
+			rows[out].r.last_bt = rows[i].r.last_bt;
 	}
 	return out + 1;
+}
+
+/*
+ * When the clocks read @r: placed by @mapping, the boot's best; a reading
+ * an older abidep's pin recorded has no boottime, and its wall time stays.
+ */
+static struct store_when when_of(const struct clock_reading *r, long long mapping)
+{
+	if (r->boottime <= STORE_NO_BT)
+		return (struct store_when){ .wall = r->wall / NSEC_PER_SEC };
+	return (struct store_when){
+		.wall = clock_place(r->boottime, mapping), .bt = r->boottime, .offset = mapping,
+	};
 }
 
 /*
  * What the pin watched, and each refresh before the first sync, from their
  * times (trace_stage.c): a group of the record's counts per time.
  */
-static int pin_watched_write(struct tracer *tr, const struct store_session_info *info)
+static int pin_watched_write(struct tracer *tr, const struct store_session_info *info,
+			     long long mapping)
 {
+	struct store_when at;
 	int i, j;
 
 	for (i = 0; i < tr->npin_watch; i = j) {
-		for (j = i; j < tr->npin_watch && tr->pin_watch_at[j] == tr->pin_watch_at[i]; j++)
+		for (j = i; j < tr->npin_watch &&
+		     !memcmp(&tr->pin_watch_at[j], &tr->pin_watch_at[i], sizeof(tr->pin_watch_at[i]));
+		     j++)
 			;
-		if (store_session_watched(tr->db, tr->host, tr->session, info,
-					  tr->pin_watch_at[i], tr->pin_watch + i, j - i))
+		at = when_of(&tr->pin_watch_at[i], mapping);
+		if (store_session_watched(tr->db, tr->host, tr->session, info, &at,
+					  tr->pin_watch + i, j - i))
 			return -1;
 	}
 	return 0;
 }
 
 /*
+ * The session's readings of the clocks: the pin's, each refresh's before
+ * the first sync (trace_stage.c), then @now's; the store keeps those
+ * where the mapping moved (store_clock_note()). *@mapping: the boot's
+ * best, which places this sync's times.
+ */
+static int note_clocks(struct tracer *tr, const struct clock_reading *now, long long *mapping)
+{
+	int i;
+
+	if (tr->pinned.boottime > STORE_NO_BT &&
+	    store_clock_note(tr->db, tr->host, tr->session, &tr->pinned, mapping))
+		return -1;
+	for (i = 0; i < tr->npin_watch; i++)
+		if (tr->pin_watch_at[i].boottime > STORE_NO_BT &&
+		    store_clock_note(tr->db, tr->host, tr->session, &tr->pin_watch_at[i], mapping))
+			return -1;
+	return store_clock_note(tr->db, tr->host, tr->session, now, mapping);
+}
+
+/* The rows' times, from their boottimes, placed by @mapping. */
+static void place_rows(struct sync_row *rows, int n, long long mapping)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rows[i].r.first_seen = clock_place(rows[i].r.first_bt, mapping);
+		rows[i].r.last_seen = clock_place(rows[i].r.last_bt, mapping);
+	}
+}
+
+/* When the session began: the pin's reading, or its boottime alone from an older pin's record. */
+static struct store_when pinned_when(const struct tracer *tr, long long mapping)
+{
+	struct store_when w = when_of(&tr->pinned, mapping);
+
+	if (!w.bt && tr->pinned.wall && tr->boot_offset >= 0) {
+		w.bt = tr->boot_offset * NSEC_PER_SEC;
+		w.offset = mapping;
+		w.wall = clock_place(w.bt, mapping);
+	}
+	return w;
+}
+
+/*
  * The rows and the session's mark, in one transaction: @drained, the id of
  * the map they were drained from (their counts added), or 0 (the session's
- * totals, replacing).
+ * totals, replacing). Their times are placed here, by the boot's best
+ * mapping with this sync's reading of the clocks: 0; -1 the store failed;
+ * -2 the clocks could not be read (said).
  */
-static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n,
+static int sync_rows_write(struct tracer *tr, struct sync_row *rows, int n,
 			   __u32 drained)
 {
-	const struct store_session_info info = {
+	struct store_session_info info = {
 		.host_id = tr->host_from, .stage = tr->stage,
-		.pinned_at = tr->pinned_at, .boot_offset = tr->stage ? tr->boot_offset : -1,
+		.boot_offset = tr->stage ? tr->boot_offset : -1,
 	};
 	/*
 	 * One time for the session row and the runs: a What's run that
 	 * starts at this sync starts at the session's first_sync, if this is
 	 * its first (check tells files that appeared before it so).
 	 */
-	long long now = time(NULL);
+	struct clock_reading clocks;
+	struct store_when now;
+	long long mapping;
 	__u64 s[ABIDEP_NR_STATS];
 	int i;
 
+	/* No clock, nothing to place the counts by: kept for the next sync. */
+	if (clock_read(&clocks)) {
+		fprintf(stderr, "abidep: cannot read the clocks: %s\n", strerror(errno));
+		return -2;
+	}
 	if (store_begin(tr->db))
 		return -1;
+	if (note_clocks(tr, &clocks, &mapping)) {
+		store_rollback(tr->db);
+		return -1;
+	}
+	now = when_of(&clocks, mapping);
+	info.pinned = pinned_when(tr, mapping);
+	place_rows(rows, n, mapping);
 	for (i = 0; i < n; i++)
 		if (drained ? store_add(tr->db, &rows[i].r) : store_upsert(tr->db, &rows[i].r)) {
 			store_rollback(tr->db);
@@ -230,12 +303,14 @@ static int sync_rows_write(struct tracer *tr, const struct sync_row *rows, int n
 	 * unless it lost accesses, which it keeps as evidence too.
 	 */
 	read_stats(tr, s);
-	if (store_session(tr->db, tr->host, tr->session, now,
+	if (store_session(tr->db, tr->host, tr->session, &now,
 			  s[ABIDEP_STAT_DROPPED] + s[ABIDEP_STAT_QUOTA], progs_missed(tr)) ||
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
-	    pin_watched_write(tr, &info) ||
-	    store_session_watched(tr->db, tr->host, tr->session, &info, now,
-				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
+	    pin_watched_write(tr, &info, mapping) ||
+	    store_session_watched(tr->db, tr->host, tr->session, &info, &now,
+				  tr->watch, tr->watch_known ? tr->nwatch : 0) ||
+	    /* A mapping better than the one before: the boot's times placed again. */
+	    store_clock_redate(tr->db, tr->host, tr->session, false)) {
 		store_rollback(tr->db);
 		return -1;
 	}
@@ -274,8 +349,16 @@ static int sync_map(struct tracer *tr, int fd, bool drained)
 
 	n = sync_rows_read(tr, fd, &rows);
 	n = sync_rows_merge(rows, n);
-	if (sync_rows_write(tr, rows, n, drained ? usage_id(fd) : 0))
+	switch (sync_rows_write(tr, rows, n, drained ? usage_id(fd) : 0)) {
+	case 0:
+		break;
+	case -2:
+		say_kept(tr);
+		n = -1;
+		break;
+	default:
 		n = write_failed(tr);
+	}
 	free(rows);
 	return n;
 }
