@@ -10,6 +10,15 @@
  * and - is a session written before schema 7, its first sync unknown), and
  * W|host|session|what|since|last_sync|files a watched run (store_merge_watched();
  * what - for NULL). Their host, session and what take %XX as rows do.
+ *
+ * Each boot's own clock (schema 8): a session line may go on with
+ * |started_bt|last_sync_bt (CLOCK_BOOTTIME, in seconds: its first sync is
+ * at its start), a row with |first_bt|last_bt after swept, and a line
+ * C|host|session|boottime|wall|synced is a reading of the session's
+ * clocks (seconds; synced 0 or 1; store_merge_clock()). Once all are in,
+ * each boot of a session with boottimes is placed by its readings
+ * (store_clock_redate()): its times are then the boottimes placed, those
+ * given being overwritten.
  * With WHATS (a file, one What a line), each session line also gets a run
  * per What over its span, 1 file watched, host_id "machine-id" and the
  * stage "early": a tracer of today, pinned before udev, that watched them
@@ -74,9 +83,9 @@ static char *f(char *s)
 
 int main(int argc, char **argv)
 {
-	char line[4096], err[1024], *v[19];
+	char line[4096], err[1024], *v[21], **placed = NULL;
 	struct store *s = store_open(argv[1], false, err, sizeof(err));
-	int n, k;
+	int n, k, nplaced = 0;
 
 	if (!s) {
 		fprintf(stderr, "fill: %s\n", err);
@@ -91,8 +100,22 @@ int main(int argc, char **argv)
 		char *p = line;
 
 		line[strcspn(line, "\n")] = '\0';
-		for (n = 0; n < 19 && (v[n] = strsep(&p, "|")); n++)
+		for (n = 0; n < 21 && (v[n] = strsep(&p, "|")); n++)
 			;
+		if (n == 6 && !strcmp(v[0], "C")) {
+			struct usage_clock c = {
+				.host = f(v[1]), .session = f(v[2]),
+				.r = {
+					.boottime = strtoll(v[3], NULL, 10) * NSEC_PER_SEC,
+					.wall = strtoll(v[4], NULL, 10) * NSEC_PER_SEC,
+					.synced = atoi(v[5]),
+				},
+			};
+
+			if (store_merge_clock(s, &c))
+				goto fail;
+			continue;
+		}
 		if (n == 7 && !strcmp(v[0], "W")) {
 			struct usage_watched w = {
 				.host = f(v[1]), .session = f(v[2]), .what = f(v[3]),
@@ -105,7 +128,7 @@ int main(int argc, char **argv)
 				goto fail;
 			continue;
 		}
-		if ((n == 5 || (n >= 8 && n <= 12)) && !strcmp(v[0], "S")) {
+		if ((n == 5 || (n >= 8 && n <= 12) || n == 14) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
 				.host = f(v[1]), .session = f(v[2]),
 				.started = strtoll(v[3], NULL, 10),
@@ -130,13 +153,20 @@ int main(int argc, char **argv)
 				u.stage = f(v[9]);
 			if (n >= 11 && strcmp(v[10], "-"))
 				u.boot_offset = strtoll(v[10], NULL, 10);
-			if (n == 12)
+			if (n >= 12)
 				u.first_sync = strcmp(v[11], "-") ? strtoll(v[11], NULL, 10) : 0;
+			if (n == 14) {
+				u.started_bt = u.first_sync_bt = strtoll(v[12], NULL, 10) * NSEC_PER_SEC;
+				u.last_sync_bt = strtoll(v[13], NULL, 10) * NSEC_PER_SEC;
+				placed = realloc(placed, (nplaced + 1) * sizeof(*placed));
+				if (!placed || asprintf(&placed[nplaced++], "%s|%s", u.host, u.session) < 0)
+					return 1;
+			}
 			if (store_merge_session(s, &u) || watched_all(s, &u))
 				goto fail;
 			continue;
 		}
-		if ((n != 18 && n != 19) || p) {
+		if ((n != 18 && n != 19 && n != 21) || p) {
 			fprintf(stderr, "fill: %d fields: %s\n", n, line);
 			return 2;
 		}
@@ -152,11 +182,25 @@ int main(int argc, char **argv)
 			.errors = strtoull(v[15], NULL, 10),
 			.first_seen = strtoll(v[16], NULL, 10),
 			.last_seen = strtoll(v[17], NULL, 10),
-			.swept = n == 19 ? strtoull(v[18], NULL, 10) : 0,
+			.swept = n >= 19 ? strtoull(v[18], NULL, 10) : 0,
 		};
+		if (n == 21) {
+			r.first_bt = strtoll(v[19], NULL, 10) * NSEC_PER_SEC;
+			r.last_bt = strtoll(v[20], NULL, 10) * NSEC_PER_SEC;
+		}
 		if (store_upsert(s, &r))
 			goto fail;
 	}
+	/* Each boot with boottimes, placed by its readings. */
+	for (k = 0; k < nplaced; k++) {
+		char *session = strchr(placed[k], '|');
+
+		*session++ = '\0';
+		if (store_clock_redate(s, placed[k], session, true))
+			goto fail;
+		free(placed[k]);
+	}
+	free(placed);
 	if (store_commit(s))
 		goto fail;
 	store_close(s);

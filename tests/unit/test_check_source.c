@@ -38,6 +38,8 @@ struct fake {
 	int nsessions;
 	const struct usage_day *days;
 	int ndays;
+	const struct usage_clock *clocks;
+	int nclocks;
 	bool fail_rows;		/* the row walk fails */
 	int begun, ended, failed_ends, closed;
 };
@@ -105,6 +107,17 @@ static int fake_watched(struct usage_source *src,
 	return ret;
 }
 
+static int fake_clocks(struct usage_source *src,
+		       int (*fn)(const struct usage_clock *c, void *arg), void *arg)
+{
+	struct fake *f = fake_of(src);
+	int i, ret = 0;
+
+	for (i = 0; i < f->nclocks && !ret; i++)
+		ret = fn(&f->clocks[i], arg);
+	return ret;
+}
+
 static bool fake_has_days(struct usage_source *src)
 {
 	return fake_of(src)->ndays > 0;
@@ -133,7 +146,7 @@ static void fake_close(struct usage_source *src)
 
 static const struct usage_source_ops fake_ops = {
 	.begin = fake_begin, .end = fake_end, .each_row_since = fake_rows,
-	.each_session = fake_sessions, .each_watched = fake_watched,
+	.each_session = fake_sessions, .each_watched = fake_watched, .each_clock = fake_clocks,
 	.has_days = fake_has_days, .each_day = fake_days, .error = fake_error,
 	.close = fake_close,
 };
@@ -273,6 +286,118 @@ static void test_no_data(void)
 	done(&c, &set);
 }
 
+/*
+ * A session of @host placed by its boot's readings: booted at @booted (the
+ * mapping, unix seconds), from @start to @end seconds after boot.
+ */
+static struct usage_session clocked(const char *host, const char *id, long long booted,
+				    long long start, long long end)
+{
+	struct usage_session u = session(host, id, booted + start, booted + end);
+
+	u.started_bt = u.first_sync_bt = start * NSEC_PER_SEC;
+	u.last_sync_bt = end * NSEC_PER_SEC;
+	u.clock_offset = booted;
+	return u;
+}
+
+/* A reading of @session's clocks @bt seconds after boot, the wall clock saying @wall. */
+static struct usage_clock reading(const char *host, const char *id, long long bt,
+				  long long wall, bool synced)
+{
+	return (struct usage_clock){
+		.host = host, .session = id,
+		.r = { bt * NSEC_PER_SEC, wall * NSEC_PER_SEC, synced },
+	};
+}
+
+/*
+ * A boot whose clock, never synchronized, was right, then set back 60
+ * days (a later reading): its times are placed by the last reading, a
+ * use 60 days back; but it may have been now. Blocked, and the host
+ * covers nothing (its clock, not its tracer, is wrong).
+ */
+static void test_clock_set_back(void)
+{
+	long long booted = NOW - 40 * DAY, back = booted - 60 * DAY;
+	struct usage_session s[] = { clocked("h1", "b0000001:1", back, 100, 40 * DAY) };
+	struct usage_clock k[] = {
+		reading("h1", "b0000001:1", 100, booted + 100, false),
+		reading("h1", "b0000001:1", 40 * DAY - 600, back + 40 * DAY - 600, false),
+	};
+	struct usage_row r[] = { row("h1", "/usr/bin/reader", 1, back + 40 * DAY - 3600) };
+	struct fake f = { .rows = r, .nrows = 1, .sessions = s, .nsessions = 1,
+			  .clocks = k, .nclocks = 2 };
+	const struct check_host *h;
+	struct abi_set set;
+	struct check c;
+	char err[256];
+
+	current = "clock set back";
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	h = &c.shosts[0];
+	CHECK(c.entries[0].verdict == V_BLOCKED && c.entries[0].nuses == 1);
+	CHECK(!h->covers && h->clock_why && strstr(h->clock_why, "set back -60 days"));
+	CHECK(h->nunsynced == 1 && c.nclock_wrong == 1 && c.nunsynced == 1);
+	CHECK(h->nboots == 1 && h->boots[0].clock && h->boots[0].clock->nsteps == 1);
+	CHECK(h->boots[0].clock->steps[0].seconds == -60 * DAY);
+	done(&c, &set);
+
+	/* The same, the reader gone: no-data, naming the clock. */
+	f.nrows = 0;
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	CHECK(c.entries[0].verdict == V_NO_DATA && c.entries[0].reason &&
+	      strstr(c.entries[0].reason, "the wall clock was wrong"));
+	done(&c, &set);
+
+	/* Synchronized at its last reading: that one is right, the step a correction. */
+	k[1].r.synced = true;
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	h = &c.shosts[0];
+	CHECK(!h->clock_why && !h->nunsynced && c.entries[0].verdict == V_NO_DATA);
+	CHECK(!strstr(c.entries[0].reason, "wall clock"));
+	done(&c, &set);
+}
+
+/*
+ * A boot whose clock was set forward (a use placed later) is placed by
+ * its last reading; a boot that overlaps the one before once placed
+ * makes the host's clock wrong.
+ */
+static void test_clock_overlap(void)
+{
+	long long b1 = NOW - 50 * DAY, b2 = NOW - 20 * DAY;
+	struct usage_session s[] = {
+		clocked("h1", "b0000001:1", b1, 10, 45 * DAY),
+		/* Its RTC wrong: placed 35 days before boot 1 ended. */
+		clocked("h1", "b0000002:1", b2 - 20 * DAY, 10, 40 * DAY),
+	};
+	struct usage_clock k[] = {
+		reading("h1", "b0000001:1", 10, b1 + 10, true),
+		reading("h1", "b0000002:1", 10, b2 - 20 * DAY + 10, false),
+	};
+	struct fake f = { .sessions = s, .nsessions = 2, .clocks = k, .nclocks = 2 };
+	const struct check_host *h;
+	struct abi_set set;
+	struct check c;
+	char err[256];
+
+	current = "clock overlap";
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	h = &c.shosts[0];
+	CHECK(h->clock_why && strstr(h->clock_why, "boots b0000001 and b0000002 overlap by 35 days"));
+	CHECK(!h->covers && c.entries[0].verdict == V_NO_DATA);
+	done(&c, &set);
+
+	/* Its clock right: boot 2 begins after boot 1 ended; covered, ready. */
+	s[1] = clocked("h1", "b0000002:1", b1 + 45 * DAY + 60, 10, 5 * DAY - 3600);
+	k[1] = reading("h1", "b0000002:1", 10, b1 + 45 * DAY + 70, true);
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	h = &c.shosts[0];
+	CHECK(!h->clock_why && h->covers && c.entries[0].verdict == V_READY);
+	done(&c, &set);
+}
+
 static void test_failure(void)
 {
 	struct fake f = { .fail_rows = true };
@@ -292,6 +417,8 @@ int main(void)
 	test_ready();
 	test_blocked();
 	test_no_data();
+	test_clock_set_back();
+	test_clock_overlap();
 	test_failure();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -91,10 +91,13 @@ void check_clock_session(struct check *c, const struct usage_session *u)
 		sp->end = u->last_sync;
 }
 
-/* Does span @sp meet the window (or the grace before it)? */
-static bool in_window(const struct check *c, const struct usage_span *sp)
+/*
+ * Does span @sp meet the window (or the grace before it), or may it, its
+ * end @doubt later (clock_history.h)?
+ */
+static bool in_window(const struct check *c, const struct usage_span *sp, long long doubt)
 {
-	return sp->start != LLONG_MAX && sp->end >= c->quiet_since - CHECK_GRACE &&
+	return sp->start != LLONG_MAX && sp->end + doubt >= c->quiet_since - CHECK_GRACE &&
 	       sp->start <= c->now;
 }
 
@@ -167,7 +170,8 @@ static char *find_overlap(const struct check *c, int first, int n)
 	qsort_r(k, m, sizeof(*k), cmp_start, (void *)sp);
 	for (i = 0; i < m && !why; i++) {
 		if (far >= 0 && sp[k[i]].start + CLOCK_SLACK_S < sp[far].end &&
-		    (in_window(c, &sp[k[i]]) || in_window(c, &sp[far])))
+		    (in_window(c, &sp[k[i]], c->clocks.b[k[i]].doubt) ||
+		     in_window(c, &sp[far], c->clocks.b[far].doubt)))
 			why = overlap_why(&c->clocks.b[far], &c->clocks.b[k[i]],
 					  sp[far].end - sp[k[i]].start);
 		if (far < 0 || sp[k[i]].end > sp[far].end)
@@ -184,7 +188,7 @@ void check_clock_judge(const struct check *c, struct check_host *h)
 	for (i = first; i < first + n; i++) {
 		const struct boot_clock *b = &c->clocks.b[i];
 
-		if (!in_window(c, &c->clock_spans[i]) || b->synced)
+		if (!in_window(c, &c->clock_spans[i], b->doubt) || b->synced)
 			continue;
 		h->nunsynced++;
 		if (!h->clock_why && b->most - b->latest > CLOCK_SLACK_S)
