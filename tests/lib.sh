@@ -57,3 +57,13 @@ finish() {
 	echo "$1: $_pass passed, $_fail failed$_s${ABIDEP_OUT:+ (kernel $(uname -r))}"
 	[ "$_fail" -eq 0 ]
 }
+
+# SQL that takes a usage DB of today (schema 8) back to schema 7's tables,
+# before a test takes it further back to an older schema's: what schema 8
+# added (tools/lib/store_schema.c), dropped.
+UNDO_SCHEMA8="DROP TABLE clock; ALTER TABLE usage DROP COLUMN first_bt;
+	ALTER TABLE usage DROP COLUMN last_bt; ALTER TABLE usage_days DROP COLUMN bt;
+	ALTER TABLE sessions DROP COLUMN started_bt; ALTER TABLE sessions DROP COLUMN first_sync_bt;
+	ALTER TABLE sessions DROP COLUMN last_sync_bt; ALTER TABLE sessions DROP COLUMN lost_at_bt;
+	ALTER TABLE sessions DROP COLUMN clock_offset; ALTER TABLE watched DROP COLUMN since_bt;
+	ALTER TABLE watched DROP COLUMN last_sync_bt; PRAGMA user_version = 7;"

@@ -99,6 +99,13 @@ void check_usage(FILE *f)
 		"a session with no run at its start (no pin recorded) is judged by its\n"
 		"stage alone.\n"
 		"\n"
+		"Times are each boot's own (CLOCK_BOOTTIME), placed by its best reading\n"
+		"of the wall clock: its latest synchronized one, else its last. A use\n"
+		"in a boot whose clock was never synchronized counts in the window when\n"
+		"any of its readings puts it there. A host two of whose boots overlap\n"
+		"once placed, or whose boot never synchronized was set back, does not\n"
+		"cover the window: its clock, not the tracer, is wrong there.\n"
+		"\n"
 		"  -d, --db PATH      the usage DB (default %s), read-only.\n"
 		"                     With --scan or --scan-packages and no file at the\n"
 		"                     default path (nothing traced), the references are\n"
@@ -302,6 +309,36 @@ static void json_entry(struct json *j, const struct check_entry *ce)
 }
 
 /*
+ * A boot's wall clock (check_clock.c): null for an older tracer's, which
+ * kept no reading; else whether it was ever synchronized, how much later
+ * than placed its times may be, and its steps.
+ */
+static void json_boot_clock(struct json *j, const struct boot_clock *b)
+{
+	int i;
+
+	json_key(j, "clock");
+	if (!b) {
+		json_null(j);
+		return;
+	}
+	json_obj_start(j);
+	json_kbool(j, "synchronized", b->synced);
+	json_kint(j, "doubt_seconds", b->doubt);
+	json_key(j, "steps");
+	json_arr_start(j);
+	for (i = 0; i < b->nsteps; i++) {
+		json_obj_start(j);
+		json_when_str(j, "at", b->steps[i].at);
+		json_kint(j, "seconds", b->steps[i].seconds);
+		json_kbool(j, "synchronized", b->steps[i].synced);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/*
  * Each host's boots that overlap the quiet window, and how early the
  * tracer saw each: the rule of check_eval.c's add_boot().
  */
@@ -333,6 +370,7 @@ static void json_host_boots(struct json *j, const struct check *c)
 			/* Of an early boot: the Whats whose files came after the pin. */
 			json_kstrs(j, "unwatched_at_boot", (char *const *)b->after_pin,
 				   b->nafter_pin);
+			json_boot_clock(j, b->clock);
 			json_obj_end(j);
 			free(name);
 		}
@@ -367,6 +405,8 @@ static void json_uncovered(struct json *j, const struct check *c)
 		json_when_str(j, "lost_at", h->lost_at);
 		/* A boot in the window observed only late, not allowed. */
 		json_kbool(j, "late_boot", h->late && !c->allow_late_boot);
+		/* Its wall clock was wrong in the window: why (check_clock.c); null: not. */
+		json_kstr(j, "clock", h->clock_why);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -400,6 +440,9 @@ static void json_db(struct json *j, const struct check *c, const char *db)
 	json_kint(j, "late_boot_hosts", c->nlate);
 	/* Hosts with an early boot in it whose files of a What came after the pin. */
 	json_kint(j, "unwatched_at_boot_hosts", c->nafter_pin);
+	/* Hosts whose clock was wrong in the window; with a boot never synchronized in it. */
+	json_kint(j, "clock_wrong_hosts", c->nclock_wrong);
+	json_kint(j, "unsynchronized_hosts", c->nunsynced);
 	json_host_boots(j, c);
 	json_uncovered(j, c);
 	json_obj_end(j);

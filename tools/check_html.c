@@ -336,26 +336,45 @@ static void late_boots(FILE *f, const struct check *c, const struct check_host *
 	free(boots);
 }
 
+/* A host's wall clock, as check's text says it: wrong in the window, or never synchronized. */
+static void clock_notes(FILE *f, const struct check_host *sh)
+{
+	if (sh->clock_why) {
+		fputs(" <span class=\"clock\">its wall clock was wrong: ", f);
+		html_esc(f, sh->clock_why);
+		fputs("</span>", f);
+	}
+	if (sh->nunsynced)
+		fprintf(f, " <span class=\"clock\">%d boot%s in the window whose wall clock was never synchronized: times placed by its last reading</span>",
+			sh->nunsynced, sh->nunsynced == 1 ? "" : "s");
+}
+
 static void host_row(FILE *f, const struct check *c, int i)
 {
 	const struct check_host *sh = &c->shosts[i];
 	long long gap = sh->covers ? LLONG_MAX :
 			sh->covered_until == LLONG_MIN ? c->quiet_since : sh->covered_until;
+	int k;
 
 	fputs("<tr class=\"host\" data-host=\"", f);
 	html_esc(f, sh->host);
-	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\" data-unrecorded=\"%llu\" data-skipped=\"%llu\" data-late-boot=\"%s\"><td class=\"path\">",
+	fprintf(f, "\" data-covers=\"%s\" data-sessions=\"%d\" data-unrecorded=\"%llu\" data-skipped=\"%llu\" data-late-boot=\"%s\" data-clock-wrong=\"%s\" data-unsynchronized=\"%d\"><td class=\"path\">",
 		sh->covers ? "true" : "false", sh->nsessions, sh->unrecorded, sh->skipped,
-		sh->late ? "true" : "false");
+		sh->late ? "true" : "false", sh->clock_why ? "true" : "false", sh->nunsynced);
 	html_esc(f, sh->host);
 	fputs("</td><td>", f);
 	/* Ran through the window, yet lost accesses or saw a boot late: why not covered. */
 	html_badge(f, sh->covers ? "covered" : !sh->ran ? "not-covered" :
-		   sh->lost_at != STORE_NO_LOSS ? "lost-accesses" : "late-boot");
+		   sh->lost_at != STORE_NO_LOSS ? "lost-accesses" :
+		   sh->clock_why ? "wrong-clock" : "late-boot");
 	if (sh->lost_at != STORE_NO_LOSS)
 		fprintf(f, " %llu not recorded, %llu runs skipped", sh->unrecorded, sh->skipped);
 	if (sh->late)
 		late_boots(f, c, sh);
+	clock_notes(f, sh);
+	for (k = 0; k < sh->nboots; k++)
+		if (sh->boots[k].overlaps)
+			html_clock_steps(f, sh->boots[k].clock);
 	fputs("</td><td class=\"t\">", f);
 	html_time(f, sh->last_sync);
 	fputs("</td><td class=\"t\">", f);
@@ -385,8 +404,8 @@ static void hosts(FILE *f, const struct check *c)
 	}
 	fprintf(f, "<p>%lld session%s on %d host%s; the quiet window is not covered on %d: "
 		"the tracer did not run through it (a gap of more than a day, or a last sync "
-		"more than a day before the judging time, shaded), lost accesses in it, or saw "
-		"a boot in it only late.</p>\n", c->nsessions, c->nsessions == 1 ? "" : "s",
+		"more than a day before the judging time, shaded), lost accesses in it, saw "
+		"a boot in it only late, or its wall clock was wrong there.</p>\n", c->nsessions, c->nsessions == 1 ? "" : "s",
 		c->nshosts, c->nshosts == 1 ? "" : "s", c->nuncovered);
 	fputs("<table id=\"hosts\">\n<tr><th>host</th><th>coverage</th><th>last sync</th>"
 	      "<th>covered until</th><th>sessions</th><th>", f);

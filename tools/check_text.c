@@ -310,6 +310,55 @@ static void add_sessions(struct table *t, const struct check *c, bool by_host)
 				   iso_time(h->lost_at, tm, sizeof(tm)));
 		if (h->late && !c->allow_late_boot)
 			late_line(t, h, "not traced from before udev's coldplug: readers at boot unseen (--allow-late-boot accepts it)");
+		if (h->clock_why)
+			table_line(t, 2, "host %s: its wall clock was wrong: %s", h->host, h->clock_why);
+	}
+}
+
+/*
+ * The wall clocks of the boots in the window: each step (the times before
+ * it placed again by the boot's best reading), and the boots never
+ * synchronized, placed by their last reading (check_clock.c).
+ */
+static void add_clocks(struct table *t, const struct check *c, bool by_host)
+{
+	char tm[64], *size, *id;
+	int i, k, j, n = 0, shown = 0;
+
+	if (c->nunsynced)
+		table_line(t, 0, "clock: on %d of %d host%s, boots in the window whose wall clock was never synchronized: their times placed by its last reading",
+			   c->nunsynced, c->nshosts, c->nshosts == 1 ? "" : "s");
+	for (i = 0; i < c->nshosts; i++)
+		for (k = 0; k < c->shosts[i].nboots; k++)
+			if (c->shosts[i].boots[k].overlaps && c->shosts[i].boots[k].clock)
+				n += c->shosts[i].boots[k].clock->nsteps;
+	if (!n)
+		return;
+	table_line(t, 0, "clock: %d step%s of the wall clock in the window's boots, each boot's times placed by its best reading (its latest synchronized, or its last):",
+		   n, n == 1 ? "" : "s");
+	for (i = 0; i < c->nshosts; i++) {
+		const struct check_host *h = &c->shosts[i];
+
+		for (k = 0; k < h->nboots; k++) {
+			const struct check_boot *b = &h->boots[k];
+
+			for (j = 0; b->overlaps && b->clock && j < b->clock->nsteps; j++) {
+				const struct clock_step *st = &b->clock->steps[j];
+
+				if (!by_host && shown++ == NAMES_SHOWN) {
+					table_line(t, 2, "and %d more (--by-host or -j lists them all)",
+						   n - NAMES_SHOWN);
+					return;
+				}
+				size = clock_step_text(st->seconds);
+				id = check_boot_name(b);
+				table_line(t, 2, "host %s: boot %s: stepped %s at %s (%s)", h->host, id,
+					   size, iso_time(st->at, tm, sizeof(tm)),
+					   st->synced ? "synchronized" : "not synchronized");
+				free(size);
+				free(id);
+			}
+		}
 	}
 }
 
@@ -402,6 +451,7 @@ static void add_summary(struct table *t, const struct check *c, const char *db, 
 		table_line(t, 0, "usage DB %s: %lld row%s%s%s", db, c->rows,
 			   c->rows == 1 ? "" : "s", rows ? rows : "", unmatched ? unmatched : "");
 	add_sessions(t, c, by_host);
+	add_clocks(t, c, by_host);
 	add_stages(t, c);
 	add_late_allowed(t, c, by_host);
 	add_after_pin_allowed(t, c, by_host);

@@ -26,3 +26,25 @@ void html_sessions_svg(FILE *f, long long from, long long to, const struct usage
 	html_timeline_svg(f, from, to, spans, n, gap_from);
 	free(spans);
 }
+
+void html_clock_steps(FILE *f, const struct boot_clock *b)
+{
+	char *size, *boot;
+	int i;
+
+	if (!b || !b->nsteps)
+		return;
+	boot = xstrndup(b->boot, 8);
+	fputs("<ul class=\"clock-steps\">", f);
+	for (i = 0; i < b->nsteps; i++) {
+		size = clock_step_text(b->steps[i].seconds);
+		fputs("<li>boot ", f);
+		html_esc(f, boot);
+		fprintf(f, ": the wall clock stepped %s at ", size);
+		html_time(f, b->steps[i].at);
+		fprintf(f, " (%s)</li>", b->steps[i].synced ? "synchronized" : "not synchronized");
+		free(size);
+	}
+	fputs("</ul>", f);
+	free(boot);
+}

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "clock_history.h"
 #include "html.h"
 #include "usage_history.h"
 
@@ -18,5 +19,11 @@ void html_daily_plot(struct html_plot *p, const struct usage_daily *d);
 /* html_timeline_svg() of a host's sessions @s[0..n). */
 void html_sessions_svg(FILE *f, long long from, long long to, const struct usage_span *s,
 		       int n, long long gap_from);
+
+/*
+ * A boot's steps of its wall clock, as a list ("boot 3f2a9c0e: stepped
+ * -60 days at ..."), the same words as the text's; nothing without one.
+ */
+void html_clock_steps(FILE *f, const struct boot_clock *b);
 
 #endif

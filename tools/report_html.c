@@ -170,6 +170,29 @@ static void entry_section(FILE *f, const struct report *r, const struct report_e
 /* Hosts on the timeline; the rest counted. */
 #define REPORT_HTML_HOSTS 100
 
+/* Where a boot's wall clock was stepped, host by host, as the text says it. */
+static void clock_steps(FILE *f, const struct report *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->clocks.n; i++)
+		n += r->clocks.b[i].nsteps;
+	if (!n)
+		return;
+	fprintf(f, "<p class=\"note\" id=\"clock-steps\" data-steps=\"%d\">The wall clock was stepped "
+		"%d time%s: each boot's times are placed by its best reading (its latest "
+		"synchronized, else its last), those before a step too.</p>\n", n, n, n == 1 ? "" : "s");
+	for (i = 0; i < r->clocks.n; i++) {
+		if (!r->clocks.b[i].nsteps)
+			continue;
+		fputs("<p class=\"path\">", f);
+		html_esc(f, r->clocks.b[i].host);
+		fputs("</p>", f);
+		html_clock_steps(f, &r->clocks.b[i]);
+		fputc('\n', f);
+	}
+}
+
 static void hosts(FILE *f, const struct report *r)
 {
 	int i;
@@ -207,7 +230,9 @@ static void hosts(FILE *f, const struct report *r)
 	if (r->nhosts > REPORT_HTML_HOSTS)
 		fprintf(f, "<tr class=\"more\"><td colspan=\"5\">and %d more hosts</td></tr>\n",
 			r->nhosts - REPORT_HTML_HOSTS);
-	fputs("</table>\n</section>\n", f);
+	fputs("</table>\n", f);
+	clock_steps(f, r);
+	fputs("</section>\n", f);
 }
 
 void report_html_print(const struct report *r, const char *db, FILE *f)

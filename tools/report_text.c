@@ -196,6 +196,37 @@ static void add_losses(struct table *t, const struct report *r)
 	}
 }
 
+/*
+ * Where a boot's wall clock was stepped: its times are placed by its best
+ * reading (the latest synchronized, or the last), those before the step
+ * too.
+ */
+static void add_clock_steps(struct table *t, const struct report *r)
+{
+	char tm[64], *size;
+	int i, k, n = 0;
+
+	for (i = 0; i < r->clocks.n; i++)
+		n += r->clocks.b[i].nsteps;
+	if (!n)
+		return;
+	table_blank(t);
+	table_line(t, 0, "the wall clock was stepped %d time%s: each boot's times above are placed by its best reading (its latest synchronized, else its last), those before a step too",
+		   n, n == 1 ? "" : "s");
+	for (i = 0; i < r->clocks.n; i++) {
+		const struct boot_clock *b = &r->clocks.b[i];
+
+		for (k = 0; k < b->nsteps; k++) {
+			size = clock_step_text(b->steps[k].seconds);
+			table_line(t, 2, "host %s: boot %.8s: stepped %s at %s (%s)%s", b->host, b->boot,
+				   size, iso_time(b->steps[k].at, tm, sizeof(tm)),
+				   b->steps[k].synced ? "synchronized" : "not synchronized",
+				   b->synced ? "" : "; the boot's clock was never synchronized");
+			free(size);
+		}
+	}
+}
+
 static void build_text(struct table *t, const struct report *r, bool by_host)
 {
 	int layout = by_host ? table_layout(t, 2, H_NCOLS, host_cols) :
@@ -223,6 +254,7 @@ static void build_text(struct table *t, const struct report *r, bool by_host)
 	}
 	add_boots(t, r);
 	add_losses(t, r);
+	add_clock_steps(t, r);
 }
 
 /* ---- CSV: a row per user ---- */

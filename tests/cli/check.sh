@@ -234,7 +234,8 @@ want = {\"now\": \"2024-07-15T00:00:00Z\", \"quiet_days\": 30, \"quiet_since\": 
         \"first_use\": \"2024-05-01T10:00:00Z\", \"last_use\": \"2024-06-30T10:00:10Z\",
         \"sessions\": 0, \"coverage\": \"first-use\", \"watched_set_unknown_hosts\": 0,
         \"sessions_by_stage\": {\"initramfs\": 0, \"early\": 0, \"late\": 0, \"unknown\": 0},
-        \"late_boot_hosts\": 0, \"unwatched_at_boot_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
+        \"late_boot_hosts\": 0, \"unwatched_at_boot_hosts\": 0, \"clock_wrong_hosts\": 0,
+        \"unsynchronized_hosts\": 0, \"host_boots\": [], \"uncovered_hosts\": []},
  \"scan\": None, \"scan_packages\": None, \"summary\": {\"ready\": 0, \"blocked\": 1, \"not-due\": 0, \"no-data\": 0, \"removed\": 0},
  \"entries\": [{\"what\": [\"$RC\"], \"status\": \"deprecated\", \"replaced_by\": [\"/sys/class/rc/rcN/protocols\"],
    \"deprecated\": \"2010-04-08\", \"remove_after\": \"2012-04-08\", \"removed\": None, \"file\": \"$T/tables\",
@@ -280,7 +281,7 @@ for c in "10|$((t0 + 44 * 86400))" "12|$((t0 + 50 * 86400))" "13|$((t0 + 70 * 86
 		fill "$T/win.db"
 done
 cp "$T/win.db" "$T/win3.db"
-sql "$T/win3.db" "DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
+sql "$T/win3.db" "$UNDO_SCHEMA8 DROP TABLE usage_days; ALTER TABLE sessions DROP COLUMN unrecorded;
 	ALTER TABLE sessions DROP COLUMN skipped; ALTER TABLE sessions DROP COLUMN lost_at;
 	ALTER TABLE sessions DROP COLUMN drained; ALTER TABLE sessions DROP COLUMN host_id; ALTER TABLE sessions DROP COLUMN stage;
 	ALTER TABLE sessions DROP COLUMN boot_offset; ALTER TABLE sessions DROP COLUMN first_sync;
@@ -700,7 +701,7 @@ check "known enumerators and sweeps both: ready, saying so" \
 	"ready|no use since 2024-06-15T00:00:00Z but by known enumerators and sweeps"
 # The same DB as schema 2 wrote it: nothing told sweeps apart then.
 cp "$T/w.db" "$T/w-v2.db"
-sql "$T/w-v2.db" 'ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 2; PRAGMA journal_mode = DELETE' >/dev/null
+sql "$T/w-v2.db" "$UNDO_SCHEMA8"'ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 2; PRAGMA journal_mode = DELETE' >/dev/null
 chmod 0444 "$T/w-v2.db"
 check "a schema 2 DB, read-only: every use by name, blocked, exit 1" test "$(status wk --db "$T/w-v2.db")" = 1
 check "... by both" grep -q '^/sys/class/rc/rcN/current_protocol (blocked): used by 2 programs since' "$T/out"
@@ -865,7 +866,7 @@ db = d[\"db\"]
 assert db[\"sessions\"] == 1 and db[\"coverage\"] == \"sessions\", db
 assert db[\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-06-05T00:00:00Z\",
   \"covered_until\": \"2024-06-05T00:00:00Z\", \"ran\": False, \"unrecorded\": 0, \"skipped\": 0,
-  \"lost_at\": None, \"late_boot\": False}], db
+  \"lost_at\": None, \"late_boot\": False, \"clock\": None}], db
 e = d[\"entries\"][0]
 assert e[\"verdict\"] == \"no-data\" and \"on 1 of 1 host: h1\" in e[\"reason\"], e
 '"
@@ -907,13 +908,13 @@ import json, sys
 d = json.load(sys.stdin)
 assert d[\"db\"][\"uncovered_hosts\"] == [{\"host\": \"h1\", \"host_id\": \"machine-id\", \"last_sync\": \"2024-07-14T23:00:00Z\",
   \"covered_until\": \"2024-07-14T23:00:00Z\", \"ran\": True, \"unrecorded\": 418, \"skipped\": 0,
-  \"lost_at\": \"2024-07-01T00:00:00Z\", \"late_boot\": False}], d[\"db\"]
+  \"lost_at\": \"2024-07-01T00:00:00Z\", \"late_boot\": False, \"clock\": None}], d[\"db\"]
 assert d[\"entries\"][0][\"verdict\"] == \"no-data\", d
 '"
 check "... a window that starts after the loss: ready" \
 	test "$(status ck --db "$T/s-lost.db" --now 2024-07-15 --quiet-days 10 --entry cpuidle)" = 0
 check "... --format html: the host's badge and counts" sh -c "'$A' check --format html --tables '$T/tables' --db '$T/s-lost.db' --now 2024-07-15 --entry cpuidle |
-	grep -q 'data-host=\"h1\" data-covers=\"false\" data-sessions=\"1\" data-unrecorded=\"418\" data-skipped=\"0\" data-late-boot=\"false\"><td class=\"path\">h1</td><td><span class=\"badge v-lost-accesses\">lost-accesses</span> 418 not recorded, 0 runs skipped'"
+	grep -q 'data-host=\"h1\" data-covers=\"false\" data-sessions=\"1\" data-unrecorded=\"418\" data-skipped=\"0\" data-late-boot=\"false\" data-clock-wrong=\"false\" data-unsynchronized=\"0\"><td class=\"path\">h1</td><td><span class=\"badge v-lost-accesses\">lost-accesses</span> 418 not recorded, 0 runs skipped'"
 { cat "$T/rows"; echo "S|h1|b1:1|$t0|$((now - 3600))|0|2|$(at 2024-07-10)"; echo "S|h2|b2:1|$t0|$(at 2024-06-01)"; } |
 	fill "$T/s-both.db"
 check "one host skipped runs, another stopped: no-data, exit 12" \
@@ -930,7 +931,7 @@ section "sessions: an old (schema 1) DB"
 # Schema 1 is schema 5 without the sessions and usage_days tables and
 # usage's swept column.
 cp "$T/u.db" "$T/v1.db"
-sql "$T/v1.db" 'DROP TABLE sessions; DROP TABLE usage_days; DROP TABLE watched; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
+sql "$T/v1.db" "$UNDO_SCHEMA8"'DROP TABLE sessions; DROP TABLE usage_days; DROP TABLE watched; ALTER TABLE usage DROP COLUMN swept; PRAGMA user_version = 1; PRAGMA journal_mode = DELETE' >/dev/null
 chmod 0444 "$T/v1.db"
 check "a schema 1 DB, read-only: the old rule, ready, exit 0" \
 	test "$(status ck --db "$T/v1.db" --now 2024-07-15 --entry cpuidle)" = 0
@@ -948,11 +949,11 @@ check "... no-data by the old rule when it starts in the window" \
 cp "$T/v1.db" "$T/v1rw.db"
 chmod 0644 "$T/v1rw.db"
 check "a read-write open of a schema 1 DB: upgraded" sh -c ": | '$T/fill' '$T/v1rw.db'"
-check "... to schema 7, with the sessions table, swept, usage_days and watched, the rows kept" \
-	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "7 0 6 0 0 "
+check "... to schema 8, with the sessions table, swept, usage_days, watched and clock, the rows kept" \
+	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "8 0 6 0 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||||||1'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||||||1|||||'"
 
 section "check: hosts by machine id (two machines named debian)"
 # debian/aaaa... traced through the window; debian/bbbb..., another
@@ -1043,11 +1044,11 @@ d = json.load(sys.stdin)
 db = d[\"db\"]
 assert d[\"allow_late_boot\"] is False and db[\"late_boot_hosts\"] == 1, d
 assert db[\"host_boots\"] == [{\"host\": \"$LH\", \"boots\": [{\"boot\": \"3f2a9c0e\", \"stage\": \"late\", \"observed_early\": False,
-                                                   \"unwatched_at_boot\": []}]}], db
+                                                   \"unwatched_at_boot\": [], \"clock\": None}]}], db
 u = db[\"uncovered_hosts\"]
 assert [(h[\"host\"], h[\"ran\"], h[\"late_boot\"]) for h in u] == [(\"$LH\", True, True)], u'"
 check "... --format html: the host's badge, and why" sh -c "'$A' check --format html -t '$T/tables' -d '$T/b-late.db' --now 2024-07-15 --entry cpuidle |
-	grep -q 'data-late-boot=\"true\"><td class=\"path\">$LH</td><td><span class=\"badge v-late-boot\">late-boot</span> <span class=\"late-boots\">boot 3f2a9c0e: late: not traced'"
+	grep -q 'data-late-boot=\"true\" data-clock-wrong=\"false\" data-unsynchronized=\"0\"><td class=\"path\">$LH</td><td><span class=\"badge v-late-boot\">late-boot</span> <span class=\"late-boots\">boot 3f2a9c0e: late: not traced'"
 check "--allow-late-boot: ready, exit 0" \
 	test "$(status ck --db "$T/b-late.db" --now 2024-07-15 --entry cpuidle --allow-late-boot)" = 0
 check "... in any position" \
@@ -1066,8 +1067,10 @@ check "... naming the late one only" \
 check "... -j: both boots, in order" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-two.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
-assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": \"early\", \"observed_early\": True, \"unwatched_at_boot\": []},
-             {\"boot\": \"77e1d2c4\", \"stage\": \"late\", \"observed_early\": False, \"unwatched_at_boot\": []}], b'"
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": \"early\", \"observed_early\": True, \"unwatched_at_boot\": [],
+              \"clock\": None},
+             {\"boot\": \"77e1d2c4\", \"stage\": \"late\", \"observed_early\": False, \"unwatched_at_boot\": [],
+              \"clock\": None}], b'"
 check "... a window that ends before the late boot: ready" \
 	test "$(status ck --db "$T/b-two.db" --now 2024-06-30 --entry cpuidle)" = 0
 check "a late boot that ended before the window, an early one through it: ready, exit 0" \
@@ -1085,7 +1088,8 @@ check "... naming the boot and its unknown stage" \
 check "... -j: stage null" sh -c "'$A' check -j -t '$T/tables' -d '$T/b-unknown.db' --now 2024-07-15 --entry cpuidle | python3 -c '
 import json, sys
 b = json.load(sys.stdin)[\"db\"][\"host_boots\"][0][\"boots\"]
-assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": None, \"observed_early\": False, \"unwatched_at_boot\": []}], b'"
+assert b == [{\"boot\": \"3f2a9c0e\", \"stage\": None, \"observed_early\": False, \"unwatched_at_boot\": [],
+              \"clock\": None}], b'"
 check "sessions whose boot id was unreadable ('unknown'): each its own boot, the late one named" \
 	same "$(verdict --db "$T/b-noid.db" --now 2024-07-15 --entry cpuidle)" "$(late_reason "boot unknown:9: late")"
 { echo "S|$LH|$B1:7|$t0|$((now - 3600))|0|0|-|machine-id|late"
@@ -1174,7 +1178,7 @@ d = json.load(sys.stdin)
 db, e = d[\"db\"], d[\"entries\"][0]
 assert e[\"unwatched_hosts\"] == [{\"host\": \"$PH\", \"why\": \"unwatched-at-boot\"}], e
 assert db[\"host_boots\"] == [{\"host\": \"$PH\", \"boots\": [{\"boot\": \"b1\", \"stage\": \"early\",
-    \"observed_early\": True, \"unwatched_at_boot\": [\"$RC\"]}]}], db
+    \"observed_early\": True, \"unwatched_at_boot\": [\"$RC\"], \"clock\": None}]}], db
 assert db[\"unwatched_at_boot_hosts\"] == 1 and db[\"late_boot_hosts\"] == 0 and db[\"uncovered_hosts\"] == [], db'"
 check "... --format html: the reason" sh -c "'$A' check --format html -t '$T/tables' -d '$T/p-coldplug.db' --now 2024-07-15 --entry rcN |
 	grep -qF 'the files appeared after the tracer was pinned (at coldplug) and were not watched until its first sync or a refresh before it, readers at boot unseen (--allow-late-boot accepts it), on 1 of 1 host: $PH (boot b1: $RC)'"
@@ -1260,7 +1264,7 @@ sum_before=$(sql "$T/hist.db" .dump | md5sum)
 check "an older copy merged after it: exit 0" test "$(status "$A" merge "$T/hA-old.db" -o "$T/hist.db")" = 0
 check "... changes nothing" test "$(sql "$T/hist.db" .dump | md5sum)" = "$sum_before"
 cp "$T/hB.db" "$T/hB-v3.db"
-sql "$T/hB-v3.db" "DROP TABLE usage_days; UPDATE usage SET count = count + 1; PRAGMA user_version = 3" >/dev/null
+sql "$T/hB-v3.db" "$UNDO_SCHEMA8 DROP TABLE usage_days; UPDATE usage SET count = count + 1; PRAGMA user_version = 3" >/dev/null
 check "a schema 3 input (no history): exit 0" test "$(status "$A" merge "$T/hB-v3.db" -o "$T/hist.db")" = 0
 check "... its rows merged, the days as they were" sh -c "test \"\$(sqlite3 '$T/hist.db' \"SELECT SUM(count) FROM usage WHERE host = 'hB'\")\" = 7 &&
 	test \"\$(sqlite3 '$T/hist.db' \"SELECT COUNT(*), SUM(count) FROM usage_days WHERE host = 'hB'\")\" = '2|5'"

@@ -334,7 +334,7 @@ section "a DB without daily history (older abidep)"
 # watched set, no boot stage), and that DB without its daily history.
 "$T/fill" "$T/legacy.db" <"$T/rows"
 cp "$T/legacy.db" "$T/old.db"
-sqlite3 "$T/old.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+sqlite3 "$T/old.db" "$UNDO_SCHEMA8 DROP TABLE usage_days; PRAGMA user_version = 3"
 check "check --format html on it: exit 1, as before" \
 	test "$(status ck --db "$T/old.db" --format html -o "$T/old.html")" = 1
 check "... each entry with uses says there is no daily history, and plots nothing" \

@@ -232,7 +232,7 @@ for c in "2|$((t0 + 60))" "5|$((t1 + 60))" "6|$((t1 + 86400 + 60))"; do
 		fill "$T/days.db"
 done
 cp "$T/days.db" "$T/days3.db"
-sqlite3 "$T/days3.db" "DROP TABLE usage_days; PRAGMA user_version = 3"
+sqlite3 "$T/days3.db" "$UNDO_SCHEMA8 DROP TABLE usage_days; PRAGMA user_version = 3"
 one_user() {	# "count first_seen last_seen" of the report's first user
 	python3 -c 'import json, sys; u = json.load(sys.stdin)[0]["users"][0]; print(u["count"], u["first_seen"], u["last_seen"])'
 }
@@ -387,7 +387,7 @@ check "--since the day after: the boot use of the first day is not in it" \
 # their start: their uses are no longer taken as at boot (what schema 7
 # mends); e2's, at its first sync, still tells.
 cp "$T/boot.db" "$T/boot6.db"
-sqlite3 "$T/boot6.db" "ALTER TABLE sessions DROP COLUMN first_sync; PRAGMA user_version = 6"
+sqlite3 "$T/boot6.db" "$UNDO_SCHEMA8 ALTER TABLE sessions DROP COLUMN first_sync; PRAGMA user_version = 6"
 check "a schema 6 DB: before the earliest watched run (the pin's runs hide the first sync)" \
 	same "$("$A" report -j --db "$T/boot6.db" | boots | tr '\n' ';')" \
 	"/usr/bin/cat -;/usr/bin/irw -;/usr/bin/lsirc -;/usr/lib/dracut/dracut-rc -;/usr/lib/udev/rc-setup early 21;"

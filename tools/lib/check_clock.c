@@ -129,7 +129,7 @@ static char *set_back_why(const struct boot_clock *b)
 	char *id = short_boot(b), *size = clock_step_text(b->latest - b->most), *r;
 
 	r = xasprintf("boot %s: its clock, never synchronized, was set back %s (which reading was right, nothing tells)",
-		      id, size);
+		      id, size + 1);
 	free(id);
 	free(size);
 	return r;

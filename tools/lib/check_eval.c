@@ -371,7 +371,9 @@ static void add_boot(const struct check *c, struct check_host *h,
 		b->first_sync = u->first_sync ? u->first_sync : u->started;
 		b->clock = clock_history_find(&c->clocks, h->host, u->session);
 	}
-	b->overlaps |= u->last_sync >= c->quiet_since && u->started <= c->now;
+	/* A boot never synchronized may have been later than placed (check_clock.c). */
+	b->overlaps |= u->last_sync + (b->clock ? b->clock->doubt : 0) >= c->quiet_since &&
+		       u->started <= c->now;
 }
 
 char *check_boot_name(const struct check_boot *b)

@@ -44,7 +44,7 @@ static const char style[] =
 	".v-ready{background:#1a7f37;color:#fff}.v-blocked{background:#cf222e;color:#fff}\n"
 	".v-no-data{background:#bf8700;color:#fff}.v-not-due{background:#d0d7de;color:#1f2328}\n"
 	".v-removed{background:#8250df;color:#fff}\n"
-	".v-covered{background:#1a7f37;color:#fff}.v-not-covered,.v-lost-accesses,.v-late-boot{background:#cf222e;color:#fff}\n"
+	".v-covered{background:#1a7f37;color:#fff}.v-not-covered,.v-lost-accesses,.v-late-boot,.v-wrong-clock{background:#cf222e;color:#fff}\n"
 	".sw{display:inline-block;width:.9em;height:.9em;border:1px solid #888;vertical-align:middle}\n"
 	".note{color:#59636e}svg{display:block}svg text{font-size:11px;fill:#59636e}\n"
 	"ul.summary{list-style:none;padding:0}ul.summary li{display:inline-block;margin-right:1em}\n";

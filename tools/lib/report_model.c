@@ -316,6 +316,14 @@ static void sum_users(struct report *r)
 	}
 }
 
+static int add_clock(const struct usage_clock *c, void *arg)
+{
+	struct report *r = arg;
+
+	clock_history_add(&r->clocks, c);
+	return 0;
+}
+
 /* The parts asked for, in the read transaction. */
 static int read_parts(struct report *r, struct store *s)
 {
@@ -333,6 +341,9 @@ static int read_parts(struct report *r, struct store *s)
 		ret = store_path_sums(s, f, add_file_use, r);
 	if (!ret)
 		ret = store_each_session(s, add_session, r);
+	if (!ret)
+		ret = store_each_clock(s, add_clock, r);
+	clock_history_done(&r->clocks);
 	unknown_last(r);
 	if (!ret && (r->parts & REPORT_SESSIONS))
 		ret = store_each_watched(s, keep_watched, r);
@@ -443,6 +454,7 @@ void report_free(struct report *r)
 	}
 	free(r->hosts);
 	sessions_free(r);
+	clock_history_free(&r->clocks);
 	owner_free(r->owner);
 	abi_set_free(&r->set);
 }

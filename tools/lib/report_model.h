@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "abi.h"
+#include "clock_history.h"
 #include "store.h"
 #include "usage_history.h"
 
@@ -128,6 +129,7 @@ struct report {
 	/* Always. */
 	struct report_loss *losses;	/* in host order */
 	int nlosses, lcap;
+	struct clock_history clocks;	/* each boot's readings of its clocks, and its steps */
 	/* REPORT_FILE_USES, in (what, path, exe, uid, op, host) order. */
 	struct report_file_use *file_uses;
 	int nfile_uses, fucap;
