@@ -65,5 +65,6 @@ UNDO_SCHEMA8="DROP TABLE clock; ALTER TABLE usage DROP COLUMN first_bt;
 	ALTER TABLE usage DROP COLUMN last_bt; ALTER TABLE usage_days DROP COLUMN bt;
 	ALTER TABLE sessions DROP COLUMN started_bt; ALTER TABLE sessions DROP COLUMN first_sync_bt;
 	ALTER TABLE sessions DROP COLUMN last_sync_bt; ALTER TABLE sessions DROP COLUMN lost_at_bt;
-	ALTER TABLE sessions DROP COLUMN clock_offset; ALTER TABLE watched DROP COLUMN since_bt;
+	ALTER TABLE sessions DROP COLUMN clock_offset; ALTER TABLE sessions DROP COLUMN seq;
+	ALTER TABLE watched DROP COLUMN since_bt;
 	ALTER TABLE watched DROP COLUMN last_sync_bt; PRAGMA user_version = 7;"

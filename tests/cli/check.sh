@@ -953,7 +953,7 @@ check "... to schema 8, with the sessions table, swept, usage_days, watched and 
 	test "$(sql "$T/v1rw.db" "PRAGMA user_version; SELECT count(*) FROM sessions; SELECT count(*) FROM usage WHERE swept = 0; SELECT count(*) FROM usage_days; SELECT count(*) FROM watched" | tr '\n' ' ')" = "8 0 6 0 0 "
 check "... and sound" test "$(sql "$T/v1rw.db" 'PRAGMA integrity_check')" = ok
 check "... sessions then written to it" sh -c "echo 'S|h1|b1:1|1|2' | '$T/fill' '$T/v1rw.db' &&
-	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||||||1|||||'"
+	test \"\$(sqlite3 '$T/v1rw.db' 'SELECT * FROM sessions')\" = 'h1|b1:1|1|2|0|0||||||1||||||'"
 
 section "check: hosts by machine id (two machines named debian)"
 # debian/aaaa... traced through the window; debian/bbbb..., another

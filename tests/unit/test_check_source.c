@@ -398,6 +398,41 @@ static void test_clock_overlap(void)
 	done(&c, &set);
 }
 
+/*
+ * Boot 2's RTC two hours behind from its start, and both boots short:
+ * boot 2 is placed before boot 1 began, overlapping nothing, but the
+ * host's DB saw it second (seq): out of order, the clock wrong. Without
+ * the order (a DB that has none), the spans alone, which do not meet.
+ */
+static void test_clock_order(void)
+{
+	long long b1 = NOW - DAY;
+	struct usage_session s[] = {
+		clocked("h1", "b0000001:1", b1, 10, 600),
+		clocked("h1", "b0000002:1", b1 + 700 - 7200, 10, 600),
+	};
+	struct usage_clock k[] = {
+		reading("h1", "b0000001:1", 10, b1 + 10, false),
+		reading("h1", "b0000002:1", 10, b1 + 710 - 7200, false),
+	};
+	struct fake f = { .sessions = s, .nsessions = 2, .clocks = k, .nclocks = 2 };
+	struct abi_set set;
+	struct check c;
+	char err[256];
+
+	current = "clock order";
+	s[0].seq = 1;
+	s[1].seq = 2;
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	CHECK(c.shosts[0].clock_why &&
+	      strstr(c.shosts[0].clock_why, "boots b0000001 and b0000002 overlap by 1 h 58 min"));
+	done(&c, &set);
+	s[0].seq = s[1].seq = 0;
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	CHECK(!c.shosts[0].clock_why);
+	done(&c, &set);
+}
+
 static void test_failure(void)
 {
 	struct fake f = { .fail_rows = true };
@@ -419,6 +454,7 @@ int main(void)
 	test_no_data();
 	test_clock_set_back();
 	test_clock_overlap();
+	test_clock_order();
 	test_failure();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

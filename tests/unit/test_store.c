@@ -1417,7 +1417,7 @@ static void test_schema4(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 8);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 18);
 	CHECK(sessions_are(s, "h1|s1|10|30\n"));
 	CHECK(!session_lost(s, "h1", "s1", 40, 2, 0));
 	CHECK(sessions_are(s, "h1|s1|10|40|2|0|40\n"));
@@ -2149,7 +2149,7 @@ static void test_schema5(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 8);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 18);
 	CHECK(sql_is(db, "SELECT count(*) FROM sessions WHERE host_id IS NULL", "1"));
 	/* Another host's name: not ours to take. */
 	CHECK(store_adopt_host(s, "h2", "h2/0123456789abcdef") == 0);
@@ -2223,7 +2223,7 @@ static void test_schema6(void)
 	if (!s)
 		goto out;
 	CHECK(sql_int(db, "PRAGMA user_version") == 8);
-	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 17);
+	CHECK(sql_int(db, "SELECT count(*) FROM pragma_table_info('sessions')") == 18);
 	CHECK(sql_is(db, "SELECT coalesce(first_sync, 'NULL') FROM sessions", "NULL"));
 	CHECK(boot_uses_are(s, NULL, "/usr/bin/cat|h1|early|3\n"));
 	/* The old session syncs again: its first sync is still not known. */

@@ -15,9 +15,10 @@
  *	it, when a boot of it there was never synchronized and was set back
  *	(a mapping before its last was later by more than CLOCK_SLACK_S:
  *	which one was right, nothing tells), or when two of its boots
- *	overlap once placed (by more than CLOCK_SLACK_S: a boot cannot
- *	begin before the one before it ended). The clock, not the tracer,
- *	is wrong there.
+ *	overlap once placed, or are placed out of the order the host's DB
+ *	first saw them in (sessions.seq), by more than CLOCK_SLACK_S: a
+ *	boot cannot begin before the one before it ended. The clock, not
+ *	the tracer, is wrong there.
  *
  * Sessions written by an older abidep have no readings: their times are
  * the wall clock's as it was, and none of this applies to them.
@@ -43,6 +44,7 @@ int check_clock_read(struct check *c, struct usage_source *src)
 		return ret;
 	clock_history_done(&c->clocks);
 	c->clock_spans = xcalloc(c->clocks.n + 1, sizeof(*c->clock_spans));
+	c->clock_seqs = xcalloc(c->clocks.n + 1, sizeof(*c->clock_seqs));
 	for (i = 0; i < c->clocks.n; i++)
 		c->clock_spans[i] = (struct usage_span){ LLONG_MAX, LLONG_MIN };
 	c->clock_last = -1;
@@ -89,6 +91,8 @@ void check_clock_session(struct check *c, const struct usage_session *u)
 		sp->start = u->started;
 	if (u->last_sync > sp->end)
 		sp->end = u->last_sync;
+	if (u->seq > 0 && (!c->clock_seqs[i] || u->seq < c->clock_seqs[i]))
+		c->clock_seqs[i] = u->seq;
 }
 
 /*
@@ -140,7 +144,7 @@ static char *overlap_why(const struct boot_clock *a, const struct boot_clock *b,
 {
 	char *x = short_boot(a), *y = short_boot(b), *size = clock_step_text(seconds), *r;
 
-	r = xasprintf("boots %s and %s overlap by %s once placed (one began before the other ended)",
+	r = xasprintf("boots %s and %s overlap by %s once placed: the later began before the earlier ended",
 		      x, y, size + 1);
 	free(x);
 	free(y);
@@ -148,16 +152,27 @@ static char *overlap_why(const struct boot_clock *a, const struct boot_clock *b,
 	return r;
 }
 
-/* The indexes @first..@first+@n of c->clocks with a span, sorted by its start. */
-static int cmp_start(const void *a, const void *b, void *arg)
+/*
+ * Boots in the order they came: by their seq (the host's DB numbered its
+ * sessions as they first synced), by their start when either has none.
+ */
+static int cmp_order(const void *a, const void *b, void *arg)
 {
-	const struct usage_span *sp = arg;
-	long long x = sp[*(const int *)a].start, y = sp[*(const int *)b].start;
+	const struct check *c = arg;
+	int i = *(const int *)a, j = *(const int *)b;
+	long long x = c->clock_seqs[i], y = c->clock_seqs[j];
 
+	if (!x || !y) {
+		x = c->clock_spans[i].start;
+		y = c->clock_spans[j].start;
+	}
 	return x < y ? -1 : x > y;
 }
 
-/* Two of the host's boots that overlap, one of them in the window: why, or NULL. */
+/*
+ * Two of the host's boots that overlap, or placed out of their order, one
+ * of them in the window: why, or NULL.
+ */
 static char *find_overlap(const struct check *c, int first, int n)
 {
 	const struct usage_span *sp = c->clock_spans;
@@ -167,7 +182,7 @@ static char *find_overlap(const struct check *c, int first, int n)
 	for (i = first; i < first + n; i++)
 		if (sp[i].start != LLONG_MAX)
 			k[m++] = i;
-	qsort_r(k, m, sizeof(*k), cmp_start, (void *)sp);
+	qsort_r(k, m, sizeof(*k), cmp_order, (void *)c);
 	for (i = 0; i < m && !why; i++) {
 		if (far >= 0 && sp[k[i]].start + CLOCK_SLACK_S < sp[far].end &&
 		    (in_window(c, &sp[k[i]], c->clocks.b[k[i]].doubt) ||
@@ -202,4 +217,5 @@ void check_clock_free(struct check *c)
 {
 	clock_history_free(&c->clocks);
 	free(c->clock_spans);
+	free(c->clock_seqs);
 }

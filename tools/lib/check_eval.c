@@ -561,8 +561,12 @@ static void judge_hosts(struct check *c)
 		check_clock_judge(c, h);
 		h->covers = h->ran && h->lost_at == STORE_NO_LOSS &&
 			    (!h->late || c->allow_late_boot) && !h->clock_why;
-		/* A span placed by a clock never synchronized: said with the host. */
-		if (!h->ran)
+		/*
+		 * A span placed by a clock never synchronized: said with the
+		 * host. A host whose clock was wrong is named for that alone:
+		 * where its spans fall, the clock decided.
+		 */
+		if (!h->ran && !h->clock_why)
 			names[U_STOPPED][n[U_STOPPED]++] = h->nunsynced ?
 				xasprintf("%s (its clock never synchronized in %d boot%s: spans placed by their last reading)",
 					  h->host, h->nunsynced, h->nunsynced == 1 ? "" : "s") :
@@ -573,7 +577,7 @@ static void judge_hosts(struct check *c)
 		c->nunsynced += h->nunsynced > 0;
 		if (h->lost_at != STORE_NO_LOSS)
 			names[U_LOSSY][n[U_LOSSY]++] = lost_name(h);
-		if (h->late && !c->allow_late_boot)
+		if (h->late && !c->allow_late_boot && !h->clock_why)
 			names[U_LATE][n[U_LATE]++] = late_name(h);
 		c->nlate += h->late;
 		c->nuncovered += !h->covers;

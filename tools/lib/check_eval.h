@@ -237,6 +237,7 @@ struct check {
 	 */
 	struct clock_history clocks;
 	struct usage_span *clock_spans;
+	long long *clock_seqs;		/* each boot's earliest session's seq; 0: unknown */
 	int clock_last;			/* clock_doubt()'s cache: clocks.b index, -1 */
 	/* shosts with an early boot in it whose files of a selected What came after the pin */
 	int nafter_pin;

@@ -54,13 +54,15 @@
  * abidep began gets its start's at its first sync of schema 8, so that
  * its span is measured from there (the wall clock before is not
  * trusted). clock_offset (?8) is the insert's: store_clock_redate() moves
- * it with the rows it places.
+ * it with the rows it places. seq is the host's next: the order of first
+ * syncs, which no clock can change.
  */
 static const char session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
-	" first_sync, started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset)"
+	" first_sync, started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset, seq)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?4 END, ?4,"
-	" ?7, ?7, ?7, CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?7 END, ?8)"
+	" ?7, ?7, ?7, CASE WHEN ?5 > 0 OR ?6 > 0 THEN ?7 END, ?8,"
+	" (SELECT coalesce(max(seq), 0) + 1 FROM sessions WHERE host = ?1))"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" started = CASE WHEN started_bt IS NULL AND excluded.started_bt IS NOT NULL"
 	" THEN excluded.started ELSE min(started, excluded.started) END,"
@@ -83,8 +85,8 @@ static const char session_sql[] =
 static const char merge_session_sql[] =
 	"INSERT INTO sessions (host, session, started, last_sync, unrecorded, skipped, lost_at,"
 	" host_id, stage, boot_offset, first_sync, started_bt, first_sync_bt, last_sync_bt,"
-	" lost_at_bt, clock_offset)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+	" lost_at_bt, clock_offset, seq)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
 	" ON CONFLICT (host, session) DO UPDATE SET"
 	" host_id = coalesce(host_id, excluded.host_id),"
 	" stage = coalesce(stage, excluded.stage),"
@@ -99,7 +101,8 @@ static const char merge_session_sql[] =
 	" first_sync_bt = " MIN_KNOWN_SQL("first_sync_bt", "excluded.first_sync_bt") ","
 	" last_sync_bt = " MAX_KNOWN_SQL("last_sync_bt", "excluded.last_sync_bt") ","
 	" lost_at_bt = " MAX_KNOWN_SQL("lost_at_bt", "excluded.lost_at_bt") ","
-	" clock_offset = coalesce(clock_offset, excluded.clock_offset)";
+	" clock_offset = coalesce(clock_offset, excluded.clock_offset),"
+	" seq = coalesce(seq, excluded.seq)";
 
 /* The reads of older schemas, read-only: what each lacks is NULL or 0. */
 #define SESSIONS_SQL(LOST, WATCHED, FIRST_SYNC, CLOCK)			\
@@ -107,8 +110,8 @@ static const char merge_session_sql[] =
 	FIRST_SYNC ", " CLOCK " FROM sessions ORDER BY host, started, session"
 
 #define SESSIONS_CLOCK_SQL						\
-	"started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset"
-#define NO_CLOCK_SQL	"NULL, NULL, NULL, NULL, NULL"
+	"started_bt, first_sync_bt, last_sync_bt, lost_at_bt, clock_offset, seq"
+#define NO_CLOCK_SQL	"NULL, NULL, NULL, NULL, NULL, NULL"
 
 enum { SESSIONS_8, SESSIONS_7, SESSIONS_6, SESSIONS_5, SESSIONS_4 };
 
@@ -1094,6 +1097,7 @@ int store_merge_session(struct store *s, const struct usage_session *u)
 	rc |= bind_bt(st, 12, u->started_bt) | bind_bt(st, 13, u->first_sync_bt) |
 	      bind_bt(st, 14, u->last_sync_bt) | bind_bt(st, 15, u->lost_at_bt) |
 	      bind_offset(st, 16, u);
+	rc |= u->seq > 0 ? sqlite3_bind_int64(st, 17, u->seq) : sqlite3_bind_null(st, 17);
 	return store_step_write(s, st, rc, "cannot write a session row");
 }
 
@@ -1469,6 +1473,7 @@ static int session_row(struct store *s, sqlite3_stmt *st, const struct store_wal
 		.last_sync_bt = col_int64_or(st, 13, STORE_NO_BT),
 		.lost_at_bt = col_int64_or(st, 14, STORE_NO_BT),
 		.clock_offset = sqlite3_column_int64(st, 15),
+		.seq = sqlite3_column_int64(st, 16),	/* NULL: 0 */
 	};
 
 	if (!u.host || !u.session)

@@ -187,6 +187,12 @@ struct usage_session {
 	 */
 	long long started_bt, first_sync_bt, last_sync_bt, lost_at_bt;
 	long long clock_offset;
+	/*
+	 * Its place among its host's sessions in the order of their first
+	 * syncs (1, 2, ...; schema 8), which no wall clock can change; 0:
+	 * not known.
+	 */
+	long long seq;
 };
 
 /*

@@ -23,6 +23,7 @@
  *		first_sync					its first sync's time
  *		started_bt, first_sync_bt, last_sync_bt,	its times' boottimes
  *		lost_at_bt, clock_offset			...and their mapping
+ *		seq						its place in the host's order
  *		PRIMARY KEY (host, session))
  *	CREATE TABLE usage_days (
  *		host, session, path, op, uid, cgroup_id, exe	usage's key
@@ -130,7 +131,10 @@
  * times beside them (first_seen, started, since, day...) are those
  * boottimes placed by the boot's best mapping, and store_clock.c places
  * them again when a better one comes; sessions.clock_offset is the
- * mapping (whole seconds) they are placed by. Schema 7 lacked them: a
+ * mapping (whole seconds) they are placed by. sessions.seq numbers a
+ * host's sessions in the order of their first syncs (1, 2, ...), which a
+ * wall clock cannot reorder: check takes two boots placed out of it for
+ * a wrong clock. Schema 7 lacked them: a
  * writer adds them, NULL in every older row and the clock table empty
  * (those times stay as the wall clock gave them: nothing can re-date
  * them); a reader reads them as unknown (no_clock).
@@ -254,6 +258,7 @@ static const char clock_schema_sql[] =
 	"ALTER TABLE sessions ADD COLUMN last_sync_bt INTEGER;\n"
 	"ALTER TABLE sessions ADD COLUMN lost_at_bt INTEGER;\n"
 	"ALTER TABLE sessions ADD COLUMN clock_offset INTEGER;\n"
+	"ALTER TABLE sessions ADD COLUMN seq INTEGER;\n"
 	"ALTER TABLE watched ADD COLUMN since_bt INTEGER;\n"
 	"ALTER TABLE watched ADD COLUMN last_sync_bt INTEGER;\n";
 
