@@ -8,6 +8,8 @@
  *	per host					the losses; whether a tracer is pinned here
  *	per session (the horizon's, each host's latest)	start, syncs, losses
  *	per watched run of those sessions		its last sync
+ *	per reading of the clocks of those sessions' boots	the wall clock's
+ *	per use of a boot whose clock was set back	the latest it may have been
  *	per What of the tables				its Remove-after date
  *
  * Counts are summed over sessions, whose rows the DB keeps: they only grow
@@ -49,6 +51,12 @@ static const struct metric use_metrics[] = {
 };
 #define NUSE_METRICS (int)(sizeof(use_metrics) / sizeof(use_metrics[0]))
 
+/* Per the same, when later than the last use: report_file_use.last_seen_latest. */
+static const struct metric latest_metric = {
+	"abidep_deprecated_access_last_seen_latest_timestamp_seconds", "gauge",
+	"The latest the last use may have been, in unix seconds, when later than it was placed: a use of a boot whose wall clock was never synchronized and was set back is placed by the boot's last reading of the clocks, and an earlier reading would put it up to this late."
+};
+
 /* Per host: struct report_loss. */
 static const struct metric loss_metrics[] = {
 	{ "abidep_tracer_unrecorded_total", "counter",
@@ -85,6 +93,11 @@ static const struct metric watched_metric = {
 	"The last sync of a run of a session's syncs in one state for an entry: since its first sync, found 1 when files were watched, 0 when looked for and none found; entry empty for a session that recorded no watched set."
 };
 
+static const struct metric reading_metric = {
+	"abidep_tracer_clock_reading_wall_seconds", "gauge",
+	"A reading of a tracer session's clocks: what the wall clock read, in unix seconds, when the boot's own clock (CLOCK_BOOTTIME) read boottime_ns, and whether the wall clock was synchronized then (1 or 0). A session's first reading, and each one where the wall clock was stepped (by a second or more) or its synchronization changed; of every session of the boots of the sessions exported."
+};
+
 static const struct metric remove_after_metric = {
 	"abidep_entry_due_timestamp_seconds", "gauge",
 	"When the entry is due by its Remove-after date, as abidep check decides it: 00:00 UTC of the day after the period the date names (2024-03: 2024-04-01), in unix seconds."
@@ -98,6 +111,7 @@ static const char *const use_labels[] = {
 static const char *const host_label[] = { "host" };
 static const char *const sess_labels[] = { "host", "session", "boot_id", "stage", "host_id" };
 static const char *const watched_labels[] = { "host", "session", "entry", "since", "found" };
+static const char *const reading_labels[] = { "host", "session", "boottime_ns", "synchronized" };
 static const char *const entry_label[] = { "entry" };
 
 /* A sample of each family of @m, whose values @v are in its order. */
@@ -138,6 +152,8 @@ static void add_use_metrics(struct prom *p, const struct report_file_use *u)
 	snprintf(v[3], sizeof(v[3]), "%lld", u->counts.last_seen);
 	snprintf(v[4], sizeof(v[4]), "%lld", u->counts.first_seen);
 	add_samples(p, use_metrics, NUSE_METRICS, use_labels, values, NLABELS, v);
+	if (u->last_seen_latest > u->counts.last_seen)
+		add_one(p, &latest_metric, use_labels, values, NLABELS, u->last_seen_latest);
 }
 
 static void add_loss_metrics(struct prom *p, const struct report_loss *l)
@@ -233,9 +249,63 @@ static void add_watched_metrics(struct prom *p, const struct usage_watched *w)
 	add_one(p, &watched_metric, watched_labels, values, 5, w->last_sync);
 }
 
+/* @ns as seconds, exactly: "1714557600", "1714557600.25", "-0.000000001". */
+static void ns_as_seconds(char *s, size_t n, long long ns)
+{
+	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
+	size_t len = snprintf(s, n, "%s%llu.%09llu", ns < 0 ? "-" : "", a / NSEC_PER_SEC,
+			      a % NSEC_PER_SEC);
+
+	while (len > 1 && s[len - 1] == '0')
+		s[--len] = '\0';
+	if (s[len - 1] == '.')
+		s[len - 1] = '\0';
+}
+
+static void add_reading(struct prom *p, const struct usage_clock *c)
+{
+	char boottime[32], wall[32];
+	const char *values[] = { c->host, c->session, boottime, c->r.synced ? "1" : "0" };
+
+	snprintf(boottime, sizeof(boottime), "%lld", c->r.boottime);
+	ns_as_seconds(wall, sizeof(wall), c->r.wall);
+	prom_family(p, reading_metric.name, reading_metric.type, NULL);
+	prom_sample(p, reading_labels, values, 4, wall);
+}
+
+/* Sessions by host and boot (the session id's boot id; all of it when it names none). */
+static int cmp_boot(const void *a, const void *b)
+{
+	const struct usage_session *x = *(const struct usage_session *const *)a;
+	const struct usage_session *y = *(const struct usage_session *const *)b;
+	size_t n = usage_session_boot_len(x->session), m = usage_session_boot_len(y->session);
+	int c = strcmp(x->host, y->host);
+
+	if (c)
+		return c;
+	n = n ? n : strlen(x->session);
+	m = m ? m : strlen(y->session);
+	c = strncmp(x->session, y->session, n < m ? n : m);
+	return c ? c : (n > m) - (n < m);
+}
+
+/*
+ * Is @host's @session among the @n sessions @kept, sorted by @cmp, which
+ * also says what matches: the session, or its boot?
+ */
+static bool is_kept(const struct usage_session **kept, int n, const char *host,
+		    const char *session, int (*cmp)(const void *, const void *))
+{
+	struct usage_session key = { .host = host, .session = session };
+	const struct usage_session *k = &key;
+
+	return bsearch(&k, kept, n, sizeof(*kept), cmp);
+}
+
 /*
  * The sessions synced since @now - PROM_HORIZON_DAYS and each host's
- * latest, and the watched runs of those.
+ * latest, the watched runs of those, and the readings of their boots'
+ * clocks (check judges a boot from all of its readings).
  */
 static void add_sessions(struct prom *p, const struct report *r, long long now)
 {
@@ -250,14 +320,14 @@ static void add_sessions(struct prom *p, const struct report *r, long long now)
 			kept[n++] = &r->sessions[i];
 		}
 	qsort(kept, n, sizeof(*kept), cmp_session);
-	for (i = 0; i < r->nwatched; i++) {
-		const struct usage_watched *w = &r->watched[i];
-		struct usage_session key = { .host = w->host, .session = w->session };
-		const struct usage_session *k = &key;
-
-		if (bsearch(&k, kept, n, sizeof(*kept), cmp_session))
-			add_watched_metrics(p, w);
-	}
+	for (i = 0; i < r->nwatched; i++)
+		if (is_kept(kept, n, r->watched[i].host, r->watched[i].session, cmp_session))
+			add_watched_metrics(p, &r->watched[i]);
+	/* Of every session of their boots. */
+	qsort(kept, n, sizeof(*kept), cmp_boot);
+	for (i = 0; i < r->nreadings; i++)
+		if (is_kept(kept, n, r->readings[i].host, r->readings[i].session, cmp_boot))
+			add_reading(p, &r->readings[i]);
 	free(kept);
 	free(keep);
 }
@@ -295,7 +365,10 @@ static void add_remove_after(struct prom *p, const struct abi_set *set, const ch
 /* Every family declared first: an empty DB still gives HELP and TYPE. */
 static void declare_families(struct prom *p)
 {
-	const struct metric *one[] = { &pinned_metric, &watched_metric, &remove_after_metric };
+	const struct metric *one[] = {
+		&latest_metric, &pinned_metric, &watched_metric, &reading_metric,
+		&remove_after_metric,
+	};
 	int i;
 
 	for (i = 0; i < NUSE_METRICS; i++)

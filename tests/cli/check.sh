@@ -1297,6 +1297,9 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_deprecated_access_first_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/tmp/a\"b\\c\nd'"$(printf '\357\277\275')"'e",package="",uid="0",host="h2",op="read"} '$t0
 	printf '%s\n' 'abidep_deprecated_access_first_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/bin/cat",package="coreutils",uid="0",host="h1",op="read"} '$t0
 	printf '%s\n' 'abidep_deprecated_access_first_seen_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol",file="/sys/class/rc/rc0/current_protocol",exe="/usr/local/bin/legacy-irctl",package="",uid="1000",host="h1",op="write"} '$((t0 + 5))
+	# No use of a boot whose clock was set back: the family alone.
+	printf '%s\n' "# HELP abidep_deprecated_access_last_seen_latest_timestamp_seconds The latest the last use may have been, in unix seconds, when later than it was placed: a use of a boot whose wall clock was never synchronized and was set back is placed by the boot's last reading of the clocks, and an earlier reading would put it up to this late."
+	printf '%s\n' '# TYPE abidep_deprecated_access_last_seen_latest_timestamp_seconds gauge'
 	printf '%s\n' '# HELP abidep_deprecated_access_last_seen_timestamp_seconds The last use, in unix seconds.'
 	printf '%s\n' '# TYPE abidep_deprecated_access_last_seen_timestamp_seconds gauge'
 	printf '%s\n' 'abidep_deprecated_access_last_seen_timestamp_seconds{entry="",file="/sys/x/y",exe="/tmp/\"\"",package="",uid="0",host="h2",op="open"} '$t0
@@ -1321,6 +1324,9 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/class/foo/fooN/old_mode"} 1893542400'
 	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/class/rc/rcN/current_protocol"} 1333929600'
 	printf '%s\n' 'abidep_entry_due_timestamp_seconds{entry="/sys/devices/system/cpu/cpuidle/current_governor_ro"} 1711929600'
+	# No session: no reading of the clocks (metrics.sh has them).
+	printf '%s\n' "# HELP abidep_tracer_clock_reading_wall_seconds A reading of a tracer session's clocks: what the wall clock read, in unix seconds, when the boot's own clock (CLOCK_BOOTTIME) read boottime_ns, and whether the wall clock was synchronized then (1 or 0). A session's first reading, and each one where the wall clock was stepped (by a second or more) or its synchronization changed; of every session of the boots of the sessions exported."
+	printf '%s\n' '# TYPE abidep_tracer_clock_reading_wall_seconds gauge'
 	# The pinned sample names this machine: left out of the comparison (metrics.sh checks it).
 	printf '%s\n' '# HELP abidep_tracer_pinned 1 when an abidep tracer is pinned (/sys/fs/bpf/abidep/usage exists) on the machine that wrote these metrics, 0 when not.'
 	printf '%s\n' '# TYPE abidep_tracer_pinned gauge'
@@ -1356,8 +1362,10 @@ from prometheus_client.parser import text_string_to_metric_families
 fams = {f.name: f for f in text_string_to_metric_families(open('$T/out', encoding='utf-8').read())}
 assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_errors',
                         'abidep_deprecated_access_first_seen_timestamp_seconds',
+                        'abidep_deprecated_access_last_seen_latest_timestamp_seconds',
                         'abidep_deprecated_access_last_seen_timestamp_seconds',
                         'abidep_deprecated_access_swept', 'abidep_entry_due_timestamp_seconds',
+                        'abidep_tracer_clock_reading_wall_seconds',
                         'abidep_tracer_pinned', 'abidep_tracer_session_first_sync_timestamp_seconds',
                         'abidep_tracer_session_last_sync_timestamp_seconds',
                         'abidep_tracer_session_lost_timestamp_seconds', 'abidep_tracer_session_skipped_runs',

@@ -2,7 +2,8 @@
 # CLI tests of `abidep report --format prometheus`'s fleet series: counters
 # that only grow when a later session (a reboot) is added, this machine's
 # pinned gauge, the sessions of the horizon (each host's latest kept), the
-# watched runs, the tables' Remove-after dates, --now, and hostile names
+# watched runs, the readings of their boots' clocks and the latest a use
+# may have been, the tables' Remove-after dates, --now, and hostile names
 # read back by the official client's parser. check.sh compares the use
 # series byte for byte.
 # Ends with "metrics: N passed, N failed".
@@ -169,6 +170,63 @@ check "--now takes check's forms (2024-08-09T10:00Z)" test "$(status "$A" report
 check "a bad --now: exit 2" test "$(status "$A" report --db "$T/h.db" --format prometheus --now yesterday)" = 2
 check "... named" grep -qx "abidep: --now takes YYYY-MM-DD, YYYY-MM-DDTHH:MM\[:SS\]\[Z\] or @SECONDS (UTC), not 'yesterday'" "$T/err"
 
+section "each boot's clock: the readings of the exported sessions' boots"
+# fill's 14-field S lines and 21-field rows have boottimes (seconds), C
+# lines are readings; fill places each boot by them. c1's boot k, never
+# synchronized, set back 60 days in its second session: placed by that
+# reading (k:1 110 days ago, out of the horizon; k:2 the host's latest);
+# c2's boot s stepped back an hour by its synchronization; c3's boot o
+# (80 days ago) not exported, its boot p (a day ago) exported.
+R=/sys/class/rc/rc0/current_protocol
+cat >"$T/c" <<X
+S|c1|k:1|0|0|0|0|-|machine-id|early|100|0|100|$D
+S|c1|k:2|0|0|0|0|-|machine-id|early|$((D + 100))|0|$((D + 100))|$((50 * D - 3600))
+C|c1|k:1|100|$((now - 50 * D + 100))|0
+C|c1|k:2|$((D + 100))|$((now - 49 * D + 100))|0
+C|c1|k:2|$((2 * D))|$((now - 108 * D))|0
+c1|k:2|$R|$RC|sysfs-class-rc|deprecated|read|1000|5|-|/opt/x/reader|reader|9|1|2|0|0|0|0|$((40 * D - 60))|$((40 * D))
+S|c2|s:1|0|0|0|0|-|machine-id|early|100|0|100|$D
+C|c2|s:1|100|$((now - D + 3700))|0
+C|c2|s:1|200|$((now - D + 200))|1
+c2|s:1|$R|$RC|sysfs-class-rc|deprecated|read|0|5|-|/opt/x/reader|reader|9|1|2|0|0|0|0|$((D / 2))|$((D / 2))
+S|c3|o:1|0|0|0|0|-|machine-id|early|100|0|100|$D
+C|c3|o:1|100|$((now - 80 * D + 100))|1
+S|c3|p:1|0|0|0|0|-|machine-id|early|100|0|100|$((D - 3600))
+C|c3|p:1|100|$((now - D + 100))|1
+X
+"$T/fill" "$T/c.db" <"$T/c"
+check "export: exit 0" prom "$T/c.db" --now "@$now"
+check "... the family declared, a gauge" sh -c "
+	grep -qx '# HELP abidep_tracer_clock_reading_wall_seconds A reading of .*' '$T/out' &&
+	grep -qx '# TYPE abidep_tracer_clock_reading_wall_seconds gauge' '$T/out'"
+check "... c1's boot placed by its last reading: k:2, its latest, exported; k:1 not" sh -c "
+	grep -q 'session=\"k:2\"' '$T/out' && ! grep -q '^abidep_tracer_session_.*session=\"k:1\"' '$T/out'"
+check "... a reading: wall seconds, by host, session, boottime in ns, synchronized 0" \
+	has "abidep_tracer_clock_reading_wall_seconds{host=\"c1\",session=\"k:2\",boottime_ns=\"$((2 * D))000000000\",synchronized=\"0\"} $((now - 108 * D))"
+check "... k:1's reading too: of the boot of an exported session" \
+	has "abidep_tracer_clock_reading_wall_seconds{host=\"c1\",session=\"k:1\",boottime_ns=\"100000000000\",synchronized=\"0\"} $((now - 50 * D + 100))"
+check "... a synchronized one: synchronized 1" \
+	has "abidep_tracer_clock_reading_wall_seconds{host=\"c2\",session=\"s:1\",boottime_ns=\"200000000000\",synchronized=\"1\"} $((now - D + 200))"
+check "... not those of c3's boot o, none of whose sessions is exported (6 readings in all)" sh -c "
+	! grep -q 'session=\"o:1\"' '$T/out' &&
+	test \$(grep -c '^abidep_tracer_clock_reading_wall_seconds{' '$T/out') = 6"
+check "... the latest c1's read may have been: placed 70 days ago, 10 by the first reading" sh -c "
+	grep -qx 'abidep_deprecated_access_last_seen_timestamp_seconds{.*host=\"c1\",op=\"read\"} $((now - 70 * D))' '$T/out' &&
+	grep -qx 'abidep_deprecated_access_last_seen_latest_timestamp_seconds{.*host=\"c1\",op=\"read\"} $((now - 10 * D))' '$T/out'"
+check "... none for c2's, synchronized (one latest series in all)" \
+	test "$(grep -c '^abidep_deprecated_access_last_seen_latest_timestamp_seconds{' "$T/out")" = 1
+if command -v sqlite3 >/dev/null; then
+	# Readings keep nanoseconds; fill's are whole seconds.
+	sqlite3 "$T/c.db" "INSERT INTO clock VALUES ('c3', 'p:1', 200000000000, $((now - D + 200))123456789, 1),
+		('c3', 'p:1', 300000000000, $((now - D + 300))500000000, 1)"
+	check "a wall time with nanoseconds: written exactly, trailing zeros left out" sh -c "
+		'$A' report --db '$T/c.db' --format prometheus --now @$now >'$T/out' &&
+		grep -qx 'abidep_tracer_clock_reading_wall_seconds{host=\"c3\",session=\"p:1\",boottime_ns=\"200000000000\",synchronized=\"1\"} $((now - D + 200)).123456789' '$T/out' &&
+		grep -qx 'abidep_tracer_clock_reading_wall_seconds{host=\"c3\",session=\"p:1\",boottime_ns=\"300000000000\",synchronized=\"1\"} $((now - D + 300)).5' '$T/out'"
+else
+	skip "sqlite3 not installed: the nanoseconds check"
+fi
+
 section "the tables' Remove-after dates"
 prom "$T/h.db"
 check "a date: due from 00:00 UTC of the next day, as check decides" \
@@ -186,6 +244,7 @@ BAD='a%0Ab%22c%5Cd%FFe'
 cat >"$T/x" <<X
 S|h$BAD|b$BAD:1|$((now - D))|$((now - 60))|2|1|$((now - 600))|machine-id|early|1
 W|h$BAD|b$BAD:1|/sys/w$BAD|$((now - D))|$((now - 60))|1
+C|h$BAD|b$BAD:1|100|$((now - D))|0
 h$BAD|b$BAD:1|/sys/f$BAD|/sys/w$BAD|t|deprecated|read|0|1|-|/usr/bin/$BAD|c|1|1|3|0|$((now - 600))|$((now - 60))
 X
 "$T/fill" "$T/x.db" <"$T/x"
@@ -212,6 +271,9 @@ assert s == [{'host': 'h' + want, 'session': 'b' + want + ':1', 'boot_id': 'b' +
 w = labels('abidep_tracer_watched_last_sync_timestamp_seconds')
 assert [x['entry'] for x in w] == ['/sys/w' + want], w
 assert labels('abidep_tracer_session_lost_timestamp_seconds')[0]['session'] == 'b' + want + ':1'
+c = labels('abidep_tracer_clock_reading_wall_seconds')
+assert c == [{'host': 'h' + want, 'session': 'b' + want + ':1', 'boottime_ns': '100000000000',
+              'synchronized': '0'}], c
 X
 else
 	skip "python3-prometheus-client not installed: the parser check"

@@ -182,6 +182,65 @@ hostile() {
 		use h03 "$e" 0 2
 	done
 }
+# Each boot's own clock: sessions and rows with boottimes, and readings of
+# the clocks (fill's 14-field S lines, 21-field rows, C lines), which fill
+# places by the boot's readings. The times given are the placed ones, so
+# that the watched runs fill adds over a session's span agree with it.
+# bsession HOST SESSION MAPPING STARTED_BT LAST_SYNC_BT: a session of a
+# boot whose best mapping (wall less boottime) is MAPPING; seconds.
+bsession() {
+	echo "S|$1|$2|$(($3 + $4))|$(($3 + $5))|0|0|-|machine-id|early|$4|$(($3 + $4))|$4|$5"
+}
+# brow HOST SESSION MAPPING WHAT EXE UID FIRST_BT LAST_BT: 2 reads of WHAT
+# (rc0's file or cpuidle's) by EXE.
+brow() {
+	case $4 in
+	"$RC") _f=/sys/class/rc/rc0/current_protocol _t=sysfs-class-rc ;;
+	*) _f=$4 _t=sysfs-cpuidle ;;
+	esac
+	echo "$1|$2|$_f|$4|$_t|deprecated|read|$6|5|-|$5|x|9|1|2|0|$(($3 + $7))|$(($3 + $8))|0|$7|$8"
+}
+# h05's boot, 20 days ago, never synchronized: its clock set back 60 days
+# 5 days in. Its times are placed by its last reading, 60 days early (the
+# session 80 to 60 days ago), and may be as late as its first reading puts
+# them.
+M5=$((B - 80 * D))
+setback_h05() {
+	bsession h05 bh05:1 "$M5" 100 $((20 * D - 3600))
+	echo "C|h05|bh05:1|100|$((M5 + 60 * D + 100))|0"
+	echo "C|h05|bh05:1|$((5 * D))|$((M5 + 5 * D))|0"
+}
+# ... and legacy-irctl's read of rc0 on it, placed 70 days ago, 10 days ago by the first reading.
+setback() {
+	[ "$1" = h05 ] || { base "$1"; return; }
+	setback_h05
+	brow h05 bh05:1 "$M5" "$RC" /usr/local/bin/legacy-irctl 1000 $((10 * D - 60)) $((10 * D))
+}
+setback_quiet() {
+	[ "$1" = h05 ] || { base "$1"; return; }
+	setback_h05
+}
+# h07's boot 60 days ago, never synchronized, its clock 5 days ahead
+# (placed 55 to 15 days ago; cat's reads 36 to 35 days ago); the next boot,
+# 20 days ago, synchronized, until an hour ago: the two overlap by 5 days
+# once placed.
+overlap() {
+	[ "$1" = h07 ] || { base "$1"; return; }
+	bsession h07 ah07:1 $((B - 55 * D)) 100 $((40 * D))
+	echo "C|h07|ah07:1|100|$((B - 55 * D + 100))|0"
+	brow h07 ah07:1 $((B - 55 * D)) "$GOV" /usr/bin/cat 0 $((19 * D)) $((20 * D))
+	bsession h07 bh07:1 $((B - 20 * D + 60)) 100 $((20 * D - 3660))
+	echo "C|h07|bh07:1|100|$((B - 20 * D + 160))|1"
+}
+# h08's clock an hour ahead at boot (60 days ago), set back by its
+# synchronization: a correction, placed by the synchronized reading.
+correction() {
+	[ "$1" = h08 ] || { base "$1"; return; }
+	bsession h08 ch08:1 $((B - 60 * D)) 100 $((60 * D - 3600))
+	echo "C|h08|ch08:1|100|$((B - 60 * D + 3700))|0"
+	echo "C|h08|ch08:1|200|$((B - 60 * D + 200))|1"
+	brow h08 ch08:1 $((B - 60 * D)) "$GOV" /usr/bin/cat 0 $((19 * D)) $((20 * D))
+}
 # h09's tracer last synced 5 days ago; its node_exporter is then stopped.
 # Its host key is built to break a PromQL string and a regular expression
 # (check asks for a silent host's samples by a regex of its name):
@@ -255,6 +314,17 @@ for side, bad in (('db', '\\udcff'), ('prom', '\\ufffd')):
     want = sorted(n.replace('%s', bad) for n in names)
     assert got == want, (side, got, want)"
 
+# A wrong clock: compare.py's HOST:clock, the entry's reason names HOST
+# among those whose wall clock was wrong; uncovered=HOSTS, all of them.
+run setback "h05's clock, never synchronized, set back 60 days; legacy-irctl's read placed 70 days ago, 10 by the first reading" \
+	"$RC=blocked:h05 $GOV=no-data:h05:clock uncovered=h05" "$RC=blocked:h05 $GOV=blocked uncovered=h05"
+run setback_quiet "... without the read" "$RC=no-data:h05:clock $GOV=no-data:h05:clock uncovered=h05" \
+	"$RC=no-data:h05:clock $GOV=blocked uncovered=h05"
+run overlap "h07's two boots overlap by 5 days once placed (the first never synchronized, 5 days ahead)" \
+	"$RC=no-data:h07:clock $GOV=no-data:h07:clock uncovered=h07" "$RC=no-data:h07:clock $GOV=blocked uncovered=h07"
+run correction "h08's clock set back an hour by its synchronization" \
+	"$RC=ready $GOV=ready $FOO=not-due uncovered=" "$RC=ready $GOV=blocked:h12 uncovered="
+
 # The stopped scenario: h09's node_exporter stopped once Prometheus has
 # its samples, and seen down; its last samples stay within the lookback.
 stop_h09() {
@@ -271,25 +341,31 @@ for side in ('db', 'prom'):
     assert got == ['h09 \"(|\\\\.*\\n'], (side, got)"
 
 section "faults: exit 15, never ready"
-# A URL with credentials, while Prometheus answers: the same verdicts,
-# the password nowhere.
+# A URL with credentials, while Prometheus answers: the same verdicts and
+# reasons as without (as of the same now), the password nowhere.
 CRED=http://user:secret@127.0.0.1:$PP
 check "a URL with credentials: the verdicts as without" sh -c "
-	'$A' check -t '$T/tables' --prometheus '$CRED' --now @\$(date +%s) -j >'$T/cred.json' 2>'$T/cred.err'
+	'$A' check -t '$T/tables' --root '$T/root' --prometheus '$CRED' --now @$NOW -j >'$T/cred.json' 2>'$T/cred.err'
 	python3 tests/prom/compare.py '$T/stopped-30.prom.json' '$T/cred.json' '$RC=no-data:h09'"
 check "... the password printed nowhere (stdout, stderr)" sh -c "! grep -q secret '$T/cred.json' '$T/cred.err'"
 check "... nor in the text's report" sh -c "
 	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1; ! grep -q secret '$T/cred.txt'"
 
+# mark: the textfile of each host still scraped (all but h09) stamped with
+# a new GEN, for prom_wait to wait until Prometheus has scraped them.
+mark() {
+	GEN=$((GEN + 1))
+	for h in $HOSTS; do
+		[ "$h" = h09 ] || touch -d "@$GEN" "$T/tf/$h/abidep.prom"
+	done
+}
+
 # h11 exports its uses but no session (as an abidep older than the
 # session series would): nothing vouches for its tracer, so it is a host
 # whose tracer did not run through the window, though its DB says it did.
-GEN=$((GEN + 1))
 grep -v '^abidep_tracer_session_\|^abidep_tracer_watched_' "$T/tf/h11/abidep.prom" >"$T/h11.prom"
 mv "$T/h11.prom" "$T/tf/h11/abidep.prom"
-for h in $HOSTS; do
-	[ "$h" = h09 ] || touch -d "@$GEN" "$T/tf/$h/abidep.prom"
-done
+mark
 check "h11's uses exported without its sessions: scraped" prom_wait "$URL" 11 "$GEN"
 sleep 1
 check "... check --prometheus: no-data, h11 named as a host whose tracer did not run" sh -c "
@@ -301,6 +377,21 @@ e = [e for e in d[\"entries\"] if e[\"what\"] == [sys.argv[2]]][0]
 assert e[\"verdict\"] == \"no-data\" and \"h11\" in e[\"reason\"], e[\"reason\"]
 assert \"h11\" in [h[\"host\"] for h in d[\"db\"][\"uncovered_hosts\"]]
 ' '$T/nosess.json' '$RC'"
+
+# A reading of the clocks whose boottime_ns is no integer (h10's export
+# made hostile): the source's error, never a reading made up or dropped.
+cp "$T/tf/h10/abidep.prom" "$T/h10.prom"
+sed '/^# TYPE abidep_tracer_clock_reading_wall_seconds /a\
+abidep_tracer_clock_reading_wall_seconds{host="h10",session="bh10:1",boottime_ns="1e9",synchronized="0"} 1' \
+	"$T/h10.prom" >"$T/tf/h10/abidep.prom"
+mark
+check "a reading with boottime_ns=\"1e9\" on h10: scraped" prom_wait "$URL" 11 "$GEN"
+sleep 1
+check "... check --prometheus: exit 15, nothing ready" sh -c "
+	'$A' check -t '$T/tables' --prometheus '$URL' --now @\$(date +%s) -j >'$T/badclock.json' 2>'$T/badclock.err'
+	test \$? = 15 && ! grep -q ready '$T/badclock.json'"
+check "... the series named" grep -q "a series of abidep_tracer_clock_reading_wall_seconds lacks its host, session, boottime_ns or synchronized label, or has one (or its value) out of form" "$T/badclock.err"
+mv "$T/h10.prom" "$T/tf/h10/abidep.prom"
 
 
 # fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:

@@ -8,8 +8,11 @@
  *	A boot whose wall clock was never synchronized is placed by its last
  *	reading. Its uses may be later than placed, by as much as an
  *	earlier reading's mapping exceeds the last (its doubt): a use is
- *	in the window when it may be (check_clock_doubt()). Its span covers
- *	no more than itself, placed so; check names such boots.
+ *	in the window when it may be (check_clock_last_seen(); a source
+ *	whose uses are summed over sessions, Prometheus's, gives the latest
+ *	each may have been, as its exporter found it from the same
+ *	readings: usage_row's last_seen_latest). Its span covers no more
+ *	than itself, placed so; check names such boots.
  *
  *	A host's clock was wrong in the window, and the host covers none of
  *	it, when a boot of it there was never synchronized and was set back
@@ -69,11 +72,13 @@ static int boot_index(struct check *c, const char *host, const char *session)
 	return b ? b - c->clocks.b : -1;
 }
 
-long long check_clock_doubt(struct check *c, const char *host, const char *session)
+long long check_clock_last_seen(struct check *c, const struct usage_row *r)
 {
-	int i = boot_index(c, host, session);
+	int i = boot_index(c, r->host, r->session);
+	long long doubt = i < 0 ? 0 : c->clocks.b[i].doubt;
+	long long last = r->last_seen > LLONG_MAX - doubt ? LLONG_MAX : r->last_seen + doubt;
 
-	return i < 0 ? 0 : c->clocks.b[i].doubt;
+	return r->last_seen_latest > last ? r->last_seen_latest : last;
 }
 
 void check_clock_session(struct check *c, const struct usage_session *u)

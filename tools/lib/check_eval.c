@@ -299,7 +299,7 @@ static int add_row(const struct usage_row *r, const struct usage_counts *recent,
 	 * A session whose last use is in the window: it used the entry then;
 	 * or may have, for a clock never synchronized (check_clock.c).
 	 */
-	if (r->last_seen + check_clock_doubt(c, r->host, r->session) < c->quiet_since)
+	if (check_clock_last_seen(c, r) < c->quiet_since)
 		return 0;
 	/*
 	 * Unless --count-sweeps, a known enumerator's reads are no use of it,

@@ -238,7 +238,7 @@ struct check {
 	struct clock_history clocks;
 	struct usage_span *clock_spans;
 	long long *clock_seqs;		/* each boot's earliest session's seq; 0: unknown */
-	int clock_last;			/* clock_doubt()'s cache: clocks.b index, -1 */
+	int clock_last;			/* boot_index()'s cache (check_clock.c): clocks.b index, -1 */
 	/* shosts with an early boot in it whose files of a selected What came after the pin */
 	int nafter_pin;
 	/*
@@ -272,13 +272,14 @@ char *check_boot_name(const struct check_boot *b);
 
 /*
  * check_clock.c, for check_eval.c: the source's readings of the clocks
- * (before the rows and sessions); how much later than placed a row of
- * @session may be (clock_history.h's doubt); a session's span, for its
+ * (before the rows and sessions); the latest row @r's last use may have
+ * been (later than placed by its boot's doubt, clock_history.h, or as
+ * its source says: r->last_seen_latest); a session's span, for its
  * boot; and whether @h's clock was wrong in the window (sets
  * h->clock_why and h->nunsynced).
  */
 int check_clock_read(struct check *c, struct usage_source *src);
-long long check_clock_doubt(struct check *c, const char *host, const char *session);
+long long check_clock_last_seen(struct check *c, const struct usage_row *r);
 void check_clock_session(struct check *c, const struct usage_session *u);
 void check_clock_judge(const struct check *c, struct check_host *h);
 void check_clock_free(struct check *c);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock_history.h"
 #include "entry.h"
 #include "owner.h"
 #include "report_model.h"
@@ -181,6 +182,7 @@ static int add_file_use(const struct usage_sum *s, void *arg)
 	u->op = xstrdup(s->op);
 	u->host = xstrdup(s->host);
 	u->counts = s->counts;
+	u->last_seen_latest = s->counts.last_seen;
 	return 0;
 }
 
@@ -261,6 +263,84 @@ static int keep_watched(const struct usage_watched *w, void *arg)
 	c->session = xstrdup(w->session);
 	c->what = dup_or_null(w->what);
 	return 0;
+}
+
+/* REPORT_SESSIONS: a copy of a reading of the clocks. */
+static int keep_reading(const struct usage_clock *c, void *arg)
+{
+	struct report *r = arg;
+	struct usage_clock *k = GROW(r->readings, r->nreadings, r->rcap);
+
+	*k = *c;
+	k->host = xstrdup(c->host);
+	k->session = xstrdup(c->session);
+	return 0;
+}
+
+/* File uses by their key (what, NULL first; path, exe, uid, op, host). */
+static int cmp_file_use(const void *a, const void *b)
+{
+	const struct report_file_use *x = *(const struct report_file_use *const *)a;
+	const struct report_file_use *y = *(const struct report_file_use *const *)b;
+	int c = !x->what || !y->what ? !!x->what - !!y->what : strcmp(x->what, y->what);
+
+	if (!c)
+		c = strcmp(x->path, y->path);
+	if (!c)
+		c = strcmp(x->exe, y->exe);
+	if (!c)
+		c = x->uid < y->uid ? -1 : x->uid > y->uid;
+	if (!c)
+		c = strcmp(x->op, y->op);
+	return c ? c : strcmp(x->host, y->host);
+}
+
+/* What file_uses_latest() walks the rows with. */
+struct latest_walk {
+	const struct clock_history *clocks;
+	struct report_file_use **by_key;
+	int n;
+};
+
+/* A row of a boot with a doubt: its file use's last use may be that much later. */
+static int row_latest(const struct usage_row *row, void *arg)
+{
+	const struct latest_walk *w = arg;
+	const struct boot_clock *b = clock_history_find(w->clocks, row->host, row->session);
+	struct report_file_use key = {
+		.what = (char *)row->what, .path = (char *)row->path, .exe = (char *)row->exe,
+		.uid = row->uid, .op = (char *)row->op, .host = (char *)row->host,
+	}, *k = &key, **u;
+
+	if (!b || !b->doubt || row->last_seen > LLONG_MAX - b->doubt)
+		return 0;
+	u = bsearch(&k, w->by_key, w->n, sizeof(*w->by_key), cmp_file_use);
+	if (u && row->last_seen + b->doubt > (*u)->last_seen_latest)
+		(*u)->last_seen_latest = row->last_seen + b->doubt;
+	return 0;
+}
+
+/*
+ * Each file use's last_seen_latest, from the rows of the boots whose
+ * readings give them a doubt (none, mostly: no row is read then).
+ */
+static int file_uses_latest(struct report *r, struct store *s)
+{
+	struct latest_walk w = { .clocks = &r->clocks };
+	int i, ret = 0;
+	bool doubt = false;
+
+	for (i = 0; i < r->clocks.n; i++)
+		doubt |= r->clocks.b[i].doubt > 0;
+	if (doubt && r->nfile_uses) {
+		w.by_key = xcalloc(r->nfile_uses, sizeof(*w.by_key));
+		for (i = 0; i < r->nfile_uses; i++)
+			w.by_key[w.n++] = &r->file_uses[i];
+		qsort(w.by_key, w.n, sizeof(*w.by_key), cmp_file_use);
+		ret = store_each_row(s, row_latest, &w);
+		free(w.by_key);
+	}
+	return ret;
 }
 
 /* A day of an entry's use; days of an entry with no use in the window are left out. */
@@ -347,6 +427,10 @@ static int read_parts(struct report *r, struct store *s)
 	unknown_last(r);
 	if (!ret && (r->parts & REPORT_SESSIONS))
 		ret = store_each_watched(s, keep_watched, r);
+	if (!ret && (r->parts & REPORT_SESSIONS))
+		ret = store_each_clock(s, keep_reading, r);
+	if (!ret && (r->parts & REPORT_SESSIONS) && (r->parts & REPORT_FILE_USES))
+		ret = file_uses_latest(r, s);
 	if (!ret && (r->parts & REPORT_HISTORY)) {
 		r->has_days = store_has_days(s);
 		if (r->has_days)
@@ -415,7 +499,7 @@ static void file_use_free(struct report_file_use *u)
 	free(u->host);
 }
 
-/* The strings keep_session() and keep_watched() copied. */
+/* The strings keep_session(), keep_watched() and keep_reading() copied. */
 static void sessions_free(struct report *r)
 {
 	int i;
@@ -433,6 +517,11 @@ static void sessions_free(struct report *r)
 		free((char *)r->watched[i].what);
 	}
 	free(r->watched);
+	for (i = 0; i < r->nreadings; i++) {
+		free((char *)r->readings[i].host);
+		free((char *)r->readings[i].session);
+	}
+	free(r->readings);
 }
 
 void report_free(struct report *r)

@@ -96,6 +96,14 @@ struct report_file_use {
 	unsigned int uid;
 	char *op, *host;
 	struct usage_counts counts;
+	/*
+	 * REPORT_SESSIONS too: the latest its last use may have been. A use
+	 * of a boot whose wall clock was never synchronized and was set back
+	 * is placed by the boot's last reading, and an earlier one would put
+	 * it up to the boot's doubt later (clock_history.h); counts.last_seen
+	 * when no such use is the later.
+	 */
+	long long last_seen_latest;
 };
 
 /* A host's tracer sessions that ran since --since, in order of start. */
@@ -140,14 +148,17 @@ struct report {
 	long long nsessions;
 	long long first, last;		/* the sessions' span; LLONG_MAX, LLONG_MIN: none */
 	/*
-	 * REPORT_SESSIONS: every session and watched run as the store has
-	 * them (its order: by host, then start), whatever the filter; the
+	 * REPORT_SESSIONS: every session, watched run and reading of the
+	 * clocks as the store has them (its order: by host, then start; the
+	 * readings by host, session, boottime), whatever the filter; the
 	 * strings are the model's.
 	 */
 	struct usage_session *sessions;
 	int nsess, scap;
 	struct usage_watched *watched;
 	int nwatched, wcap;
+	struct usage_clock *readings;
+	int nreadings, rcap;
 };
 
 /*

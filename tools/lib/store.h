@@ -98,6 +98,13 @@ struct usage_row {
 	 * wrote, whose times stay as written).
 	 */
 	long long first_bt, last_bt;
+	/*
+	 * Not the store's (0 in its rows): a source whose rows are summed
+	 * over sessions (Prometheus's) has no session's boot to tell how
+	 * much later than placed a use may be (check_clock.c); it says here
+	 * the latest its last use may have been, when later than last_seen.
+	 */
+	long long last_seen_latest;
 };
 
 /*

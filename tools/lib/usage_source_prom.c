@@ -18,6 +18,13 @@
  * twice, or moved to a new address) are one: counts and syncs the larger,
  * starts the earlier, as abidep merge takes them. Two targets exporting
  * one host key at once are two hosts taken for one: an error.
+ *
+ * Each boot's clock (bootclock.h) comes as the readings of its sessions'
+ * clocks, which check judges a host's clock from as from a DB's; a
+ * session with readings has its times on its boot's clock too (the
+ * tracer takes a reading at its first sync). A use, summed over sessions,
+ * has no boot of its own: the exporter says the latest it may have been
+ * when a boot's doubt makes it later than placed.
  */
 #include <limits.h>
 #include <math.h>
@@ -36,10 +43,11 @@
 
 /* The series read at begin(): their latest values. */
 enum {
-	Q_COUNT, Q_ERRORS, Q_SWEPT, Q_LAST, Q_FIRST,		/* per use */
+	Q_COUNT, Q_ERRORS, Q_SWEPT, Q_LAST, Q_FIRST, Q_LATEST,	/* per use */
 	Q_START, Q_FSYNC, Q_LSYNC, Q_UNREC, Q_SKIP, Q_LOST,	/* per session */
 	Q_WATCHED,						/* per watched run */
 	Q_HOSTLOSS,						/* per host */
+	Q_CLOCK,						/* per reading */
 	NQ
 };
 
@@ -49,6 +57,7 @@ static const char *const q_metric[NQ] = {
 	[Q_SWEPT] = "abidep_deprecated_access_swept_total",
 	[Q_LAST] = "abidep_deprecated_access_last_seen_timestamp_seconds",
 	[Q_FIRST] = "abidep_deprecated_access_first_seen_timestamp_seconds",
+	[Q_LATEST] = "abidep_deprecated_access_last_seen_latest_timestamp_seconds",
 	[Q_START] = "abidep_tracer_session_start_timestamp_seconds",
 	[Q_FSYNC] = "abidep_tracer_session_first_sync_timestamp_seconds",
 	[Q_LSYNC] = "abidep_tracer_session_last_sync_timestamp_seconds",
@@ -57,6 +66,7 @@ static const char *const q_metric[NQ] = {
 	[Q_LOST] = "abidep_tracer_session_lost_timestamp_seconds",
 	[Q_WATCHED] = "abidep_tracer_watched_last_sync_timestamp_seconds",
 	[Q_HOSTLOSS] = "abidep_tracer_unrecorded_total",
+	[Q_CLOCK] = "abidep_tracer_clock_reading_wall_seconds",
 };
 
 /* The labels that name a series' subject (the target's labels left out). */
@@ -64,14 +74,15 @@ static const char *const use_key[] = { "entry", "file", "exe", "package", "uid",
 static const char *const session_key[] = { "host", "session", NULL };
 static const char *const run_key[] = { "host", "session", "entry", "since", "found", NULL };
 static const char *const host_key[] = { "host", NULL };
+static const char *const reading_key[] = { "host", "session", "boottime_ns", "synchronized", NULL };
 
 /* Of duplicates (one subject from two targets), which value stands. */
 enum pick { PICK_MAX, PICK_MIN };
 
 static const char *const *const q_key[NQ] = {
-	use_key, use_key, use_key, use_key, use_key,
+	use_key, use_key, use_key, use_key, use_key, use_key,
 	session_key, session_key, session_key, session_key, session_key, session_key,
-	run_key, host_key,
+	run_key, host_key, reading_key,
 };
 
 /* A series by its subject: the key labels' values, each length-prefixed. */
@@ -91,6 +102,9 @@ struct prom_source {
 	long long now;
 	struct prom_vector vec[NQ], recent[3];
 	struct table t[NQ], rt[3];
+	/* The readings of Q_CLOCK (readings()), by host, session, boottime; NULL: not yet read. */
+	struct usage_clock *clocks;
+	int nclocks;
 	char err[1024];
 };
 
@@ -334,6 +348,9 @@ static void free_answers(struct prom_source *ps)
 		free_table(&ps->rt[i]);
 		prom_vector_free(&ps->recent[i]);
 	}
+	free(ps->clocks);
+	ps->clocks = NULL;
+	ps->nclocks = 0;
 }
 
 static int source_end(struct usage_source *src, bool failed)
@@ -456,6 +473,8 @@ static int fill_row(struct prom_source *ps, const struct keyed *k, long long sin
 	r->last_seen = to_ll(lookup(&ps->t[Q_LAST], k->key));
 	r->first_seen = isnan(lookup(&ps->t[Q_FIRST], k->key)) ? r->last_seen :
 			to_ll(lookup(&ps->t[Q_FIRST], k->key));
+	if (!isnan(lookup(&ps->t[Q_LATEST], k->key)))
+		r->last_seen_latest = to_ll(lookup(&ps->t[Q_LATEST], k->key));
 	memset(recent, 0, sizeof(*recent));
 	*has_recent = true;
 	if (r->last_seen < since)
@@ -491,6 +510,136 @@ static int source_each_row_since(struct usage_source *src, long long since,
 	return ret;
 }
 
+/* A boottime label: an integer as the exporter writes it, at most 18 digits (no overflow). */
+static bool parse_boottime(const char *s, long long *out)
+{
+	size_t n;
+
+	if (!s)
+		return false;
+	n = strlen(s + (*s == '-'));
+	if (!n || n > 18 || strspn(s + (*s == '-'), "0123456789") != n)
+		return false;
+	*out = strtoll(s, NULL, 10);
+	return true;
+}
+
+/*
+ * A wall time in seconds as nanoseconds: the nanosecond nearest to the
+ * double the server keeps (some 0.2 us apart near today's times; the
+ * exporter writes them exactly, and whole seconds come back exactly).
+ * False out of range.
+ */
+static bool wall_ns(double v, long long *out)
+{
+	double sec = floor(v);
+
+	if (!(sec > -9.2e9 && sec < 9.2e9))
+		return false;
+	*out = (long long)sec * NSEC_PER_SEC + llround((v - sec) * NSEC_PER_SEC);
+	return true;
+}
+
+static int cmp_reading(const void *a, const void *b)
+{
+	const struct usage_clock *x = a, *y = b;
+	int r = strcmp(x->host, y->host);
+
+	if (!r)
+		r = strcmp(x->session, y->session);
+	if (!r)
+		r = x->r.boottime < y->r.boottime ? -1 : x->r.boottime > y->r.boottime;
+	if (!r)
+		r = x->r.synced - y->r.synced;
+	return r ? r : (x->r.wall > y->r.wall) - (x->r.wall < y->r.wall);
+}
+
+/*
+ * The readings of the clocks, once per snapshot, into ps->clocks: each
+ * (host, session, boottime) once. Copies of one DB's reading are equal;
+ * of two that differ (not one DB's), the synchronized, then the later
+ * wall time, stands, whatever the order of the answer.
+ */
+static int readings(struct prom_source *ps)
+{
+	const struct table *t = &ps->t[Q_CLOCK];
+	const char *synced;
+	int i, n = 0;
+
+	if (ps->clocks)
+		return 0;
+	ps->clocks = xcalloc(t->n + 1, sizeof(*ps->clocks));
+	for (i = 0; i < t->n; i++) {
+		struct usage_clock *c = &ps->clocks[i];
+
+		c->host = prom_label_value(t->k[i].s, "host");
+		c->session = prom_label_value(t->k[i].s, "session");
+		synced = prom_label_value(t->k[i].s, "synchronized");
+		if (!c->host || !c->session ||
+		    !parse_boottime(prom_label_value(t->k[i].s, "boottime_ns"), &c->r.boottime) ||
+		    !synced || (strcmp(synced, "0") && strcmp(synced, "1")) ||
+		    !wall_ns(t->k[i].v, &c->r.wall)) {
+			snprintf(ps->err, sizeof(ps->err), "Prometheus at %s: a series of %s lacks its host, session, boottime_ns or synchronized label, or has one (or its value) out of form",
+				 prom_client_url(ps->cl), q_metric[Q_CLOCK]);
+			free(ps->clocks);
+			ps->clocks = NULL;
+			return -1;
+		}
+		c->r.synced = *synced == '1';
+	}
+	qsort(ps->clocks, t->n, sizeof(*ps->clocks), cmp_reading);
+	for (i = 0; i < t->n; i++) {
+		struct usage_clock *c = &ps->clocks[i], *last = n ? &ps->clocks[n - 1] : NULL;
+
+		if (last && !strcmp(last->host, c->host) && !strcmp(last->session, c->session) &&
+		    last->r.boottime == c->r.boottime)
+			*last = *c;
+		else
+			ps->clocks[n++] = *c;
+	}
+	ps->nclocks = n;
+	return 0;
+}
+
+static int source_each_clock(struct usage_source *src,
+			     int (*fn)(const struct usage_clock *c, void *arg), void *arg)
+{
+	struct prom_source *ps = ps_of(src);
+	int i, ret = readings(ps);
+
+	for (i = 0; !ret && i < ps->nclocks; i++)
+		ret = fn(&ps->clocks[i], arg);
+	return ret;
+}
+
+/*
+ * The boottime of @session's latest reading, or STORE_NO_BT: a session
+ * with readings has its times on its boot's clock, which is all check
+ * asks of its last_sync_bt (check_clock.c); the exporter does not say
+ * which boottime its last sync was.
+ */
+static long long session_bt(const struct prom_source *ps, const char *host, const char *session)
+{
+	int lo = 0, hi = ps->nclocks, mid, r;
+
+	/* lo: past the last reading of (host, session). */
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		r = strcmp(ps->clocks[mid].host, host);
+		if (!r)
+			r = strcmp(ps->clocks[mid].session, session) <= 0 ? -1 : 1;
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || strcmp(ps->clocks[lo - 1].host, host) ||
+	    strcmp(ps->clocks[lo - 1].session, session))
+		return STORE_NO_BT;
+	return ps->clocks[lo - 1].r.boottime > STORE_NO_BT ? ps->clocks[lo - 1].r.boottime :
+							     STORE_NO_BT + 1;
+}
+
 static long long start_of(const struct keyed *k)
 {
 	return to_ll(k->v);
@@ -515,6 +664,8 @@ static void fill_session(struct prom_source *ps, const struct keyed *k, struct u
 	u->host_id = label_or_null(k->s, "host_id");
 	u->stage = label_or_null(k->s, "stage");
 	u->boot_offset = -1;
+	if (u->host && u->session)
+		u->last_sync_bt = session_bt(ps, u->host, u->session);
 }
 
 /* Is @host among @w's (@n, sorted by host)? */
@@ -589,6 +740,10 @@ static int source_each_session(struct usage_source *src,
 	struct session_list l = { 0 };
 	int i, ret = 0;
 
+	if (readings(ps)) {
+		free(w);
+		return -1;
+	}
 	for (i = 0; i < t->n; i++) {
 		struct usage_session u;
 
@@ -681,6 +836,7 @@ static const struct usage_source_ops prom_ops = {
 	.end = source_end,
 	.each_row_since = source_each_row_since,
 	.each_session = source_each_session,
+	.each_clock = source_each_clock,
 	.each_watched = source_each_watched,
 	.has_days = source_has_days,
 	.each_day = source_each_day,
