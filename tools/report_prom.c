@@ -72,7 +72,8 @@ static const struct metric pinned_metric = {
 };
 
 /* Per session: the first with the session's description as labels. */
-enum { SM_START, SM_FIRST_SYNC, SM_LAST_SYNC, SM_UNRECORDED, SM_SKIPPED, SM_LOST, NSESS_METRICS };
+enum { SM_START, SM_FIRST_SYNC, SM_LAST_SYNC, SM_UNRECORDED, SM_SKIPPED, SM_LOST, SM_ORDER,
+       NSESS_METRICS };
 static const struct metric sess_metrics[NSESS_METRICS] = {
 	[SM_START] = { "abidep_tracer_session_start_timestamp_seconds", "gauge",
 		       "When the abidep tracer session (one load of the tracer) began, in unix seconds." },
@@ -86,6 +87,8 @@ static const struct metric sess_metrics[NSESS_METRICS] = {
 			 "Runs of the session's programs the kernel skipped (a session with a loss only)." },
 	[SM_LOST] = { "abidep_tracer_session_lost_timestamp_seconds", "gauge",
 		      "The sync that first saw the session's losses at their latest values, in unix seconds." },
+	[SM_ORDER] = { "abidep_tracer_session_order", "gauge",
+		       "The session's place among its host's sessions in the order of their first syncs (1, 2, ...), which no wall clock changes." },
 };
 
 static const struct metric watched_metric = {
@@ -193,22 +196,34 @@ static void add_pinned(struct prom *p)
  * Which sessions are exported (@keep): those whose last sync is at or
  * after @since, and each host's latest (the largest last sync; of equal
  * ones the later started), so that a host whose tracer stopped long ago
- * still says when it last ran. Sessions come by host, then start.
+ * still says when it last ran; and every session that came after a kept
+ * one in its host's order (seq), wherever a wrong clock placed it: check
+ * takes a boot placed before the one before it for a wrong clock
+ * (check_clock.c), which it must see. Sessions come by host, then start.
  */
 static void sessions_kept(const struct report *r, long long since, bool *keep)
 {
-	int i, latest = -1;
+	int i, k, first = 0, latest = -1;
+	long long seq;
 
 	for (i = 0; i < r->nsess; i++) {
 		const struct usage_session *u = &r->sessions[i];
 
 		keep[i] = u->last_sync >= since;
 		if (latest < 0 || strcmp(r->sessions[latest].host, u->host))
-			latest = i;
+			latest = first = i;
 		else if (u->last_sync >= r->sessions[latest].last_sync)
 			latest = i;
-		if (i + 1 == r->nsess || strcmp(r->sessions[i + 1].host, u->host))
-			keep[latest] = true;
+		if (i + 1 < r->nsess && !strcmp(r->sessions[i + 1].host, u->host))
+			continue;
+		keep[latest] = true;
+		/* The host's sessions first..i: the earliest kept in its order. */
+		seq = LLONG_MAX;
+		for (k = first; k <= i; k++)
+			if (keep[k] && r->sessions[k].seq > 0 && r->sessions[k].seq < seq)
+				seq = r->sessions[k].seq;
+		for (k = first; k <= i; k++)
+			keep[k] |= r->sessions[k].seq > seq;
 	}
 }
 
@@ -221,6 +236,8 @@ static void add_session_metrics(struct prom *p, const struct usage_session *u)
 	if (u->first_sync)
 		add_one(p, &sess_metrics[SM_FIRST_SYNC], sess_labels, values, 2, u->first_sync);
 	add_one(p, &sess_metrics[SM_LAST_SYNC], sess_labels, values, 2, u->last_sync);
+	if (u->seq > 0)
+		add_one(p, &sess_metrics[SM_ORDER], sess_labels, values, 2, u->seq);
 	if (u->lost_at != STORE_NO_LOSS) {
 		add_one(p, &sess_metrics[SM_UNRECORDED], sess_labels, values, 2,
 			u->unrecorded > LLONG_MAX ? LLONG_MAX : (long long)u->unrecorded);

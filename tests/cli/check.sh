@@ -1336,6 +1336,8 @@ fill "$T/p.db" <"$T/prows"
 	printf '%s\n' '# TYPE abidep_tracer_session_last_sync_timestamp_seconds gauge'
 	printf '%s\n' '# HELP abidep_tracer_session_lost_timestamp_seconds The sync that first saw the session'"'"'s losses at their latest values, in unix seconds.'
 	printf '%s\n' '# TYPE abidep_tracer_session_lost_timestamp_seconds gauge'
+	printf '%s\n' '# HELP abidep_tracer_session_order The session'"'"'s place among its host'"'"'s sessions in the order of their first syncs (1, 2, ...), which no wall clock changes.'
+	printf '%s\n' '# TYPE abidep_tracer_session_order gauge'
 	printf '%s\n' "# HELP abidep_tracer_session_skipped_runs_total Runs of the session's programs the kernel skipped (a session with a loss only)."
 	printf '%s\n' '# TYPE abidep_tracer_session_skipped_runs_total counter'
 	printf '%s\n' '# HELP abidep_tracer_session_start_timestamp_seconds When the abidep tracer session (one load of the tracer) began, in unix seconds.'
@@ -1368,7 +1370,8 @@ assert sorted(fams) == ['abidep_deprecated_access', 'abidep_deprecated_access_er
                         'abidep_tracer_clock_reading_wall_seconds',
                         'abidep_tracer_pinned', 'abidep_tracer_session_first_sync_timestamp_seconds',
                         'abidep_tracer_session_last_sync_timestamp_seconds',
-                        'abidep_tracer_session_lost_timestamp_seconds', 'abidep_tracer_session_skipped_runs',
+                        'abidep_tracer_session_lost_timestamp_seconds', 'abidep_tracer_session_order',
+                        'abidep_tracer_session_skipped_runs',
                         'abidep_tracer_session_start_timestamp_seconds', 'abidep_tracer_session_unrecorded',
                         'abidep_tracer_skipped_runs', 'abidep_tracer_unrecorded',
                         'abidep_tracer_watched_last_sync_timestamp_seconds'], sorted(fams)

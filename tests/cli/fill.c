@@ -13,7 +13,7 @@
  *
  * Each boot's own clock (schema 8): a session line may go on with
  * |started_bt|last_sync_bt (CLOCK_BOOTTIME, in seconds: its first sync is
- * at its start), a row with |first_bt|last_bt after swept, and a line
+ * at its start) and then |seq (its place in its host's order), a row with |first_bt|last_bt after swept, and a line
  * C|host|session|boottime|wall|synced is a reading of the session's
  * clocks (seconds; synced 0 or 1; store_merge_clock()). Once all are in,
  * each boot of a session with boottimes is placed by its readings
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 				goto fail;
 			continue;
 		}
-		if ((n == 5 || (n >= 8 && n <= 12) || n == 14) && !strcmp(v[0], "S")) {
+		if ((n == 5 || (n >= 8 && n <= 12) || n == 14 || n == 15) && !strcmp(v[0], "S")) {
 			struct usage_session u = {
 				.host = f(v[1]), .session = f(v[2]),
 				.started = strtoll(v[3], NULL, 10),
@@ -155,7 +155,9 @@ int main(int argc, char **argv)
 				u.boot_offset = strtoll(v[10], NULL, 10);
 			if (n >= 12)
 				u.first_sync = strcmp(v[11], "-") ? strtoll(v[11], NULL, 10) : 0;
-			if (n == 14) {
+			if (n == 15)
+				u.seq = strtoll(v[14], NULL, 10);
+			if (n >= 14) {
 				u.started_bt = u.first_sync_bt = strtoll(v[12], NULL, 10) * NSEC_PER_SEC;
 				u.last_sync_bt = strtoll(v[13], NULL, 10) * NSEC_PER_SEC;
 				placed = realloc(placed, (nplaced + 1) * sizeof(*placed));

@@ -189,7 +189,7 @@ hostile() {
 # bsession HOST SESSION MAPPING STARTED_BT LAST_SYNC_BT: a session of a
 # boot whose best mapping (wall less boottime) is MAPPING; seconds.
 bsession() {
-	echo "S|$1|$2|$(($3 + $4))|$(($3 + $5))|0|0|-|machine-id|early|$4|$(($3 + $4))|$4|$5"
+	echo "S|$1|$2|$(($3 + $4))|$(($3 + $5))|0|0|-|machine-id|early|$4|$(($3 + $4))|$4|$5${6:+|$6}"
 }
 # brow HOST SESSION MAPPING WHAT EXE UID FIRST_BT LAST_BT: 2 reads of WHAT
 # (rc0's file or cpuidle's) by EXE.
@@ -231,6 +231,17 @@ overlap() {
 	brow h07 ah07:1 $((B - 55 * D)) "$GOV" /usr/bin/cat 0 $((19 * D)) $((20 * D))
 	bsession h07 bh07:1 $((B - 20 * D + 60)) 100 $((20 * D - 3660))
 	echo "C|h07|bh07:1|100|$((B - 20 * D + 160))|1"
+}
+# h06's boots as its DB numbered them (the 6th field, seq): the first 40
+# to 20 days ago, synchronized; the second, never synchronized, its clock
+# 50 days behind from its start, placed 60 to 50 days ago: before the
+# first, overlapping nothing, out of the host's order.
+order() {
+	[ "$1" = h06 ] || { base "$1"; return; }
+	bsession h06 oah06:1 $((B - 40 * D)) 100 $((20 * D)) 1
+	echo "C|h06|oah06:1|100|$((B - 40 * D + 100))|1"
+	bsession h06 obh06:1 $((B - 60 * D)) 100 $((10 * D)) 2
+	echo "C|h06|obh06:1|100|$((B - 60 * D + 100))|0"
 }
 # h08's clock an hour ahead at boot (60 days ago), set back by its
 # synchronization: a correction, placed by the synchronized reading.
@@ -322,6 +333,8 @@ run setback_quiet "... without the read" "$RC=no-data:h05:clock $GOV=no-data:h05
 	"$RC=no-data:h05:clock $GOV=blocked uncovered=h05"
 run overlap "h07's two boots overlap by 5 days once placed (the first never synchronized, 5 days ahead)" \
 	"$RC=no-data:h07:clock $GOV=no-data:h07:clock uncovered=h07" "$RC=no-data:h07:clock $GOV=blocked uncovered=h07"
+run order "h06's second boot placed before its first, out of the host's order" \
+	"$RC=no-data:h06:clock $GOV=no-data:h06:clock uncovered=h06" "$RC=no-data:h06:clock $GOV=blocked uncovered=h06"
 run correction "h08's clock set back an hour by its synchronization" \
 	"$RC=ready $GOV=ready $FOO=not-due uncovered=" "$RC=ready $GOV=blocked:h12 uncovered="
 

@@ -431,6 +431,11 @@ static void test_clock_order(void)
 	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
 	CHECK(!c.shosts[0].clock_why);
 	done(&c, &set);
+	/* Two boots of one seq (a DB started anew, merged with the old): no order either. */
+	s[0].seq = s[1].seq = 1;
+	CHECK(!judge(&c, &set, &f, err, sizeof(err)));
+	CHECK(!c.shosts[0].clock_why);
+	done(&c, &set);
 }
 
 static void test_failure(void)

@@ -157,21 +157,46 @@ static char *overlap_why(const struct boot_clock *a, const struct boot_clock *b,
 	return r;
 }
 
+/* How find_overlap() orders a host's boots. */
+struct order {
+	const struct check *c;
+	bool by_seq;		/* their seqs are known and tell them apart */
+};
+
 /*
  * Boots in the order they came: by their seq (the host's DB numbered its
- * sessions as they first synced), by their start when either has none.
+ * sessions as they first synced), else by their start.
  */
 static int cmp_order(const void *a, const void *b, void *arg)
 {
-	const struct check *c = arg;
+	const struct order *o = arg;
 	int i = *(const int *)a, j = *(const int *)b;
-	long long x = c->clock_seqs[i], y = c->clock_seqs[j];
+	long long x = o->c->clock_seqs[i], y = o->c->clock_seqs[j];
 
-	if (!x || !y) {
-		x = c->clock_spans[i].start;
-		y = c->clock_spans[j].start;
+	if (!o->by_seq) {
+		x = o->c->clock_spans[i].start;
+		y = o->c->clock_spans[j].start;
 	}
 	return x < y ? -1 : x > y;
+}
+
+/*
+ * Can @k[0..m) be ordered by seq? Not when one has none, nor when two
+ * share one: a host whose DB was started anew (moved aside) numbers its
+ * sessions from 1 again, and a fleet DB holding both copies has no order.
+ */
+static bool seqs_tell(const struct check *c, const int *k, int m)
+{
+	int i, j;
+
+	for (i = 0; i < m; i++) {
+		if (!c->clock_seqs[k[i]])
+			return false;
+		for (j = 0; j < i; j++)
+			if (c->clock_seqs[k[j]] == c->clock_seqs[k[i]])
+				return false;
+	}
+	return true;
 }
 
 /*
@@ -182,12 +207,14 @@ static char *find_overlap(const struct check *c, int first, int n)
 {
 	const struct usage_span *sp = c->clock_spans;
 	int *k = xcalloc(n + 1, sizeof(*k)), m = 0, i, far = -1;
+	struct order o = { .c = c };
 	char *why = NULL;
 
 	for (i = first; i < first + n; i++)
 		if (sp[i].start != LLONG_MAX)
 			k[m++] = i;
-	qsort_r(k, m, sizeof(*k), cmp_order, (void *)c);
+	o.by_seq = seqs_tell(c, k, m);
+	qsort_r(k, m, sizeof(*k), cmp_order, &o);
 	for (i = 0; i < m && !why; i++) {
 		if (far >= 0 && sp[k[i]].start + CLOCK_SLACK_S < sp[far].end &&
 		    (in_window(c, &sp[k[i]], c->clocks.b[k[i]].doubt) ||

@@ -44,7 +44,7 @@
 /* The series read at begin(): their latest values. */
 enum {
 	Q_COUNT, Q_ERRORS, Q_SWEPT, Q_LAST, Q_FIRST, Q_LATEST,	/* per use */
-	Q_START, Q_FSYNC, Q_LSYNC, Q_UNREC, Q_SKIP, Q_LOST,	/* per session */
+	Q_START, Q_FSYNC, Q_LSYNC, Q_UNREC, Q_SKIP, Q_LOST, Q_ORDER,	/* per session */
 	Q_WATCHED,						/* per watched run */
 	Q_HOSTLOSS,						/* per host */
 	Q_CLOCK,						/* per reading */
@@ -64,6 +64,7 @@ static const char *const q_metric[NQ] = {
 	[Q_UNREC] = "abidep_tracer_session_unrecorded_total",
 	[Q_SKIP] = "abidep_tracer_session_skipped_runs_total",
 	[Q_LOST] = "abidep_tracer_session_lost_timestamp_seconds",
+	[Q_ORDER] = "abidep_tracer_session_order",
 	[Q_WATCHED] = "abidep_tracer_watched_last_sync_timestamp_seconds",
 	[Q_HOSTLOSS] = "abidep_tracer_unrecorded_total",
 	[Q_CLOCK] = "abidep_tracer_clock_reading_wall_seconds",
@@ -82,7 +83,7 @@ enum pick { PICK_MAX, PICK_MIN };
 static const char *const *const q_key[NQ] = {
 	use_key, use_key, use_key, use_key, use_key, use_key,
 	session_key, session_key, session_key, session_key, session_key, session_key,
-	run_key, host_key, reading_key,
+	session_key, run_key, host_key, reading_key,
 };
 
 /* A series by its subject: the key labels' values, each length-prefixed. */
@@ -661,6 +662,7 @@ static void fill_session(struct prom_source *ps, const struct keyed *k, struct u
 	u->unrecorded = to_count(lookup(&ps->t[Q_UNREC], k->key));
 	u->skipped = to_count(lookup(&ps->t[Q_SKIP], k->key));
 	u->lost_at = isnan(lost) ? STORE_NO_LOSS : to_ll(lost);
+	u->seq = to_ll(lookup(&ps->t[Q_ORDER], k->key));	/* none: 0 */
 	u->host_id = label_or_null(k->s, "host_id");
 	u->stage = label_or_null(k->s, "stage");
 	u->boot_offset = -1;
