@@ -389,4 +389,36 @@ for l in items:
     assert not re.search(r'(?<!\\\\)[<>*_\`|\[\]&]', l[2:]), l
 "
 
+section "merge: two copies of one host's DB, taken before and after its clock was stepped"
+# h1's boot began 60 days behind (mapping M0); a read 10 s after boot; the
+# later copy has the reading that corrected the clock (mapping M1). Merged
+# in either order, every time of the boot is placed by M1, as the tracer
+# placed them in the later copy.
+M1=1717200000 M0=$((1717200000 - 60 * 86400))
+{
+	echo "S|h1/0123456789abcdef|b1:1|$((M0 + 5))|$((M0 + 20))|0|0|-|machine-id|early|5|$((M0 + 5))|5|20|1"
+	echo "C|h1/0123456789abcdef|b1:1|5|$((M0 + 5))|0"
+	echo "h1/0123456789abcdef|b1:1|/sys/class/rc/rc0/current_protocol|$RC|t|deprecated|read|0|5|-|/usr/bin/cat|cat|9|1|1|0|$((M0 + 10))|$((M0 + 10))|0|10|10"
+} >"$T/early.rows"
+"$T/fill" "$T/early.db" <"$T/early.rows"
+{
+	cat "$T/early.rows"
+	echo "S|h1/0123456789abcdef|b1:1|$((M0 + 5))|$((M0 + 40))|0|0|-|machine-id|early|5|$((M0 + 5))|5|40|1"
+	echo "C|h1/0123456789abcdef|b1:1|30|$((M1 + 30))|0"
+} | "$T/fill" "$T/late.db"
+placed() {
+	sqlite3 "$1" "SELECT first_seen, last_seen FROM usage; SELECT started, last_sync FROM sessions; SELECT count(*) FROM clock" |
+		tr '\n' ' '
+}
+want="$((M1 + 10))|$((M1 + 10)) $((M1 + 5))|$((M1 + 40)) 2 "
+check "the later copy: placed by the correcting reading" same "$(placed "$T/late.db")" "$want"
+"$A" merge "$T/early.db" "$T/late.db" -o "$T/m1.db" >/dev/null
+"$A" merge "$T/late.db" "$T/early.db" -o "$T/m2.db" >/dev/null
+check "merged early then late: the same" same "$(placed "$T/m1.db")" "$want"
+check "merged late then early: the same" same "$(placed "$T/m2.db")" "$want"
+"$A" merge "$T/early.db" -o "$T/m3.db" >/dev/null
+"$A" merge "$T/late.db" -o "$T/m3.db" >/dev/null
+check "the early copy merged first into a fleet DB, the late one into it after: the same" \
+	same "$(placed "$T/m3.db")" "$want"
+
 finish fleet

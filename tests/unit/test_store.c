@@ -2362,6 +2362,81 @@ static void test_keyless(void)
 	store_close(s);
 }
 
+
+/* ---- each boot's own clock: store_clock_note(), store_clock_redate() (store_clock.c) ---- */
+
+#define NS(s)	((s) * NSEC_PER_SEC)
+
+/*
+ * One sync of session "b1:1" on h1 as trace_sync.c writes it: the clocks
+ * read @bt seconds after boot with the wall clock at @wall (synchronized
+ * or not), a use at boottime @use_bt (seconds), then the session row, a
+ * watched run, and the boot placed again if the mapping moved.
+ */
+static int clock_sync(struct store *s, long long bt, long long wall, bool synced,
+		      long long use_bt, long long *mapping)
+{
+	const struct clock_reading r = { NS(bt), NS(wall), synced };
+	const struct store_watch w = { "/sys/class/rc/rcN/current_protocol", 1 };
+	const struct store_session_info si = { "machine-id", "early", { 0 }, -1 };
+	struct usage_row u = row("b1:1", 1, 0, 0);
+	struct store_when now;
+
+	if (store_begin(s) || store_clock_note(s, "h1", "b1:1", &r, mapping))
+		return -1;
+	now = (struct store_when){ clock_place(NS(bt), *mapping), NS(bt), *mapping };
+	u.first_bt = u.last_bt = NS(use_bt);
+	u.first_seen = u.last_seen = clock_place(u.last_bt, *mapping);
+	if (store_add(s, &u) || store_session(s, "h1", "b1:1", &now, 0, 0) ||
+	    store_session_watched(s, "h1", "b1:1", &si, &now, &w, 1) ||
+	    store_clock_redate(s, "h1", "b1:1", false))
+		return -1;
+	return store_commit(s);
+}
+
+static void test_clock(void)
+{
+	char *db = xstrdup(tpath("clock.db"));
+	struct store *s = open_rw(db);
+	long long m = 0, T = DAY(100);
+
+	current = "clock";
+	CHECK(s != NULL);
+	/* The clock 60 days behind; a use 10 s after boot, synced at 20 s. */
+	CHECK(!clock_sync(s, 20, T - 60 * 86400 + 20, false, 10, &m));
+	CHECK(m == T - 60 * 86400 && sql_int(db, "SELECT count(*) FROM clock") == 1);
+	CHECK(sql_int(db, "SELECT first_seen FROM usage") == T - 60 * 86400 + 10);
+	/* The same mapping at the next sync: no reading kept. */
+	CHECK(!clock_sync(s, 30, T - 60 * 86400 + 30, false, 25, &m));
+	CHECK(sql_int(db, "SELECT count(*) FROM clock") == 1);
+	/*
+	 * Corrected: a step of +60 days, the later reading best; every time
+	 * of the boot placed again, the day of the use moved.
+	 */
+	CHECK(!clock_sync(s, 40, T + 40, false, 35, &m));
+	CHECK(m == T && sql_int(db, "SELECT count(*) FROM clock") == 2);
+	CHECK(sql_int(db, "SELECT first_seen FROM usage") == T + 10 &&
+	      sql_int(db, "SELECT last_seen FROM usage") == T + 35);
+	CHECK(sql_int(db, "SELECT started FROM sessions") == T + 20 &&
+	      sql_int(db, "SELECT last_sync FROM sessions") == T + 40 &&
+	      sql_int(db, "SELECT clock_offset FROM sessions") == T);
+	CHECK(sql_int(db, "SELECT min(since) FROM watched") == T + 20);
+	/* Its days: the two of 60 days back are one now, today's, their counts summed. */
+	CHECK(sql_int(db, "SELECT count(*) FROM usage_days") == 1 &&
+	      sql_int(db, "SELECT day FROM usage_days") == T &&
+	      sql_int(db, "SELECT count FROM usage_days") == 3);
+	/* Synchronized, a second later: it wins over the later unsynchronized one after. */
+	CHECK(!clock_sync(s, 50, T + 51, true, 45, &m));
+	CHECK(m == T + 1 && sql_int(db, "SELECT count(*) FROM clock") == 3);
+	CHECK(!clock_sync(s, 60, T - 60 * 86400 + 60, false, 55, &m));
+	CHECK(m == T + 1 && sql_int(db, "SELECT count(*) FROM clock") == 4);
+	CHECK(sql_int(db, "SELECT last_seen FROM usage") == T + 56 &&
+	      sql_int(db, "SELECT first_seen FROM usage") == T + 11);
+	CHECK(sql_is(db, "PRAGMA integrity_check", "ok"));
+	store_close(s);
+	free(db);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -2390,6 +2465,7 @@ int main(void)
 	test_days_merge();
 	test_swept();
 	test_sessions();
+	test_clock();
 	test_usage_add();
 	test_all_swept();
 	test_dpkg();
