@@ -12,6 +12,7 @@ set -u
 A=$ABIDEP_REPO/build/abidep
 REL=$ABIDEP_REPO/build/release
 PREV=$REL/previous/src/build/abidep
+OLD7=$REL/schema7/src/build/abidep
 OLD6=$REL/schema6/src/build/abidep
 OLD4=$REL/schema4/src/build/abidep
 OLD3=$REL/schema3/src/build/abidep
@@ -65,6 +66,7 @@ unsummed() {
 
 section "the earlier versions were built"
 check "previous: commit $(cat $REL/previous/commit)" test -x "$PREV"
+check "schema7: commit $(cat $REL/schema7/commit)" test -x "$OLD7"
 check "schema6: commit $(cat $REL/schema6/commit)" test -x "$OLD6"
 check "schema4: commit $(cat $REL/schema4/commit)" test -x "$OLD4"
 check "schema3: commit $(cat $REL/schema3/commit)" test -x "$OLD3"
@@ -87,7 +89,7 @@ UPGRADED=$(date +%s)
 reads 4
 check "this version: trace --status of the old pin" "$A" trace --status
 check "this version: trace --sync of the old pin" sh -c "'$A' trace --sync --db $DB 2>/tmp/sync.err"
-check "... which makes the DB schema 7" same "$(sqlite3 $DB 'PRAGMA user_version')" 7
+check "... which makes the DB schema 8" same "$(sqlite3 $DB 'PRAGMA user_version')" 8
 check "... the host's rows taken as this host's: keyed by its machine id ($KEY)" \
 	same "$(sqlite3 $DB 'SELECT DISTINCT host FROM usage; SELECT DISTINCT host FROM sessions' | tr '\n' ' ')" "$KEY $KEY "
 check "... and said" grep -q "^abidep: the rows of host abidep-vm, written before hosts had ids, are this host's: now keyed $KEY\$" /tmp/sync.err
@@ -115,10 +117,10 @@ check "... report --since the upgrade: the uses of the days since, today's (9 + 
 	same "$("$A" report -j --db $DB --since @$UPGRADED | python3 -c '
 import json, sys
 print(sorted(u["count"] for e in json.load(sys.stdin) if sys.argv[1] in e["files"] for u in e["users"] if u["exe"] == "/usr/bin/cat"))' "$F")" "[10, 10]"
-# A schema 7 DB is newer than previous knows: it refuses it, saying so.
+# A schema 8 DB is newer than previous knows: it refuses it, saying so.
 check "the previous version refuses the DB this one upgraded (exit 6)" \
 	sh -c "'$PREV' report -j --db $DB >/dev/null 2>/tmp/prev.err; test \$? = 6"
-check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 7' /tmp/prev.err
+check "... naming a newer abidep" grep -q 'made by a newer abidep (schema 8' /tmp/prev.err
 
 # old_db N BINARY WHAT SQL WANT: a DB the schema N version's tracer wrote
 # (2 reads), reported by this version, left as it is; this version's
@@ -135,7 +137,7 @@ old_db() {
 	check "... and leaves it schema $n (a reader changes nothing)" \
 		same "$(sqlite3 $db 'PRAGMA user_version')" $n
 	check "this version pins on it" "$A" trace --pin --db $db
-	check "... which makes it schema 7 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
+	check "... which makes it schema 8 ($3)" same "$(sqlite3 $db "$4" | tr '\n' ' ')" "$5"
 	reads 3
 	check "... and stops" "$A" trace --stop --db $db
 	check "... the old rows and the new summed (2 + 3)" same "$(rows $db)" "$(want 5)"
@@ -147,21 +149,52 @@ old_db() {
 		same "$(days $db "session IN ($olds)")" "open|2 read|2 "
 }
 
+section "a schema 7 DB (no readings of the clocks), read and then written by this version"
+old_db 7 "$OLD7" "the clock table, empty of the old session's, and its boottimes NULL" \
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sessions WHERE last_sync_bt IS NULL; SELECT count(DISTINCT session) FROM clock" "8 18 1 1 "
+# The old session's times stay the wall clock's as it was: judged as
+# before, and marked (no clock in check -j's boots).
+mkdir -p /tmp/tables
+sed 's/^Deprecated:.*/&\nRemove-after:\t2021/' "$ABIDEP_REPO/migration-tables/sysfs-cpuidle" \
+	>/tmp/tables/sysfs-cpuidle
+check "... check: the old session's boot has no clock (null), this version's has one" \
+	same "$("$A" check -j -t /tmp/tables --db /tmp/schema7.db --entry current_governor_ro | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sorted(str(b["clock"] is None) for h in d["db"]["host_boots"] for b in h["boots"]))')" "['False']"
+
+section "a tracer the schema 7 version pinned early, adopted and synced by this one"
+DB7=/tmp/pin7.db
+check "schema7: trace --pin --early (its record: no reading of the clocks)" "$OLD7" trace --pin --early
+reads 2
+check "this version: trace --pin --adopt (the first sync)" "$A" trace --pin --adopt --db $DB7
+check "... the session's start at the pin's boottime (from its seconds since boot)" \
+	same "$(sqlite3 $DB7 'SELECT started_bt % 1000000000 = 0, started_bt <= first_sync_bt FROM sessions' | tr '\n' ' ')" "1|1 "
+check "... the uses with their boottimes" \
+	same "$(sqlite3 $DB7 "SELECT count(*) FROM usage WHERE path = '$F' AND first_bt > 0 AND last_bt > 0")" 2
+check "... a reading of the clocks" same "$(sqlite3 $DB7 'SELECT count(*) FROM clock')" 1
+date -s @$(($(date +%s) - 60 * 86400)) >/dev/null
+check "the clock set back 60 days (never synchronized): trace --stop" "$A" trace --stop --db $DB7
+date -s @$(($(date +%s) + 60 * 86400)) >/dev/null
+check "... check: blocked by the reads (the boot's last reading places them 60 days back, an earlier one now)" \
+	sh -c "'$A' check -t /tmp/tables --db $DB7 --entry current_governor_ro >/tmp/c7.out; test \$? = 1"
+check "... the host's clock named" grep -q 'its wall clock was wrong: boot .*never synchronized, was set back 60 days' /tmp/c7.out
+
 section "a schema 6 DB (no sessions' first sync), read and then written by this version"
 old_db 6 "$OLD6" "the sessions' first sync (NULL in its old sessions)" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sessions WHERE first_sync IS NULL" "7 12 1 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sessions WHERE first_sync IS NULL" "8 18 1 "
 
 section "a schema 4 DB (no sessions' losses), read and then written by this version"
 old_db 4 "$OLD4" "the sessions' losses, host ids and the watched table" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "7 12 1 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('sessions'); SELECT count(*) FROM sqlite_master WHERE name = 'watched'" "8 18 1 "
 
 section "a schema 3 DB (no daily history), read and then written by this version"
 old_db 3 "$OLD3" "usage_days, then the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "7 0 12 "
+	"PRAGMA user_version; SELECT count(*) FROM usage_days; SELECT count(*) FROM pragma_table_info('sessions')" "8 0 18 "
 
 section "a schema 2 DB (no swept column), read and then written by this version"
 old_db 2 "$OLD2" "swept, usage_days, the sessions' losses" \
-	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "7 1 0 "
+	"PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM usage_days" "8 1 0 "
 
 section "a schema 1 DB (no sessions table), read and then written by this version"
 DB1=/tmp/schema1.db
@@ -172,16 +205,12 @@ check "... the DB is schema 1" same "$(sqlite3 $DB1 'PRAGMA user_version')" 1
 check "this version reports it (2 reads)" same "$(rows $DB1)" "$(want 2)"
 check "... and leaves it schema 1 (a reader changes nothing)" \
 	same "$(sqlite3 $DB1 'PRAGMA user_version')" 1
-# The entry made due: the tables with a Remove-after for it.
-mkdir -p /tmp/tables
-sed 's/^Deprecated:.*/&\nRemove-after:\t2021/' "$ABIDEP_REPO/migration-tables/sysfs-cpuidle" \
-	>/tmp/tables/sysfs-cpuidle
 check "check reads it: blocked by cat's reads (exit 1)" \
 	sh -c "'$A' check -t /tmp/tables --db $DB1 --entry current_governor_ro >/tmp/c.out; test \$? = 1"
 check "... naming the reader" grep -q '/usr/bin/cat' /tmp/c.out
 check "this version pins on it" "$A" trace --pin --db $DB1
-check "... which makes it schema 7 (sessions, swept, usage_days, the sessions' losses, watched)" \
-	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name IN ('usage_days', 'watched')" | tr '\n' ' ')" "7 1 2 "
+check "... which makes it schema 8 (sessions, swept, usage_days, the sessions' losses, watched, clock)" \
+	same "$(sqlite3 $DB1 "PRAGMA user_version; SELECT count(*) FROM pragma_table_info('usage') WHERE name = 'swept'; SELECT count(*) FROM sqlite_master WHERE name IN ('usage_days', 'watched', 'clock')" | tr '\n' ' ')" "8 1 3 "
 reads 3
 check "... and stops" "$A" trace --stop --db $DB1
 check "... the old rows and the new summed (2 + 3)" same "$(rows $DB1)" "$(want 5)"
