@@ -87,6 +87,21 @@ read_f() {
 	cat $F >/dev/null
 }
 
+# stepped DB FROM TO READ: the wall clock at real time + FROM seconds, the
+# tracer pinned on DB, $F read if READ is "read", a sync; the clock at
+# real time + TO, a sync, the tracer stopped; then the clock right again.
+# FROM and TO may end in ":sync": the clock then synchronized.
+stepped() {
+	clock "${2%:sync}" "$(echo "$2" | sed -n 's/.*:sync$/sync/p')"
+	pin "$1"
+	[ "$4" != read ] || read_f
+	sync_db "$1"
+	clock "${3%:sync}" "$(echo "$3" | sed -n 's/.*:sync$/sync/p')"
+	sync_db "$1"
+	stop "$1"
+	clock 0
+}
+
 section "setup"
 mkdir -p $T
 sed 's/^Deprecated:\t2020-04$/&\nRemove-after:\t2021-01/' "$ABIDEP_REPO/migration-tables/sysfs-cpuidle" >$T/sysfs-cpuidle
@@ -98,13 +113,7 @@ check "the guest's clock is unsynchronized after date -s" sh -c "date -s @$(real
 one_boot() {
 	section "pinned 60 days behind; a reader; a sync; the clock corrected; a sync"
 	db=/tmp/behind-read.db
-	clock $((-60 * DAY))
-	pin $db
-	read_f
-	sync_db $db
-	clock 0
-	sync_db $db
-	stop $db
+	stepped $db $((-60 * DAY)) 0 read
 	check "blocked by the reader, its clock stepped forward (no wrong clock)" \
 		same "$(judge $db)" "blocked|/usr/bin/cat|-"
 	check "... the use re-dated to when it was, not 60 days back" near "$(last_use $db)" "$(real)" 600
@@ -129,14 +138,7 @@ one_boot() {
 
 	section "right; a reader; a sync; set back 60 days; a sync"
 	db=/tmp/back-read.db
-	clock 0
-	pin $db
-	read_f
-	sync_db $db
-	clock $((-60 * DAY))
-	sync_db $db
-	stop $db
-	clock 0
+	stepped $db 0 $((-60 * DAY)) read
 	got=$(judge $db 2>/dev/null)
 	check "blocked by the reader (it may have read now)" same "$(echo "$got" | cut -d'|' -f1-2)" "blocked|/usr/bin/cat"
 	check "... the host's clock wrong: never synchronized, set back" \
@@ -144,52 +146,26 @@ one_boot() {
 
 	section "right; no reader; a sync; set back 60 days; a sync"
 	db=/tmp/back-quiet.db
-	clock 0
-	pin $db
-	sync_db $db
-	clock $((-60 * DAY))
-	sync_db $db
-	stop $db
-	clock 0
+	stepped $db 0 $((-60 * DAY)) -
 	check "no-data, naming the wall clock" sh -c "'$A' check -d $db -t $T --entry current_governor_ro |
 		grep -q 'no-data): the wall clock was wrong in the quiet window'"
 
 	section "pinned 60 days behind; a reader; a sync; corrected and synchronized; a sync"
 	db=/tmp/synced.db
-	clock $((-60 * DAY))
-	pin $db
-	read_f
-	sync_db $db
-	clock 0 sync
-	sync_db $db
-	stop $db
+	stepped $db $((-60 * DAY)) 0:sync read
 	check "blocked by the reader, the clock right" same "$(judge $db)" "blocked|/usr/bin/cat|-"
 	check "... the use placed by the synchronized reading" near "$(last_use $db)" "$(real)" 600
 	check "... the step synchronized" same "$(sqlite3 $db 'SELECT synced FROM clock ORDER BY boottime')" "$(printf '0\n1')"
 
 	section "synchronized; a reader; a sync; set back 60 days (not synchronized); a sync"
 	db=/tmp/synced-back.db
-	clock 0 sync
-	pin $db
-	read_f
-	sync_db $db
-	clock $((-60 * DAY))
-	sync_db $db
-	stop $db
-	clock 0
+	stepped $db 0:sync $((-60 * DAY)) read
 	check "blocked, the synchronized reading kept (no wrong clock)" same "$(judge $db)" "blocked|/usr/bin/cat|-"
 	check "... the use where the synchronized clock put it" near "$(last_use $db)" "$(real)" 600
 
 	section "right; a reader; a sync; set forward 60 days; a sync"
 	db=/tmp/ahead.db
-	clock 0
-	pin $db
-	read_f
-	sync_db $db
-	clock $((60 * DAY))
-	sync_db $db
-	stop $db
-	clock 0
+	stepped $db 0 $((60 * DAY)) read
 	check "blocked by the reader (placed ahead: a use after now counts)" \
 		same "$(judge $db 2>/dev/null | cut -d'|' -f1-2)" "blocked|/usr/bin/cat"
 }
