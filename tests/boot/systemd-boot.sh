@@ -128,6 +128,26 @@ for e in json.load(open(sys.argv[1])):
         b = u.get("boot") or {}
         print("%s|%s" % (u["exe"], b.get("stage")))' /tmp/report.json | grep "$libexec/" | sort -u)" "$want"
 
+	# The units ask the kernel whether the wall clock is synchronized
+	# (tools/lib/bootclock.c): their sandbox must let adjtimex(2) through.
+	# No NTP here: set the kernel's state as a daemon would.
+	section "booted: the sandboxed sync reads the clock's synchronization"
+	check "the wall clock stepped an hour and said synchronized (adjtimex ADJ_STATUS)" python3 -c '
+import ctypes, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+t = (ctypes.c_long * 2)(int(time.time()) + 3600, 0)
+if libc.clock_settime(0, t): sys.exit(1)
+buf = ctypes.create_string_buffer(256)
+struct.pack_into("I", buf, 0, 0x1c)
+struct.pack_into("qq", buf, 24, 0, 0)
+struct.pack_into("i", buf, 40, 0)
+sys.exit(libc.adjtimex(buf) != 0)'
+	check "abidep-sync.service: a reading of the clocks, synchronized, an hour on" sh -c "
+		systemctl start abidep-sync.service &&
+		test \"\$(sqlite3 $db 'SELECT synced FROM clock ORDER BY boottime DESC LIMIT 1')\" = 1"
+	check "... the boot's times placed by it (its session's last sync after the clock's step)" \
+		test "$(sqlite3 $db 'SELECT max(last_sync) FROM sessions')" -ge "$(($(date +%s) - 120))"
+
 	[ "$mode" = early ] && walk_fleet
 
 	section "booted: stop flushes and unpins; a restart pins again, late"

@@ -118,7 +118,7 @@ E=/tmp/early.db
 check "--early without --pin: exit 2" sh -c "$A trace --early --db $E 2>/tmp/err; test \$? = 2 && grep -q 'early goes with --pin only' /tmp/err"
 check "trace --pin --early (no udev has run here: early)" "$A" trace --pin --early --db $E
 check "... no DB yet" test ! -e $E
-check "... the pin's stage recorded for the syncs" grep -q ' early [0-9]* [0-9]*$' /run/abidep/pinned-stage
+check "... the pin's stage recorded for the syncs, with its reading of the clocks" grep -q ' early [0-9]* [0-9]* [0-9]* [0-9]* [01]$' /run/abidep/pinned-stage
 sleep 2
 check "trace --sync writes the session" "$A" trace --sync --db $E
 check "... stage early, started at the pin (before its first sync), seconds after boot" \
