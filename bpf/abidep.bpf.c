@@ -752,7 +752,7 @@ static __always_inline bool key_add(void *map, struct abidep_usage_key *key,
 		u = bpf_map_lookup_elem(map, key);
 		if (u)
 			count(u, ret, now);
-		return u != NULL;
+		return !!u;
 	}
 	if (err) {
 		stat_inc(ABIDEP_STAT_DROPPED);

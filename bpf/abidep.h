@@ -103,35 +103,38 @@ struct abidep_usage {
  *
  * While the mark is fresh (its last activity less than
  * ABIDEP_SWEEP_WINDOW_NS ago), each program (executable) on that side
- * that opens files in the directory has a tally of its own, of that
- * listing (gen): the files it opened, as bits of a bitmap, each file's
- * bit its place in the directory (ranks, from userspace: exact up to
- * ABIDEP_SWEEP_BITS files). A sweep opens each file once, and in an order
- * that comes from the directory (enum abidep_order); a program that picks
- * its files opens them in an order of its own. So:
- *  - an open of a file the tally already holds is by name (byname): every
- *    access of that file under the tally is, and none is held or swept;
- *  - a file opened in none of the orders the tally's files so far were
- *    all in (orders) is by name, and before the tally is a sweep it ends
- *    every order: such a program is never a sweep...
- *  - ...unless it listed a subdirectory of the directory itself (walked):
- *    it walks the device's tree, as udevadm info -a does, which opens the
- *    files in an order of its own (a hash set's);
- *  - a file the tracer has not ranked (made since its last refresh of the
- *    watched set) is by name.
- * Once a tally has as many files as its directory's dirs value (need),
- * set by userspace from the number of regular files in it
+ * that opens files in the directory has a tally of its own, of the side's
+ * last listing (gen): the files it opened, each as a bit, its place in
+ * the directory's readdir order (ranks, written by userspace: a bit a
+ * file up to ABIDEP_SWEEP_BITS files). A sweep opens each file once, in
+ * an order that comes from the directory (enum abidep_order); a program
+ * that picks its files opens them in an order of its own. So a file is
+ * opened by name (byname), and every access of it under the tally is by
+ * name, neither held nor swept, when:
+ *  - the tally holds it already (opened again);
+ *  - it comes in none of the orders that the tally's files so far were
+ *    all in (orders), unless the program listed a subdirectory of the
+ *    directory itself (walked): it walks the tree, as udevadm info -a
+ *    does, which opens the files in an order of its own. Before the tally
+ *    is a sweep, such a file ends every order: the program is not a
+ *    sweep, unless it walks;
+ *  - the tracer has not ranked it (made since its last refresh of the
+ *    watched set); an access of a file the tally did not open (before the
+ *    listing) is by name too.
+ * Once a tally has as many files, not by name, as its directory's dirs
+ * value (need), set by userspace from the number of regular files in it
  * (tools/tracer/trace_watch.c: 3 in 4 of them, and at least
- * ABIDEP_SWEEP_FILES), it is a sweep: the watched accesses that program
- * made under it, before (held in pending) and after, of files it opened
- * under it and not by name, count as swept. So a program that lists the
- * directory, then opens a few files it wants by name, stays by name; so
- * does another program of the same script that reads a file by name
- * right after a sweep (a tally is per program), and the same program
- * reading again a file it swept. What it cannot tell apart: a program of
- * the sweep's side that, within the window, opens by name a file the
- * sweep has not opened, after the sweep's last file in one of its orders
- * (in any order if it walked the tree).
+ * ABIDEP_SWEEP_FILES), it is a sweep: the other accesses that program
+ * made under it, before (held in pending) and after, count as swept. So
+ * a program that lists the directory, then opens a few files it wants,
+ * or many in an order of its own, stays by name; so does another program
+ * of the same script that reads a file right after a sweep (a tally is
+ * per program), and the same program reading again a file it swept.
+ * What it cannot tell apart: the same program on the sweep's side, within
+ * the window and before the side lists the directory again, opening by
+ * name a file the sweep did not open, later in an order the sweep kept
+ * (in any order if it walked); and a program that opens 3 in 4 of the
+ * files by name in one of the orders, or after listing a subdirectory.
  */
 #define ABIDEP_MAX_DIRS		ABIDEP_MAX_WATCHED
 #define ABIDEP_MAX_RANKED	65536
