@@ -368,4 +368,41 @@ check "--count-sweeps: the sweeps block too" test "$got" = "$want"
 check "check's text (--by-host) names them 'enumerated by ... (swept its directory)'" \
 	sh -c "'$A' check --by-host -d $DB -t /tmp/tables --entry current_protocol | grep -q '^  enumerated by /usr/bin/udevadm (swept its directory), not blocking'"
 
+section "ranks: the watched directories' files, kept with the watched set"
+# The ranks of the regular files of directory $2 in the ranks map (bpftool's
+# JSON on stdin) against their places: in readdir order, by name and as the
+# locales collate (as PICK has it); and none left of the inode numbers $3...
+ranks_of() {
+	python3 -c '
+import json, os, re, sys
+d, gone = sys.argv[1], set(int(x) for x in sys.argv[2:])
+ranks = {}
+for e in json.load(sys.stdin):
+    f = e.get("formatted", e)
+    ranks[int(f["key"])] = f["value"]["rank"]
+listed = [f for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))]
+orders = (listed, sorted(listed),
+          sorted(listed, key=lambda f: (re.sub("[^0-9a-z]", "", f.lower()), f)))
+bad = [f for f in listed if ranks.get(os.stat(os.path.join(d, f)).st_ino) !=
+       [o.index(f) + 1 for o in orders]]
+left = gone & set(ranks)
+print("%d files, wrong: %s, left of the gone: %d" % (len(listed), bad, len(left)))' "$@"
+}
+check "trace --pin (ranks)" "$A" trace --pin -d /tmp/ranks.db
+got=$(bpftool -j map dump pinned /sys/fs/bpf/abidep/ranks | ranks_of "$RCDIR")
+check "ranks: rc0's files, each in its three orders ($got)" test "$got" = "8 files, wrong: [], left of the gone: 0"
+# shellcheck disable=SC2046 # the inode numbers
+set -- $(stat -c %i "$RCDIR"/* 2>/dev/null)
+check "rmmod rc-loopback" rmmod rc-loopback
+check "modprobe rc-loopback" modprobe rc-loopback
+sleep 1
+rcdir=$(readlink -f "$(ls -d /sys/class/rc/rc* | head -n 1)")
+check "trace --sync" "$A" trace --sync -d /tmp/ranks.db
+got=$(bpftool -j map dump pinned /sys/fs/bpf/abidep/ranks | ranks_of "$rcdir" "$@")
+check "ranks after the device came back: its new files, none of the old ($got)" \
+	test "$got" = "8 files, wrong: [], left of the gone: 0"
+got=$(bpftool -j map dump pinned /sys/fs/bpf/abidep/ranks | ranks_of $CPUIDLE)
+check "ranks: cpuidle's files ($got)" test "$got" = "4 files, wrong: [], left of the gone: 0"
+check "trace --stop (ranks)" "$A" trace --stop -d /tmp/ranks.db
+
 finish sweep

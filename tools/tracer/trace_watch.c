@@ -271,22 +271,22 @@ static int cmp_ranked(const void *a, const void *b)
  */
 static void ranks_sync(struct tracer *tr, struct rank_set *rs)
 {
-	__u64 key, next, *prev = NULL;
+	__u64 key, next, *prev = NULL, *gone = NULL;
+	int i, ngone = 0, cap = 0;
 	struct ranked k;
-	int i;
 
 	qsort(rs->v, rs->n, sizeof(*rs->v), cmp_ranked);
+	/* The files gone, deleted once the walk is over: it does not restart. */
 	while (!bpf_map_get_next_key(tr->fd[M_RANKS], prev, &next)) {
 		key = next;
-		k.ino = key;
-		if (!bsearch(&k, rs->v, rs->n, sizeof(*rs->v), cmp_ranked)) {
-			/* Deleted: the walk goes on from the start. */
-			bpf_map_delete_elem(tr->fd[M_RANKS], &key);
-			prev = NULL;
-			continue;
-		}
 		prev = &key;
+		k.ino = key;
+		if (!bsearch(&k, rs->v, rs->n, sizeof(*rs->v), cmp_ranked))
+			*GROW(gone, ngone, cap) = key;
 	}
+	for (i = 0; i < ngone; i++)
+		bpf_map_delete_elem(tr->fd[M_RANKS], &gone[i]);
+	free(gone);
 	for (i = 0; i < rs->n; i++)
 		if (bpf_map_update_elem(tr->fd[M_RANKS], &rs->v[i].ino, &rs->v[i].r, BPF_ANY)) {
 			fprintf(stderr, "abidep: cannot rank the files of the watched directories: %s\n",
