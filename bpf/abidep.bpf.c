@@ -154,7 +154,7 @@ struct {
 
 /*
  * Sweeps (bpf/abidep.h): the watched files' directories, each with the
- * number of distinct files (hash bits) a sweep of it opens; and listings.
+ * number of distinct files a sweep of it opens; and listings.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -163,6 +163,15 @@ struct {
 	__type(key, __u64);
 	__type(value, __u32);
 } dirs SEC(".maps");
+
+/* The regular files of those directories: their places in each order. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, ABIDEP_MAX_RANKED);
+	__type(key, __u64);
+	__type(value, struct abidep_rank);
+} ranks SEC(".maps");
 
 /* LRU: a listing is of use for seconds; the oldest make room. */
 struct {
@@ -211,7 +220,8 @@ struct {
 struct abidep_pending {
 	__u32 file_id;
 	__u32 op;
-	__u64 dir;		/* the file's directory's inode number */
+	__u64 dir;		/* the file's directory's inode number, as record()'s */
+	__u64 ino;		/* the file's, as record()'s */
 };
 
 struct {
@@ -366,9 +376,11 @@ listing_mark(struct task_struct *task, __u64 dir, __u64 now, __u32 *side)
 /*
  * The fresh listing of @dir that an access by @task, running executable
  * (@exe_dev, @exe_ino), falls under: the opens of files in @dir by that
- * program on the lister's side (bpf/abidep.h), or NULL. @open: the access
- * is an open, which starts the program's tally if it has none (or a stale
- * one) and keeps the side's mark fresh.
+ * program on the lister's side since the side's last listing of it
+ * (bpf/abidep.h), or NULL. @open: the access is an open (or a walk of the
+ * directory's tree), which starts the program's tally if it has none (or
+ * a stale one, or one of an earlier listing) and keeps the side's mark
+ * fresh.
  */
 static __always_inline struct abidep_listing *
 listing_of(struct task_struct *task, __u64 dir, __u32 exe_dev, __u64 exe_ino,
@@ -386,7 +398,7 @@ listing_of(struct task_struct *task, __u64 dir, __u32 exe_dev, __u64 exe_ino,
 	if (!m)
 		return NULL;
 	l = bpf_map_lookup_elem(&listings, &k);
-	if (l && !listing_stale(l, now))
+	if (l && !listing_stale(l, now) && l->gen == m->gen)
 		goto fresh;
 	if (!open)
 		return NULL;
@@ -394,7 +406,10 @@ listing_of(struct task_struct *task, __u64 dir, __u32 exe_dev, __u64 exe_ino,
 	l = bpf_map_lookup_elem(&listings, &k);
 	if (!l)
 		return NULL;
+	l->last_ns = now;
 	l->need = m->need;
+	l->gen = m->gen;
+	l->orders = (1 << ABIDEP_SWEEP_ORDERS) - 1;
 fresh:
 	if (open) {
 		m->last_ns = now;
@@ -413,12 +428,6 @@ static __always_inline void task_exe(struct task_struct *task, __u32 *dev, __u64
 	*ino = exe ? exe->f_inode->i_ino : 0;
 }
 
-/*
- * A listing became a sweep: the watched accesses it held count as swept.
- * Listings are not locked (tracing programs may not take a BPF spin lock):
- * two CPUs crossing the threshold at once could both add; the tracer keeps
- * swept no larger than count when it reads.
- */
 static __always_inline void *usage_now(void)
 {
 	__u32 zero = 0;
@@ -427,8 +436,32 @@ static __always_inline void *usage_now(void)
 }
 
 /*
- * A held access whose key a sync has since moved to the DB is left
- * by-name there: no user is hidden by it.
+ * A file's bit in a tally's bitmaps: its place in readdir order, which is
+ * one per file (a directory of more than ABIDEP_SWEEP_BITS files has
+ * files sharing a bit, which only makes more of them read by name).
+ */
+static __always_inline __u32 rank_bit(const struct abidep_rank *r)
+{
+	return (r->rank[ABIDEP_ORDER_READDIR] - 1) & (ABIDEP_SWEEP_BITS - 1);
+}
+
+static __always_inline bool bit_in(const __u64 *map, __u32 bit)
+{
+	return map[(bit >> 6) & (ABIDEP_SWEEP_BITS / 64 - 1)] & (1ULL << (bit & 63));
+}
+
+static __always_inline void bit_set(__u64 *map, __u32 bit)
+{
+	map[(bit >> 6) & (ABIDEP_SWEEP_BITS / 64 - 1)] |= 1ULL << (bit & 63);
+}
+
+/*
+ * A tally became a sweep: the watched accesses it held count as swept,
+ * but those of a file opened by name since. Listings are not locked
+ * (tracing programs may not take a BPF spin lock): two CPUs crossing the
+ * threshold at once could both add; the tracer keeps swept no larger than
+ * count when it reads. A held access whose key a sync has since moved to
+ * the DB is left by-name there: no user is hidden by it.
  */
 static __always_inline void sweep_resolve(struct abidep_listing *l)
 {
@@ -442,40 +475,71 @@ static __always_inline void sweep_resolve(struct abidep_listing *l)
 	for (i = 0; i < ABIDEP_SWEEP_PENDING; i++) {
 		if (i >= n)
 			break;
+		if (bit_in(l->byname, l->pending_bit[i]))
+			continue;
 		u = bpf_map_lookup_elem(map, &l->pending[i]);
 		if (u)
 			__sync_fetch_and_add(&u->swept, l->pending_count[i]);
 	}
 }
 
-static __always_inline bool is_sweep(const struct abidep_listing *l)
+/* The orders the tally's files were all in that @r's file comes later in. */
+static __always_inline __u32 orders_after(const struct abidep_listing *l,
+					  const struct abidep_rank *r)
 {
-	return l->nseen >= l->need;
+	__u32 o, alive = 0;
+
+	for (o = 0; o < ABIDEP_SWEEP_ORDERS; o++)
+		if ((l->orders & (1 << o)) && r->rank[o] > l->last[o])
+			alive |= 1 << o;
+	return alive;
 }
 
 /*
- * An open in a listed directory: one of its files, maybe the one that
- * makes a sweep. Not locked (see sweep_resolve()): two CPUs setting the
- * same bit at once may both count it.
+ * An open by the tally's program in its directory: a file more, maybe the
+ * one that makes a sweep, or a file opened by name. Not locked (see
+ * sweep_resolve()): two CPUs opening files at once may both count.
  */
 static __always_inline void sweep_note_open(struct abidep_listing *l, __u64 ino, __u64 now)
 {
-	/* Fibonacci hashing: the top bits of the product, 9 for 512. */
-	__u32 h = (ino * 0x9E3779B97F4A7C15ULL) >> 55;
-	__u32 w = (h >> 6) & (ABIDEP_SWEEP_BITS / 64 - 1);
-	__u64 bit = 1ULL << (h & 63);
+	const struct abidep_rank *r = bpf_map_lookup_elem(&ranks, &ino);
+	__u32 bit, alive, o;
 
 	l->last_ns = now;
-	if (is_sweep(l) || (l->seen[w] & bit))
+	/* Not ranked: read by name (sweep_count()), and no file more. */
+	if (!r)
 		return;
-	l->seen[w] |= bit;
+	bit = rank_bit(r);
+	/* A sweep opens each file once. */
+	if (bit_in(l->seen, bit)) {
+		bit_set(l->byname, bit);
+		return;
+	}
+	bit_set(l->seen, bit);
+	alive = orders_after(l, r);
+	if (!alive && !(l->flags & ABIDEP_TALLY_WALKED)) {
+		/* In an order of its own: picked. Before a sweep, no sweep. */
+		bit_set(l->byname, bit);
+		if (!(l->flags & ABIDEP_TALLY_SWEEP))
+			l->orders = 0;
+		return;
+	}
+	l->orders = alive;
+	for (o = 0; o < ABIDEP_SWEEP_ORDERS; o++)
+		l->last[o] = r->rank[o];
 	l->nseen++;
-	if (is_sweep(l))
+	if (!(l->flags & ABIDEP_TALLY_SWEEP) && l->nseen >= l->need) {
+		l->flags |= ABIDEP_TALLY_SWEEP;
 		sweep_resolve(l);
+	}
 }
 
-/* Every open of a sysfs file while a listing may be fresh. */
-static __always_inline void sweep_open(__u64 ino, __u64 dir)
+/*
+ * Every open of a sysfs file while a listing may be fresh. A global
+ * function, as sweep_count() is: the verifier checks it once for each
+ * program that calls it, not along every path of the program to the call.
+ */
+__noinline int sweep_open(__u64 ino, __u64 dir)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 now = now_ns(), exe_ino;
@@ -486,6 +550,7 @@ static __always_inline void sweep_open(__u64 ino, __u64 dir)
 	l = listing_of(task, dir, exe_dev, exe_ino, now, true);
 	if (l)
 		sweep_note_open(l, ino, now);
+	return 0;
 }
 
 static __always_inline bool key_eq(const struct abidep_usage_key *a,
@@ -497,11 +562,11 @@ static __always_inline bool key_eq(const struct abidep_usage_key *a,
 }
 
 /*
- * A watched access under a listing not yet a sweep: held until it is one.
- * Full, it stays by-name, which never hides a user.
+ * A watched access under a tally not yet a sweep, of file @bit: held
+ * until it is one. Full, it stays by-name, which never hides a user.
  */
 static __always_inline void sweep_hold(struct abidep_listing *l,
-				       const struct abidep_usage_key *key)
+				       const struct abidep_usage_key *key, __u32 bit)
 {
 	__u32 i, n = l->npending;
 
@@ -524,11 +589,73 @@ static __always_inline void sweep_hold(struct abidep_listing *l,
 	n &= ABIDEP_SWEEP_PENDING - 1;
 	l->pending[n] = *key;
 	l->pending_count[n] = 1;
+	l->pending_bit[n] = bit;
 	l->npending = n + 1;
 }
 
-/* A readdir of a sysfs directory: a listing, if a watched file is in it. */
-static __always_inline void listed(__u64 dir)
+/*
+ * A watched access of file @ino in directory @dir, which a listing may be
+ * fresh for, counted under *@key: swept (the key's swept grows) when the
+ * program's tally there is a sweep and the file is one it opened under
+ * it, not by name; held when the tally is not a sweep yet; else by name.
+ */
+__noinline int sweep_count(const struct abidep_usage_key *key, __u64 ino, __u64 dir)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct abidep_rank *r;
+	struct abidep_usage_key k;
+	struct abidep_listing *l;
+	struct abidep_usage *u;
+	void *map;
+	__u32 bit;
+
+	if (!key)
+		return 0;
+	k = *key;
+	l = listing_of(task, dir, k.exe_dev, k.exe_ino, now_ns(), false);
+	if (!l)
+		return 0;
+	r = bpf_map_lookup_elem(&ranks, &ino);
+	if (!r)
+		return 0;
+	bit = rank_bit(r);
+	if (!bit_in(l->seen, bit) || bit_in(l->byname, bit))
+		return 0;
+	if (!(l->flags & ABIDEP_TALLY_SWEEP)) {
+		sweep_hold(l, &k, bit);
+		return 0;
+	}
+	map = usage_now();
+	u = map ? bpf_map_lookup_elem(map, &k) : NULL;
+	if (u)
+		__sync_fetch_and_add(&u->swept, 1);
+	return 1;
+}
+
+/*
+ * A readdir of a subdirectory of @dir, a watched file's directory, by the
+ * current program: it walks the directory's tree (udevadm info -a, grep
+ * -r, tar), whatever order it opens the files in.
+ */
+static __always_inline void sweep_walked(__u64 dir)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct abidep_listing *l;
+	__u64 exe_ino;
+	__u32 exe_dev;
+
+	task_exe(task, &exe_dev, &exe_ino);
+	l = listing_of(task, dir, exe_dev, exe_ino, now_ns(), true);
+	if (l)
+		l->flags |= ABIDEP_TALLY_WALKED;
+}
+
+/*
+ * A readdir of a sysfs directory @dir, in @parent, from offset @pos: a
+ * listing, if a watched file is in it (from offset 0, a new one); else a
+ * walk, if a watched file is in its parent.
+ */
+static __always_inline void listed(__u64 dir, __u64 parent, __s64 pos)
 {
 	struct abidep_listing_key k = {
 		.side = task_pgid(bpf_get_current_task_btf()), .dir = dir,
@@ -537,8 +664,11 @@ static __always_inline void listed(__u64 dir)
 	__u32 *need = bpf_map_lookup_elem(&dirs, &dir);
 	__u64 now;
 
-	if (!need)
+	if (!need) {
+		if (bpf_map_lookup_elem(&dirs, &parent))
+			sweep_walked(parent);
 		return;
+	}
 	now = now_ns();
 	l = bpf_map_lookup_elem(&listings, &k);
 	if (!l || listing_stale(l, now)) {
@@ -549,6 +679,8 @@ static __always_inline void listed(__u64 dir)
 		/* At least ABIDEP_SWEEP_FILES, whatever userspace wrote. */
 		l->need = *need > ABIDEP_SWEEP_FILES ? *need : ABIDEP_SWEEP_FILES;
 	}
+	if (!pos)
+		l->gen++;
 	l->last_ns = now;
 	sweep_arm();
 }
@@ -586,21 +718,66 @@ static __always_inline void quota_take(__u32 uid, void *map)
 }
 
 /*
- * A watched file was accessed: count it under the current task's key. @dir:
- * the file's directory, or 0 when no listing can be fresh (sweep_armed()).
+ * A new key in @map: its first user's details, then tell userspace. True
+ * if the access was counted (by this key, or by the same one another CPU
+ * added meanwhile).
  */
-static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
+static __always_inline bool key_add(void *map, struct abidep_usage_key *key,
+				    long ret, __u64 now, struct task_struct *task,
+				    struct file *exe)
+{
+	struct abidep_usage *u;
+	__u32 zero = 0;
+	int err;
+
+	if (quota_spent(key->uid, map)) {
+		stat_inc(ABIDEP_STAT_QUOTA);
+		return false;
+	}
+	u = bpf_map_lookup_elem(&scratch, &zero);
+	if (!u)
+		return false;
+	__builtin_memset(u, 0, sizeof(*u));
+	u->count = 1;
+	u->errors = ret < 0;
+	u->first_ns = now;
+	u->last_ns = now;
+	u->pid = task->tgid;
+	u->ppid = task->real_parent->tgid;
+	bpf_get_current_comm(u->comm, sizeof(u->comm));
+	if (exe)
+		exe_path(exe, u);
+	err = bpf_map_update_elem(map, key, u, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		u = bpf_map_lookup_elem(map, key);
+		if (u)
+			count(u, ret, now);
+		return !!u;
+	}
+	if (err) {
+		stat_inc(ABIDEP_STAT_DROPPED);
+		return false;
+	}
+	quota_take(key->uid, map);
+	if (events_on && bpf_ringbuf_output(&events, key, sizeof(*key), 0))
+		stat_inc(ABIDEP_STAT_EVENTS_LOST);
+	return true;
+}
+
+/*
+ * A watched file was accessed: count it under the current task's key.
+ * @dir: the file's directory, or 0 when no listing can be fresh
+ * (sweep_armed()); @ino: the file's inode number, when @dir is not 0.
+ */
+static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir, __u64 ino)
 {
 	struct abidep_usage_key key = {};
-	struct abidep_listing *l = NULL;
 	struct abidep_usage *u;
 	struct task_struct *task;
 	struct mm_struct *mm;
 	struct file *exe;
-	__u32 zero = 0;
 	void *map;
 	__u64 now;
-	int err;
 
 	task = bpf_get_current_task_btf();
 	mm = task->mm;
@@ -619,58 +796,17 @@ static __always_inline void record(__u32 file_id, __u32 op, long ret, __u64 dir)
 		key.exe_ino = exe->f_inode->i_ino;
 	}
 	now = now_ns();
-	if (dir)
-		l = listing_of(task, dir, key.exe_dev, key.exe_ino, now, false);
-
 	map = usage_now();
 	if (!map)
 		return;
 	u = bpf_map_lookup_elem(map, &key);
-	if (u) {
+	if (u)
 		count(u, ret, now);
-		if (l && is_sweep(l))
-			__sync_fetch_and_add(&u->swept, 1);
-		else if (l)
-			sweep_hold(l, &key);
+	else if (!key_add(map, &key, ret, now, task, exe))
 		return;
-	}
-
-	/* A new key: its first user's details, then tell userspace. */
-	if (quota_spent(key.uid, map)) {
-		stat_inc(ABIDEP_STAT_QUOTA);
-		return;
-	}
-	u = bpf_map_lookup_elem(&scratch, &zero);
-	if (!u)
-		return;
-	__builtin_memset(u, 0, sizeof(*u));
-	u->count = 1;
-	u->errors = ret < 0;
-	u->swept = l && is_sweep(l);
-	u->first_ns = now;
-	u->last_ns = now;
-	u->pid = task->tgid;
-	u->ppid = task->real_parent->tgid;
-	bpf_get_current_comm(u->comm, sizeof(u->comm));
-	if (exe)
-		exe_path(exe, u);
-	err = bpf_map_update_elem(map, &key, u, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* Another CPU added it meanwhile: counted as by-name. */
-		u = bpf_map_lookup_elem(map, &key);
-		if (u)
-			count(u, ret, now);
-		return;
-	}
-	if (err) {
-		stat_inc(ABIDEP_STAT_DROPPED);
-		return;
-	}
-	quota_take(key.uid, map);
-	if (l && !is_sweep(l))
-		sweep_hold(l, &key);
-	if (events_on && bpf_ringbuf_output(&events, &key, sizeof(key), 0))
-		stat_inc(ABIDEP_STAT_EVENTS_LOST);
+	/* Counted: swept, held or by name. */
+	if (dir)
+		sweep_count(&key, ino, dir);
 }
 
 /*
@@ -781,7 +917,7 @@ static __always_inline void memcg1_access(unsigned long magic,
 		return;
 	id = memcg1_special(d);
 	if (id)
-		record(id - 1, op, ret, 0);
+		record(id - 1, op, ret, 0, 0);
 }
 
 /* An ipv6 neighbour sysctl's special plus one, by its ctl_table's name. */
@@ -834,12 +970,12 @@ static __always_inline void sysctl_done(__u32 id, int write, size_t *lenp, long 
 	size_t len = 0;
 
 	if (write) {
-		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0, 0);
 		return;
 	}
 	bpf_probe_read_kernel(&len, sizeof(len), lenp);
 	if (ret || len)
-		record(id - 1, ABIDEP_OP_READ, ret, 0);
+		record(id - 1, ABIDEP_OP_READ, ret, 0, 0);
 }
 
 /*
@@ -865,18 +1001,18 @@ int BPF_PROG(abidep_open, struct inode *inode, struct file *file)
 	if (armed)
 		sweep_open(inode->i_ino, file_dir(file));
 	if (watched_ino(inode->i_ino, &id))
-		record(id, ABIDEP_OP_OPEN, 0, armed ? file_dir(file) : 0);
+		record(id, ABIDEP_OP_OPEN, 0, armed ? file_dir(file) : 0, inode->i_ino);
 	return 0;
 }
 
-/* A listing of a directory: at every getdents(2) of it. */
+/* A listing of a directory: at every getdents(2) of it, from where it is. */
 SEC("fentry/kernfs_fop_readdir")
-int BPF_PROG(abidep_readdir, struct file *file)
+int BPF_PROG(abidep_readdir, struct file *file, struct dir_context *dctx)
 {
 	struct inode *inode = file->f_inode;
 
 	if (inode->i_sb->s_magic == SYSFS_MAGIC)
-		listed(inode->i_ino);
+		listed(inode->i_ino, file_dir(file), dctx->pos);
 	return 0;
 }
 
@@ -892,10 +1028,11 @@ int BPF_PROG(abidep_readdir, struct file *file)
  */
 static __always_inline void seq_show_done(struct seq_file *sf, int ret)
 {
+	__u64 ino = sf->file->f_inode->i_ino;
 	__u32 id;
 
-	if (watched_ino(sf->file->f_inode->i_ino, &id))
-		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0);
+	if (watched_ino(ino, &id))
+		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(sf->file) : 0, ino);
 }
 
 SEC("fexit/sysfs_kf_seq_show")
@@ -925,10 +1062,11 @@ int BPF_PROG(abidep_read_alias, struct seq_file *sf, void *v, int ret)
  */
 static __always_inline void read_called(struct kernfs_open_file *of, long ret)
 {
+	__u64 ino = of->file->f_inode->i_ino;
 	__u32 id;
 
-	if (ret && watched_ino(of->file->f_inode->i_ino, &id))
-		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(of->file) : 0);
+	if (ret && watched_ino(ino, &id))
+		record(id, ABIDEP_OP_READ, ret, sweep_armed() ? file_dir(of->file) : 0, ino);
 }
 
 SEC("fexit/sysfs_kf_read")
@@ -959,7 +1097,8 @@ int BPF_PROG(abidep_write, struct kiocb *iocb, struct iov_iter *iter, long ret)
 	if (inode->i_sb->s_magic != SYSFS_MAGIC)
 		memcg1_access(inode->i_sb->s_magic, file->f_path.dentry, ABIDEP_OP_WRITE, ret);
 	else if (watched_ino(inode->i_ino, &id))
-		record(id, ABIDEP_OP_WRITE, ret, sweep_armed() ? file_dir(file) : 0);
+		record(id, ABIDEP_OP_WRITE, ret, sweep_armed() ? file_dir(file) : 0,
+		       inode->i_ino);
 	return 0;
 }
 
@@ -987,7 +1126,7 @@ int BPF_PROG(abidep_sysctl_open, struct inode *inode, struct file *filp)
 	__u32 id = neigh6_open_special(filp->f_path.dentry);
 
 	if (id)
-		record(id - 1, ABIDEP_OP_OPEN, 0, 0);
+		record(id - 1, ABIDEP_OP_OPEN, 0, 0, 0);
 	return 0;
 }
 
@@ -1003,7 +1142,7 @@ int BPF_PROG(abidep_oom_adj_read, struct file *file, char *buf, size_t count,
 	__u32 id = special(ABIDEP_SP_OOM_ADJ);
 
 	if (id && ret)
-		record(id - 1, ABIDEP_OP_READ, ret, 0);
+		record(id - 1, ABIDEP_OP_READ, ret, 0, 0);
 	return 0;
 }
 
@@ -1014,7 +1153,7 @@ int BPF_PROG(abidep_oom_adj_write, struct file *file, const char *buf,
 	__u32 id = special(ABIDEP_SP_OOM_ADJ);
 
 	if (id)
-		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0, 0);
 	return 0;
 }
 
@@ -1032,7 +1171,7 @@ int BPF_PROG(abidep_memcg1_read, struct seq_file *m, void *arg, int ret)
 		return 0;
 	id = memcg1_special(file->f_path.dentry);
 	if (id)
-		record(id - 1, ABIDEP_OP_READ, ret, 0);
+		record(id - 1, ABIDEP_OP_READ, ret, 0, 0);
 	return 0;
 }
 
@@ -1041,9 +1180,9 @@ int BPF_PROG(abidep_memcg1_read, struct seq_file *m, void *arg, int ret)
  * through them with BPF_CORE_READ. The kprobe notes a watched call by
  * thread; its kretprobe counts it with the return value.
  */
-static __always_inline void kp_pend(__u32 file_id, __u32 op, __u64 dir)
+static __always_inline void kp_pend(__u32 file_id, __u32 op, __u64 dir, __u64 ino)
 {
-	struct abidep_pending p = { .file_id = file_id, .op = op, .dir = dir };
+	struct abidep_pending p = { .file_id = file_id, .op = op, .dir = dir, .ino = ino };
 	__u64 tid = bpf_get_current_pid_tgid();
 
 	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
@@ -1054,7 +1193,7 @@ static __always_inline void kp_note(const struct file *file, __u64 ino, __u32 op
 	__u32 id;
 
 	if (watched_ino(ino, &id))
-		kp_pend(id, op, sweep_armed() ? kp_file_dir(file) : 0);
+		kp_pend(id, op, sweep_armed() ? kp_file_dir(file) : 0, ino);
 }
 
 /* The inode's number if it is a sysfs file's, else 0. */
@@ -1088,7 +1227,7 @@ static __always_inline void kp_memcg1_note(const struct file *file, __u32 op)
 		return;
 	id = memcg1_special(BPF_CORE_READ(file, f_path.dentry));
 	if (id)
-		kp_pend(id - 1, op, 0);
+		kp_pend(id - 1, op, 0, 0);
 }
 
 /* @ret_zero: whether a return of 0 counts (not for a read, see above). */
@@ -1100,7 +1239,7 @@ static __always_inline void kp_exit(__u32 op, long ret, bool ret_zero)
 	if (!kp_take(&p) || p.op != op)
 		return;
 	if (ret || ret_zero)
-		record(p.file_id, op, ret, p.dir);
+		record(p.file_id, op, ret, p.dir, p.ino);
 }
 
 /* Opens on the way in, as with fentry: no kretprobe. */
@@ -1121,17 +1260,17 @@ int BPF_KPROBE(abidep_kp_open, struct inode *inode, struct file *file)
 	if (armed)
 		sweep_open(ino, kp_file_dir(file));
 	if (watched_ino(ino, &id))
-		record(id, ABIDEP_OP_OPEN, 0, armed ? kp_file_dir(file) : 0);
+		record(id, ABIDEP_OP_OPEN, 0, armed ? kp_file_dir(file) : 0, ino);
 	return 0;
 }
 
 SEC("kprobe/kernfs_fop_readdir")
-int BPF_KPROBE(abidep_kp_readdir, struct file *file)
+int BPF_KPROBE(abidep_kp_readdir, struct file *file, struct dir_context *dctx)
 {
 	__u64 ino = kp_sysfs_ino(BPF_CORE_READ(file, f_inode));
 
 	if (ino)
-		listed(ino);
+		listed(ino, kp_file_dir(file), BPF_CORE_READ(dctx, pos));
 	return 0;
 }
 
@@ -1232,7 +1371,7 @@ int BPF_KPROBE(abidep_kp_neigh6, struct ctl_table *ctl, int write, void *buffer,
 
 	/* lenp, for the return, where sysfs files keep their directory. */
 	if (id)
-		kp_pend(id - 1, write ? ABIDEP_OP_WRITE : ABIDEP_OP_READ, (__u64)lenp);
+		kp_pend(id - 1, write ? ABIDEP_OP_WRITE : ABIDEP_OP_READ, (__u64)lenp, 0);
 	return 0;
 }
 
@@ -1252,7 +1391,7 @@ int BPF_KPROBE(abidep_kp_sysctl_open, struct inode *inode, struct file *filp)
 	__u32 id = neigh6_open_special(BPF_CORE_READ(filp, f_path.dentry));
 
 	if (id)
-		record(id - 1, ABIDEP_OP_OPEN, 0, 0);
+		record(id - 1, ABIDEP_OP_OPEN, 0, 0, 0);
 	return 0;
 }
 
@@ -1262,7 +1401,7 @@ int BPF_KRETPROBE(abidep_kr_oom_adj_read, long ret)
 	__u32 id = special(ABIDEP_SP_OOM_ADJ);
 
 	if (id && ret)
-		record(id - 1, ABIDEP_OP_READ, ret, 0);
+		record(id - 1, ABIDEP_OP_READ, ret, 0, 0);
 	return 0;
 }
 
@@ -1272,7 +1411,7 @@ int BPF_KRETPROBE(abidep_kr_oom_adj_write, long ret)
 	__u32 id = special(ABIDEP_SP_OOM_ADJ);
 
 	if (id)
-		record(id - 1, ABIDEP_OP_WRITE, ret, 0);
+		record(id - 1, ABIDEP_OP_WRITE, ret, 0, 0);
 	return 0;
 }
 

@@ -90,32 +90,54 @@ struct abidep_usage {
 
 /*
  * Sweeps: a process that lists a directory and opens many of its files
- * (udevadm info -a, grep -r, find | xargs cat, tar) reads a deprecated
- * file without meaning to use it. dirs holds the directories of the
- * watched files, by inode number (kernfs node id); a readdir of one marks
- * a listing, keyed by the lister's side and the directory. The side is the
- * lister's process group: a pipeline (find | xargs cat) or a command's
- * helpers (find -exec sh -c 'cat "$1"'), whose group they inherit; an
- * opener's side is its own group, or its parent's (a shell that expands a
- * glob, then runs cat in a job of its own).
+ * (udevadm info -a, grep -r, find | xargs cat, tar, a shell's glob) reads a
+ * deprecated file without meaning to use it. dirs holds the directories of
+ * the watched files, by inode number (kernfs node id); a readdir of one
+ * marks a listing, keyed by the lister's side and the directory. The side
+ * is the lister's process group: a pipeline (find | xargs cat) or a
+ * command's helpers (find -exec sh -c 'cat "$1"'), whose group they
+ * inherit; an opener's side is its own group, or its parent's (a shell
+ * that expands a glob, then runs cat in a job of its own). A readdir from
+ * the start of the directory (offset 0) is a new listing: the mark's gen
+ * grows.
  *
  * While the mark is fresh (its last activity less than
  * ABIDEP_SWEEP_WINDOW_NS ago), each program (executable) on that side
- * that opens files in the directory has a tally of its own: the files it
- * opened, as bits of a bitmap (ABIDEP_SWEEP_BITS, by a hash of the inode
- * number), each new bit a file more. Once a tally has as many as its
- * directory's dirs value (need), set by userspace from the number of
- * regular files in it (tools/tracer/trace_watch.c: most of them, and at least
- * ABIDEP_SWEEP_FILES), it is a sweep, and the watched accesses that program
- * made under it, before (held in pending) and after, count as swept. So a
- * program that lists the directory, then opens a few files it wants by
- * name, stays by-name; so does another program of the same script that
- * reads one file by name right after a sweep (a tally is per program).
- * What it cannot tell apart: the same program, in the same process group,
- * reading by name within the window of its own sweep. Files whose hashes
- * collide count once, which only keeps more tallies by-name.
+ * that opens files in the directory has a tally of its own, of the side's
+ * last listing (gen): the files it opened, each as a bit, its place in
+ * the directory's readdir order (ranks, written by userspace: a bit a
+ * file up to ABIDEP_SWEEP_BITS files). A sweep opens each file once, in
+ * an order that comes from the directory (enum abidep_order); a program
+ * that picks its files opens them in an order of its own. So a file is
+ * opened by name (byname), and every access of it under the tally is by
+ * name, neither held nor swept, when:
+ *  - the tally holds it already (opened again);
+ *  - it comes in none of the orders that the tally's files so far were
+ *    all in (orders), unless the program listed a subdirectory of the
+ *    directory itself (walked): it walks the tree, as udevadm info -a
+ *    does, which opens the files in an order of its own. Before the tally
+ *    is a sweep, such a file ends every order: the program is not a
+ *    sweep, unless it walks;
+ *  - the tracer has not ranked it (made since its last refresh of the
+ *    watched set); an access of a file the tally did not open (before the
+ *    listing) is by name too.
+ * Once a tally has as many files, not by name, as its directory's dirs
+ * value (need), set by userspace from the number of regular files in it
+ * (tools/tracer/trace_watch.c: 3 in 4 of them, and at least
+ * ABIDEP_SWEEP_FILES), it is a sweep: the other accesses that program
+ * made under it, before (held in pending) and after, count as swept. So
+ * a program that lists the directory, then opens a few files it wants,
+ * or many in an order of its own, stays by name; so does another program
+ * of the same script that reads a file right after a sweep (a tally is
+ * per program), and the same program reading again a file it swept.
+ * What it cannot tell apart: the same program on the sweep's side, within
+ * the window and before the side lists the directory again, opening by
+ * name a file the sweep did not open, later in an order the sweep kept
+ * (in any order if it walked); and a program that opens 3 in 4 of the
+ * files by name in one of the orders, or after listing a subdirectory.
  */
 #define ABIDEP_MAX_DIRS		ABIDEP_MAX_WATCHED
+#define ABIDEP_MAX_RANKED	65536
 #define ABIDEP_MAX_LISTINGS	1024
 /* The fewest distinct files a sweep opens, in any directory. */
 #define ABIDEP_SWEEP_FILES	4
@@ -125,8 +147,26 @@ struct abidep_usage {
 #define ABIDEP_SWEEP_WINDOW_NS	(5ULL * 1000000000ULL)
 
 /*
+ * The orders a sweep opens a directory's files in, each checked on the
+ * clients that use it (Documentation/admin-guide/tracer.rst).
+ */
+enum abidep_order {
+	ABIDEP_ORDER_READDIR,	/* kernfs's (by name hash): find, grep -r, tar, os.listdir() */
+	ABIDEP_ORDER_NAME,	/* bytewise: dash's glob, python's sorted(), LC_COLLATE=C */
+	ABIDEP_ORDER_COLLATE,	/* as glibc's locales collate: bash's glob under en_US.UTF-8 */
+	ABIDEP_SWEEP_ORDERS,
+};
+
+/* ranks: a watched directory's regular file (inode number) -> its places, from 1. */
+struct abidep_rank {
+	__u16 rank[ABIDEP_SWEEP_ORDERS];
+	__u16 pad;
+};
+
+/*
  * A side's mark (exe_dev and exe_ino 0: the listing itself, made at the
- * readdir, its need and freshness), or one program's tally on that side.
+ * readdir, its need, gen and freshness), or one program's tally on that
+ * side.
  */
 struct abidep_listing_key {
 	__u32 side;		/* the lister's process group */
@@ -135,16 +175,25 @@ struct abidep_listing_key {
 	__u64 dir;
 };
 
+/* abidep_listing.flags of a tally */
+#define ABIDEP_TALLY_WALKED	1	/* the program listed a subdirectory */
+#define ABIDEP_TALLY_SWEEP	2	/* it reached its need */
+
 struct abidep_listing {
 	__u64 last_ns;				/* CLOCK_BOOTTIME: readdir or open */
-	__u64 seen[ABIDEP_SWEEP_BITS / 64];	/* files opened in it, by hash */
-	__u32 nseen;				/* bits set in seen */
+	__u64 seen[ABIDEP_SWEEP_BITS / 64];	/* files opened under it, by rank */
+	__u64 byname[ABIDEP_SWEEP_BITS / 64];	/* of those, the ones opened by name */
+	__u32 nseen;				/* files counted toward need */
 	__u32 need;				/* its directory's dirs value */
 	__u32 npending;
-	__u32 pad;
-	/* Watched accesses made before it was a sweep: key and how many. */
+	__u32 gen;				/* listings of a mark; a tally's, its mark's then */
+	__u16 last[ABIDEP_SWEEP_ORDERS];	/* the last counted file's ranks */
+	__u8 orders;				/* bit per order its files are all in */
+	__u8 flags;				/* ABIDEP_TALLY_* */
+	/* Watched accesses made before it was a sweep: key, how many, file's bit. */
 	struct abidep_usage_key pending[ABIDEP_SWEEP_PENDING];
 	__u32 pending_count[ABIDEP_SWEEP_PENDING];
+	__u16 pending_bit[ABIDEP_SWEEP_PENDING];
 };
 
 /*

@@ -286,7 +286,8 @@ if [ "${BENCH_MEMORY:-0}" = 1 ]; then
 	"$A" trace --pin --db /tmp/mem.db >/dev/null
 	mem=$(bpftool -j map show | python3 -c '
 import json, sys
-names = {"watched", "usage", "files", "stats", "scratch", "events", "slots", "pending", "dirs", "listings"}
+names = {"watched", "usage", "files", "stats", "scratch", "events", "slots", "pending", "dirs", "ranks",
+         "listings"}
 print(sum(m.get("bytes_memlock", 0) for m in json.load(sys.stdin) if m.get("name") in names))')
 	"$A" trace --stop --db /tmp/mem.db >/dev/null
 	rec M map_memlock_bytes "$mem"

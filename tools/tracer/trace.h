@@ -49,7 +49,7 @@
 #define USAGE_MAX_KEYS	(1 << 18)
 
 /* The maps this process uses, by their index in tracer.fd[] (trace_pin.c names them). */
-enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, M_DIRS, NR_MAPS };
+enum { M_WATCHED, M_USAGE, M_FILES, M_STATS, M_EVENTS, M_SLOTS, M_DIRS, M_RANKS, NR_MAPS };
 
 /* A watched file, as this process knows it. */
 struct wfile {
@@ -209,8 +209,12 @@ void slots_unmap(struct slot_index *si);
 void slots_more(struct slot_index *si, __u64 ino);
 void slots_sync(struct slot_index *si, const struct wfile *files, int nfiles);
 
-/* trace_watch.c: the distinct files (bits) a sweep of a directory of @nfiles opens. */
-__u32 sweep_need(unsigned int nfiles);
+/*
+ * trace_watch.c: the distinct files (bits) a sweep of a directory of
+ * @nfiles opens; @ranked: the tracer's programs count them by their ranks
+ * (one bit a file), not by a hash of their inode numbers.
+ */
+__u32 sweep_need(unsigned int nfiles, bool ranked);
 
 /* trace_cgroup.c */
 void cg_cache_init(struct cg_cache *cg);

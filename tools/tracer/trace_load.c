@@ -216,6 +216,7 @@ int load_bpf(struct tracer *tr)
 	tr->fd[M_EVENTS] = bpf_map__fd(tr->skel->maps.events);
 	tr->fd[M_SLOTS] = bpf_map__fd(tr->skel->maps.slots);
 	tr->fd[M_DIRS] = bpf_map__fd(tr->skel->maps.dirs);
+	tr->fd[M_RANKS] = bpf_map__fd(tr->skel->maps.ranks);
 	for (i = 0; i < NR_MAPS; i++)
 		if (tr->fd[i] < 0)
 			return EXIT_LOAD;

@@ -22,13 +22,13 @@
 
 /* The pinned maps' names, by map index (trace.h). */
 static const char *const map_names[NR_MAPS] = {
-	"watched", "usage", "files", "stats", "events", "slots", "dirs",
+	"watched", "usage", "files", "stats", "events", "slots", "dirs", "ranks",
 };
 
 /* Maps a tracer pinned by an older abidep lacks: its programs use none. */
 static bool optional_map(int i)
 {
-	return i == M_SLOTS || i == M_DIRS;
+	return i == M_SLOTS || i == M_DIRS || i == M_RANKS;
 }
 
 /*

@@ -5,6 +5,7 @@
  * (its inode number), with the slots index kept in step; or, for a process
  * working on pinned maps, learnt back from those maps.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -101,37 +102,119 @@ static int watch_one(const char *path, void *arg)
 }
 
 /*
- * A sweep of a directory opens most of its regular files: 3 in 4 (the
- * programs count them as bits of a hashed bitmap, bpf/abidep.h, so of
- * the bits that many files are expected to set). A program that lists it
- * and opens a few by name stays by-name; so does one in a directory with
- * fewer than ABIDEP_SWEEP_FILES files.
+ * A sweep of a directory opens most of its regular files: 3 in 4. The
+ * programs count each file as a bit, its rank (bpf/abidep.h); those of a
+ * tracer pinned by an abidep from before ranks, as bits of a hashed
+ * bitmap, of which that many files are expected to set fewer. A program
+ * that lists it and opens a few by name stays by-name; so does one in a
+ * directory with fewer than ABIDEP_SWEEP_FILES files.
  */
 #define SWEEP_SHARE_NUM	3
 #define SWEEP_SHARE_DEN	4
 
 /* How many distinct bits a sweep of a directory of @nfiles files sets. */
-__u32 sweep_need(unsigned int nfiles)
+__u32 sweep_need(unsigned int nfiles, bool ranked)
 {
-	double unset = 1, expected;
+	double unset = 1, expected = nfiles;
 	unsigned int i;
 	__u32 need;
 
-	/* Each file leaves a bit unset with probability 1 - 1/BITS. */
-	for (i = 0; i < nfiles; i++)
-		unset *= 1.0 - 1.0 / ABIDEP_SWEEP_BITS;
-	expected = ABIDEP_SWEEP_BITS * (1 - unset);
+	if (!ranked) {
+		/* Each file leaves a bit unset with probability 1 - 1/BITS. */
+		for (i = 0; i < nfiles; i++)
+			unset *= 1.0 - 1.0 / ABIDEP_SWEEP_BITS;
+		expected = ABIDEP_SWEEP_BITS * (1 - unset);
+	}
 	need = (__u32)(expected * SWEEP_SHARE_NUM / SWEEP_SHARE_DEN + 0.999999);
 	return need > ABIDEP_SWEEP_FILES ? need : ABIDEP_SWEEP_FILES;
 }
 
-/* The regular files (attributes) in @path's directory; 0 if unreadable. */
-static unsigned int dir_files(const char *path)
+/*
+ * Names as glibc's locales built on ISO 14651 (en_US.UTF-8 and most
+ * others) collate them, near enough for sysfs's names: letters and digits
+ * alone first, case and punctuation aside ("address" before "addr_len");
+ * ties bytewise (ABIDEP_ORDER_COLLATE).
+ */
+static int collate_cmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+
+	for (;;) {
+		while (*x && !isalnum(*x))
+			x++;
+		while (*y && !isalnum(*y))
+			y++;
+		if (!*x || !*y || tolower(*x) != tolower(*y))
+			break;
+		x++;
+		y++;
+	}
+	if (*x || *y)
+		return !*x ? -1 : !*y ? 1 : tolower(*x) - tolower(*y);
+	return strcmp(a, b);
+}
+
+/* The ranks of the regular files of the watched directories (bpf/abidep.h). */
+struct ranked {
+	__u64 ino;
+	struct abidep_rank r;
+};
+
+struct rank_set {
+	struct ranked *v;
+	int n, cap;
+};
+
+/* A regular file of a directory being ranked. */
+struct dent {
+	char *name;
+	__u64 ino;
+	struct ranked *out;
+};
+
+static int cmp_dent_name(const void *a, const void *b)
+{
+	return strcmp((*(struct dent *const *)a)->name, (*(struct dent *const *)b)->name);
+}
+
+static int cmp_dent_collate(const void *a, const void *b)
+{
+	return collate_cmp((*(struct dent *const *)a)->name, (*(struct dent *const *)b)->name);
+}
+
+/* Ranks from 1, in u16 (a directory of more files: the last ones tie). */
+static __u16 rank_of(int i)
+{
+	return i < 0xffff ? i + 1 : 0xffff;
+}
+
+/* The ranks in @order of the @n files of @d, sorted by @cmp. */
+static void rank_sorted(struct dent *d, int n, int order,
+			int (*cmp)(const void *, const void *))
+{
+	struct dent **p = xcalloc(n + 1, sizeof(*p));
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = &d[i];
+	qsort(p, n, sizeof(*p), cmp);
+	for (i = 0; i < n; i++)
+		p[i]->out->r.rank[order] = rank_of(i);
+	free(p);
+}
+
+/*
+ * The regular files (attributes) in @path's directory, 0 if unreadable;
+ * with @rs, each file's ranks added to it: readdir order (kernfs's), then
+ * sorted by name, bytewise and as locales collate.
+ */
+static unsigned int dir_files(const char *path, struct rank_set *rs)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	unsigned int n = 0;
-	struct dirent *d;
+	struct dent *d = NULL;
+	int n = 0, cap = 0, i;
+	struct dirent *e;
 	DIR *dp;
 
 	if (!slash || (size_t)(slash - path) >= sizeof(dir))
@@ -139,10 +222,25 @@ static unsigned int dir_files(const char *path)
 	memcpy(dir, path, slash - path);
 	dir[slash - path] = '\0';
 	dp = opendir(dir);
-	while (dp && (d = readdir(dp)))
-		n += d->d_type == DT_REG;
+	while (dp && (e = readdir(dp)))
+		if (e->d_type == DT_REG)
+			*GROW(d, n, cap) = (struct dent){ .name = xstrdup(e->d_name), .ino = e->d_ino };
 	if (dp)
 		closedir(dp);
+	for (i = 0; rs && i < n; i++)
+		GROW(rs->v, rs->n, rs->cap)->ino = d[i].ino;
+	/* Pointers once it has grown: it does not move again here. */
+	for (i = 0; rs && i < n; i++) {
+		d[i].out = &rs->v[rs->n - n + i];
+		d[i].out->r.rank[ABIDEP_ORDER_READDIR] = rank_of(i);
+	}
+	if (rs && n) {
+		rank_sorted(d, n, ABIDEP_ORDER_NAME, cmp_dent_name);
+		rank_sorted(d, n, ABIDEP_ORDER_COLLATE, cmp_dent_collate);
+	}
+	for (i = 0; i < n; i++)
+		free(d[i].name);
+	free(d);
 	return n;
 }
 
@@ -159,14 +257,53 @@ static int cmp_dir(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_ranked(const void *a, const void *b)
+{
+	__u64 x = ((const struct ranked *)a)->ino, y = ((const struct ranked *)b)->ino;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The ranks map: the regular files of the dirs map's directories, no
+ * others, each with its ranks. A tracer pinned by an abidep from before
+ * ranks has none.
+ */
+static void ranks_sync(struct tracer *tr, struct rank_set *rs)
+{
+	__u64 key, next, *prev = NULL, *gone = NULL;
+	int i, ngone = 0, cap = 0;
+	struct ranked k;
+
+	qsort(rs->v, rs->n, sizeof(*rs->v), cmp_ranked);
+	/* The files gone, deleted once the walk is over: it does not restart. */
+	while (!bpf_map_get_next_key(tr->fd[M_RANKS], prev, &next)) {
+		key = next;
+		prev = &key;
+		k.ino = key;
+		if (!bsearch(&k, rs->v, rs->n, sizeof(*rs->v), cmp_ranked))
+			*GROW(gone, ngone, cap) = key;
+	}
+	for (i = 0; i < ngone; i++)
+		bpf_map_delete_elem(tr->fd[M_RANKS], &gone[i]);
+	free(gone);
+	for (i = 0; i < rs->n; i++)
+		if (bpf_map_update_elem(tr->fd[M_RANKS], &rs->v[i].ino, &rs->v[i].r, BPF_ANY)) {
+			fprintf(stderr, "abidep: cannot rank the files of the watched directories: %s\n",
+				strerror(errno));
+			break;
+		}
+}
+
 /*
  * The dirs map: the directories of the present files, no others, each
- * with what its sweeps need (sweep_need()). A tracer pinned by an abidep
- * from before sweeps has none.
+ * with what its sweeps need (sweep_need()); and the ranks of their files.
+ * A tracer pinned by an abidep from before sweeps has no dirs map.
  */
 static void dirs_sync(struct tracer *tr)
 {
 	struct dir_need *want = xcalloc(tr->nfiles + 1, sizeof(*want)), k;
+	struct rank_set rs = { 0 }, *ranks = tr->fd[M_RANKS] >= 0 ? &rs : NULL;
 	__u64 key, next, *prev = NULL;
 	int i, n = 0, m = 0;
 
@@ -176,12 +313,12 @@ static void dirs_sync(struct tracer *tr)
 		if (tr->files[i].present && tr->files[i].dir_ino)
 			want[n++] = (struct dir_need){ .ino = tr->files[i].dir_ino, .file = i };
 	qsort(want, n, sizeof(*want), cmp_dir);
-	/* One entry per directory, its files counted once. */
+	/* One entry per directory, its files counted (and ranked) once. */
 	for (i = 0; i < n; i++) {
 		if (m && want[m - 1].ino == want[i].ino)
 			continue;
 		want[m] = want[i];
-		want[m].need = sweep_need(dir_files(tr->files[want[i].file].path));
+		want[m].need = sweep_need(dir_files(tr->files[want[i].file].path, ranks), ranks);
 		m++;
 	}
 	n = m;
@@ -200,7 +337,10 @@ static void dirs_sync(struct tracer *tr)
 		if (bpf_map_update_elem(tr->fd[M_DIRS], &want[i].ino, &want[i].need, BPF_ANY))
 			fprintf(stderr, "abidep: cannot note a watched directory: %s\n",
 				strerror(errno));
+	if (ranks)
+		ranks_sync(tr, ranks);
 out:
+	free(rs.v);
 	free(want);
 }
 
