@@ -43,7 +43,7 @@ static const struct metric use_metrics[] = {
 	{ "abidep_deprecated_access_errors_total", "counter",
 	  "Of those uses, the ones that failed." },
 	{ "abidep_deprecated_access_swept_total", "counter",
-	  "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed." },
+	  "Of those uses, the ones made within a sweep: the program opened most of the files (3 in 4, at least 4) of the directory its process group, or its parent's, listed, each once and in an order that comes from the directory, or as it walked the directory's tree." },
 	{ "abidep_deprecated_access_last_seen_timestamp_seconds", "gauge",
 	  "The last use, in unix seconds." },
 	{ "abidep_deprecated_access_first_seen_timestamp_seconds", "gauge",
