@@ -23,8 +23,11 @@ out=$(mktemp -d)
 log=$(mktemp)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out" "$log"' EXIT
 
+# $ABIDEP, another abidep (an earlier version's, to see these checks
+# fail on it), in the guest too.
 for n in 1 2; do
-	tests/vm/run --out "$out" --timeout 600 tests/guest/clock.sh boot $n 2>&1 | tee -a "$log"
+	tests/vm/run --out "$out" --timeout 600 env ${ABIDEP:+ABIDEP=$ABIDEP} \
+		tests/guest/clock.sh boot $n 2>&1 | tee -a "$log"
 done
 _pass=$(grep -c '^ok - ' "$log")
 _fail=$(grep -c '^not ok - ' "$log")
