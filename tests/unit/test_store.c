@@ -2437,6 +2437,34 @@ static void test_clock(void)
 	free(db);
 }
 
+/*
+ * A pin and its first sync in one second: the times are equal, the
+ * boottimes say which came first; the session starts at the pin's.
+ */
+static void test_pin_same_second(void)
+{
+	char *db = xstrdup(tpath("pin-second.db"));
+	struct store *s = open_rw(db);
+	const long long T = DAY(100), pin_bt = NS(20) + 200000000, sync_bt = NS(20) + 700000000;
+	const struct store_watch w = { "/sys/class/rc/rcN/current_protocol", 1 };
+	struct store_session_info si = { "machine-id", "early", { 0 }, -1 };
+	struct store_when now = { T + 20, sync_bt, T };
+
+	current = "pin-same-second";
+	CHECK(s != NULL);
+	si.pinned = (struct store_when){ T + 20, pin_bt, T };
+	CHECK(!store_session(s, "h1", "b1:1", &now, 0, 0) &&
+	      !store_session_watched(s, "h1", "b1:1", &si, &now, &w, 1));
+	CHECK(sql_int(db, "SELECT started_bt FROM sessions") == pin_bt &&
+	      sql_int(db, "SELECT started FROM sessions") == T + 20);
+	/* A later pin's record (not this session's start) moves nothing. */
+	si.pinned.bt = NS(21);
+	CHECK(!store_session_watched(s, "h1", "b1:1", &si, &now, &w, 1));
+	CHECK(sql_int(db, "SELECT started_bt FROM sessions") == pin_bt);
+	store_close(s);
+	free(db);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -2466,6 +2494,7 @@ int main(void)
 	test_swept();
 	test_sessions();
 	test_clock();
+	test_pin_same_second();
 	test_usage_add();
 	test_all_swept();
 	test_dpkg();

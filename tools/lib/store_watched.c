@@ -54,14 +54,23 @@ int store_session_watched(struct store *s, const char *host, const char *session
 			  const struct store_session_info *si, const struct store_when *now,
 			  const struct store_watch *w, int n)
 {
-	/* A pin before the session's start, with its boottime (?7) when known. */
+	/*
+	 * A pin (?6 its time, ?7 its boottime when known) before the
+	 * session's start. By the boottimes when both are known: the times
+	 * are whole seconds, and a pin and its first sync can share one.
+	 */
+#define PIN_EARLIER_SQL							\
+	"(CASE WHEN ?7 IS NOT NULL AND started_bt IS NOT NULL THEN ?7 < started_bt"	\
+	" ELSE ?6 > 0 AND ?6 < started END)"
 	static const char id_sql[] =
 		"UPDATE sessions SET host_id = ?3, stage = coalesce(stage, ?4),"
 		" boot_offset = coalesce(boot_offset, ?5),"
-		" started_bt = CASE WHEN ?6 > 0 AND ?6 < started AND ?7 IS NOT NULL"
+		" started_bt = CASE WHEN " PIN_EARLIER_SQL " AND ?7 IS NOT NULL"
 		" THEN ?7 ELSE started_bt END,"
-		" started = CASE WHEN ?6 > 0 AND ?6 < started THEN ?6 ELSE started END"
+		" started = CASE WHEN " PIN_EARLIER_SQL " AND ?6 > 0"
+		" THEN min(?6, started) ELSE started END"
 		" WHERE host = ?1 AND session = ?2";
+#undef PIN_EARLIER_SQL
 	sqlite3_stmt *id, *run, *add;
 	int i, rc;
 
