@@ -143,7 +143,8 @@ struct.pack_into("qq", buf, 24, 0, 0)
 struct.pack_into("i", buf, 40, 0)
 sys.exit(libc.adjtimex(buf) != 0)'
 	check "abidep-sync.service: a reading of the clocks, synchronized, an hour on" sh -c "
-		systemctl start abidep-sync.service &&
+		{ systemctl start abidep-sync.service ||
+		  { journalctl -b -q -o cat -u abidep-sync.service | tail -n 6; false; }; } &&
 		test \"\$(sqlite3 $db 'SELECT synced FROM clock ORDER BY boottime DESC LIMIT 1')\" = 1"
 	check "... the boot's times placed by it (its session's last sync after the clock's step)" \
 		test "$(sqlite3 $db 'SELECT max(last_sync) FROM sessions')" -ge "$(($(date +%s) - 120))"

@@ -13,6 +13,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 A=${ABIDEP:-$ABIDEP_REPO/build/abidep}
+KMOD=$ABIDEP_REPO/build/kmod/$KVER
 F=/sys/devices/system/cpu/cpuidle/current_governor_ro
 T=/tmp/tables
 DAY=86400
@@ -135,6 +136,30 @@ one_boot() {
 		"'$A' check -d $db -t $T --entry current_governor_ro 2>/dev/null | grep -q 'the tracer did not run through the quiet window'"
 	check "... the session starts at the pin as its boot's clock places it" near \
 		"$(sqlite3 $db 'SELECT started FROM sessions')" "$(real)" 600
+
+	# The pin's record, refreshed by an adopt before the first sync (as
+	# in a boot through an initramfs), is written again at every sync:
+	# placed again with the rest, not beside it.
+	section "pinned early; a device added, adopted (its record refreshed); a sync; the clock an hour on, synchronized; a sync"
+	db=/tmp/refreshed.db
+	if insmod "$KMOD/abidep.ko" 2>/dev/null || grep -q '^abidep ' /proc/modules; then
+		rmmod rc-loopback 2>/dev/null
+		"$A" trace --pin --early >/dev/null 2>&1
+		modprobe rc-loopback
+		sleep 1
+		"$A" trace --pin --early --adopt >/dev/null 2>&1
+		sync_db $db
+		clock 3600 sync
+		check "the sync after the step writes" "$A" trace --sync -d $db
+		check "... the device's runs placed by the synchronized reading: two (none, then one file)" \
+			same "$(sqlite3 $db "SELECT group_concat(files), min(since) >= $(real) + 3000 FROM
+				(SELECT files, since FROM watched WHERE what LIKE '%/current_protocol' ORDER BY since)")" "0,1|1"
+		stop $db
+		rmmod rc-loopback
+		clock 0
+	else
+		check "abidep.ko loads (for rc-loopback's current_protocol)" false
+	fi
 
 	section "right; a reader; a sync; set back 60 days; a sync"
 	db=/tmp/back-read.db

@@ -285,7 +285,13 @@ static int sync_rows_write(struct tracer *tr, struct sync_row *rows, int n,
 	}
 	if (store_begin(tr->db))
 		return -1;
-	if (note_clocks(tr, &clocks, &mapping)) {
+	/*
+	 * A mapping better than the one before: what the boot stored before
+	 * is placed again first, so that this sync's times (the pin's record
+	 * among them, written again at each sync) meet them where they are.
+	 */
+	if (note_clocks(tr, &clocks, &mapping) ||
+	    store_clock_redate(tr->db, tr->host, tr->session, false)) {
 		store_rollback(tr->db);
 		return -1;
 	}
@@ -308,9 +314,7 @@ static int sync_rows_write(struct tracer *tr, struct sync_row *rows, int n,
 	    (drained && store_set_drained(tr->db, tr->host, tr->session, drained)) ||
 	    pin_watched_write(tr, &info, mapping) ||
 	    store_session_watched(tr->db, tr->host, tr->session, &info, &now,
-				  tr->watch, tr->watch_known ? tr->nwatch : 0) ||
-	    /* A mapping better than the one before: the boot's times placed again. */
-	    store_clock_redate(tr->db, tr->host, tr->session, false)) {
+				  tr->watch, tr->watch_known ? tr->nwatch : 0)) {
 		store_rollback(tr->db);
 		return -1;
 	}
