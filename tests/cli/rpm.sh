@@ -216,7 +216,10 @@ section "a damaged rpm database"
 D=$T/damaged
 cp -a "$B" "$D"
 db=$D/var/lib/rpm/rpmdb.sqlite
-head -c "$(stat -c %s "$db")" /dev/urandom >"$db"
+# Garbage of a fixed seed: random bytes can hold a short needle now and
+# then, a hit in the damaged file itself (a failure once in many runs).
+python3 -c 'import random, sys; r = random.Random(48); sys.stdout.buffer.write(r.randbytes(int(sys.argv[1])))' \
+	"$(stat -c %s "$db")" >"$db"
 check "scan goes on: exit 1, every hit" test "$(status "$A" scan -j "$D")" = 1
 check "... as many hits as with a sound database" \
 	sh -c "test \"\$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))[\"hits\"]))' '$T/out')\" = \
