@@ -3,7 +3,7 @@
 # writes, a usage map that fills up, no bpffs, abidep.ko unloaded while the
 # tracer runs, a full disk under the DB, two syncs (or a sync and --stop) at
 # once, a damaged DB. Every count checked is exact.
-#	tests/vm/run --timeout 900 tests/guest/fault.sh
+#	tests/vm/run --timeout 1800 tests/guest/fault.sh
 # FAULT_KILLS (default 12) sets the number of kill -9 rounds, FAULT_RACES
 # (default 4) the rounds of each race of two syncs.
 # Ends with "fault: N passed, N failed".
