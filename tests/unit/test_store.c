@@ -2437,6 +2437,34 @@ static void test_clock(void)
 	free(db);
 }
 
+/* A boot id longer than any buffer: its times placed again all the same. */
+static void test_clock_long_boot(void)
+{
+	char *db = xstrdup(tpath("clock-long.db"));
+	struct store *s = open_rw(db);
+	char session[300];
+	const long long T = DAY(100);
+	struct clock_reading r = { NS(20), NS(T - 60 * 86400 + 20), false };
+	struct usage_row u;
+	long long m = 0;
+
+	current = "clock-long-boot";
+	memset(session, 'b', 290);
+	strcpy(session + 290, ":1");
+	u = row(session, 1, 0, 0);
+	u.first_bt = u.last_bt = NS(10);
+	CHECK(s != NULL);
+	CHECK(!store_clock_note(s, "h1", session, &r, &m));
+	u.first_seen = u.last_seen = clock_place(u.last_bt, m);
+	CHECK(!store_add(s, &u));
+	r = (struct clock_reading){ NS(40), NS(T + 40), false };
+	CHECK(!store_clock_note(s, "h1", session, &r, &m) &&
+	      !store_clock_redate(s, "h1", session, true));
+	CHECK(m == T && sql_int(db, "SELECT first_seen FROM usage") == T + 10);
+	store_close(s);
+	free(db);
+}
+
 /*
  * A pin and its first sync in one second: the times are equal, the
  * boottimes say which came first; the session starts at the pin's.
@@ -2495,6 +2523,7 @@ int main(void)
 	test_sessions();
 	test_clock();
 	test_pin_same_second();
+	test_clock_long_boot();
 	test_usage_add();
 	test_all_swept();
 	test_dpkg();

@@ -36,19 +36,27 @@ static sqlite3_stmt *prepare(struct store *s, const char *sql, const char *what)
 	return st;
 }
 
-/* Bind the boot of @session on @host to ?1 to ?3 (BOOT_SQL); its bounds in @lo, @hi. */
-static int bind_boot(sqlite3_stmt *st, const char *host, const char *session,
-		     char *lo, char *hi, size_t size)
+/*
+ * Bind the boot of @session on @host to ?1 to ?3 (BOOT_SQL): its bounds
+ * copied whole (a session id from a merged DB has no length limit).
+ */
+static int bind_boot(sqlite3_stmt *st, const char *host, const char *session)
 {
 	size_t n = usage_session_boot_len(session);
+	char *lo, *hi;
+	int rc;
 
 	/* A session of no known boot is a boot of its own. */
 	if (!n)
 		n = strlen(session);
-	snprintf(lo, size, "%.*s:", (int)n, session);
-	snprintf(hi, size, "%.*s;", (int)n, session);
-	return store_bind_text(st, 1, host) | store_bind_text(st, 2, lo) |
-	       store_bind_text(st, 3, hi);
+	lo = xasprintf("%.*s:", (int)n, session);
+	hi = xasprintf("%.*s;", (int)n, session);
+	rc = store_bind_text(st, 1, host) |
+	     sqlite3_bind_text(st, 2, lo, -1, SQLITE_TRANSIENT) |
+	     sqlite3_bind_text(st, 3, hi, -1, SQLITE_TRANSIENT);
+	free(lo);
+	free(hi);
+	return rc;
 }
 
 /* The readings of @session's boot, by boottime, into *@out: how many, or -1. */
@@ -57,14 +65,13 @@ static int boot_readings(struct store *s, const char *host, const char *session,
 {
 	static const char sql[] =
 		"SELECT boottime, wall, synced FROM clock WHERE" BOOT_SQL " ORDER BY boottime";
-	char lo[128], hi[128];
 	sqlite3_stmt *st = prepare(s, sql, "cannot read the clock's readings");
 	int n = 0, cap = 0, rc;
 
 	*out = NULL;
 	if (!st)
 		return -1;
-	rc = bind_boot(st, host, session, lo, hi, sizeof(lo));
+	rc = bind_boot(st, host, session);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct clock_reading *r = GROW(*out, n, cap);
 
@@ -223,7 +230,6 @@ static const char *const redate_sql[] = {
 /* Run redate_sql[] for the boot of @session on @host, by @mapping. */
 static int redate(struct store *s, const char *host, const char *session, long long mapping)
 {
-	char lo[128], hi[128];
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
@@ -234,7 +240,7 @@ static int redate(struct store *s, const char *host, const char *session, long l
 			return -1;
 		rc = SQLITE_OK;
 		if (sqlite3_bind_parameter_count(st))
-			rc = bind_boot(st, host, session, lo, hi, sizeof(lo)) |
+			rc = bind_boot(st, host, session) |
 			     sqlite3_bind_int64(st, 4, mapping);
 		rc = store_step_write(s, st, rc, "cannot place the boot's times");
 		sqlite3_finalize(st);
@@ -252,12 +258,11 @@ static int misplaced(struct store *s, const char *host, const char *session, lon
 		"SELECT EXISTS (SELECT 1 FROM sessions WHERE" BOOT_SQL
 		" AND last_sync_bt IS NOT NULL AND clock_offset IS NOT ?4)";
 	sqlite3_stmt *st = prepare(s, sql, "cannot read the sessions");
-	char lo[128], hi[128];
 	int rc, yes = 0;
 
 	if (!st)
 		return -1;
-	rc = bind_boot(st, host, session, lo, hi, sizeof(lo)) | sqlite3_bind_int64(st, 4, mapping);
+	rc = bind_boot(st, host, session) | sqlite3_bind_int64(st, 4, mapping);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
