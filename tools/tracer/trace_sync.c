@@ -186,6 +186,12 @@ static struct store_when when_of(const struct clock_reading *r, long long mappin
 	};
 }
 
+/* One reading of the clocks, field by field (a struct's padding is not). */
+static bool same_reading(const struct clock_reading *a, const struct clock_reading *b)
+{
+	return a->boottime == b->boottime && a->wall == b->wall && a->synced == b->synced;
+}
+
 /*
  * What the pin watched, and each refresh before the first sync, from their
  * times (trace_stage.c): a group of the record's counts per time.
@@ -198,8 +204,7 @@ static int pin_watched_write(struct tracer *tr, const struct store_session_info 
 
 	for (i = 0; i < tr->npin_watch; i = j) {
 		for (j = i; j < tr->npin_watch &&
-		     !memcmp(&tr->pin_watch_at[j], &tr->pin_watch_at[i], sizeof(tr->pin_watch_at[i]));
-		     j++)
+		     same_reading(&tr->pin_watch_at[j], &tr->pin_watch_at[i]); j++)
 			;
 		at = when_of(&tr->pin_watch_at[i], mapping);
 		if (store_session_watched(tr->db, tr->host, tr->session, info, &at,
