@@ -445,6 +445,18 @@ chmod 444 "$T/ro/u.db"
 check "a read-only DB in a read-only directory (no -shm): reported" \
 	test "$(status $as_user "$A" report --db "$T/ro/u.db" --root "$T/root")" = 0
 check "... in full" diff -u "$T/want" "$T/out"
+# As abidep-metrics.service has it: the DB's directory a read-only mount
+# (ReadOnlyPaths=), root without CAP_DAC_OVERRIDE (CapabilityBoundingSet=).
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	mkdir "$T/rofs" && cp "$T/u.db" "$T/rofs/u.db" && chmod 600 "$T/rofs/u.db"
+	check "a DB on a read-only mount (no -shm, no -wal), as root without capabilities: reported" \
+		sh -c "unshare -m sh -c \"mount --bind '$T/rofs' '$T/rofs' && mount -o remount,ro,bind '$T/rofs' &&
+			setpriv --bounding-set=-all --inh-caps=-all '$A' report --db '$T/rofs/u.db' --root '$T/root' >'$T/out' 2>'$T/err'\" ||
+			{ cat '$T/err'; exit 1; }"
+	check "... in full" diff -u "$T/want" "$T/out"
+else
+	skip "a DB on a read-only mount (needs root and unshare)"
+fi
 check "an unwritable DB: the writer says so" test "$(echo | status $as_user "$T/fill" "$T/ro/u.db")" = 6
 check "... what, where, what to do" grep -q "^fill: cannot write the usage DB $T/ro/u.db: Permission denied; run as root" "$T/err"
 chmod 755 "$T/ro"

@@ -683,10 +683,13 @@ static int setup(struct store *s)
 /*
  * A reader of a WAL database must create DB-shm if it is missing, and
  * cannot in a directory it may not write: a copy of usage.db read by a
- * user, say. When DB-wal is missing too, no writer has it open and all is
- * in the main file: read that alone, as an immutable file (no locks, no
- * -shm). A writer that starts and checkpoints during the read may make it
- * fail; the report is then run again.
+ * user, say (SQLITE_READONLY), or the DB on a read-only mount, as
+ * abidep-metrics.service's sandbox has it (ReadOnlyPaths=; EROFS, which
+ * SQLite says as SQLITE_CANTOPEN). When DB-wal is missing too, no writer
+ * has it open and all is in the main file: read that alone, as an
+ * immutable file (no locks, no -shm). A writer that starts and
+ * checkpoints during the read may make it fail; the report is then run
+ * again.
  */
 static int reopen_immutable(struct store *s)
 {
@@ -697,7 +700,8 @@ static int reopen_immutable(struct store *s)
 	int rc;
 
 	free(wal);
-	if (!s->readonly || (s->rc & 0xff) != SQLITE_READONLY || in_use)
+	if (!s->readonly || in_use ||
+	    ((s->rc & 0xff) != SQLITE_READONLY && (s->rc & 0xff) != SQLITE_CANTOPEN))
 		return -1;
 	uri = xmalloc(3 * strlen(s->path) + 32);
 	q = uri + sprintf(uri, "file:");
