@@ -33,7 +33,10 @@
  * An existing fleet.db is merged too, so hosts can be added one at a time.
  * The result is written into a temporary file next to fleet.db and renamed
  * over it once complete: a merge that fails or is killed leaves fleet.db as
- * it was (and at worst a .fleet.db.merge-XXXXXX file behind).
+ * it was (and at worst a .fleet.db.merge-XXXXXX file behind). Both are
+ * made in a directory reached as safedir.h says, SAFE_STEADY (SQLite opens
+ * them by name); fleet.db may not be a symlink, and is read only once the
+ * store knows it for a usage DB (store.c's open_writer()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,7 +71,9 @@ void merge_usage(FILE *f)
 		"machine id: hosts of one name stay apart, and the summary says so. An\n"
 		"existing OUT is merged too. OUT is replaced atomically (a temporary file\n"
 		"in its directory, renamed): an interrupted merge leaves it as it was.\n"
-		"OUT may not be one of the inputs.\n"
+		"OUT may not be one of the inputs, nor a symlink, and is merged only if it\n"
+		"is a usage DB; its directories must be root's (or yours) and writable by\n"
+		"nobody else, unless sticky (see abidep(8), WHERE ABIDEP WRITES).\n"
 		"\n"
 		"  -d, --db DB       an input DB, as a DB operand\n"
 		"  -o, --output OUT  the merged DB (required)\n"
