@@ -33,7 +33,10 @@
  * An existing fleet.db is merged too, so hosts can be added one at a time.
  * The result is written into a temporary file next to fleet.db and renamed
  * over it once complete: a merge that fails or is killed leaves fleet.db as
- * it was (and at worst a .fleet.db.merge-XXXXXX file behind).
+ * it was (and at worst a .fleet.db.merge-XXXXXX file behind). Both are
+ * made in a directory reached as safedir.h says, SAFE_STEADY (SQLite opens
+ * them by name); fleet.db may not be a symlink, and is read only once the
+ * store knows it for a usage DB (store.c's open_writer()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +52,7 @@
 #include "main.h"
 #include "hostid.h"
 #include "json.h"
+#include "safedir.h"
 #include "text.h"
 #include "store.h"
 #include "util.h"
@@ -67,7 +71,9 @@ void merge_usage(FILE *f)
 		"machine id: hosts of one name stay apart, and the summary says so. An\n"
 		"existing OUT is merged too. OUT is replaced atomically (a temporary file\n"
 		"in its directory, renamed): an interrupted merge leaves it as it was.\n"
-		"OUT may not be one of the inputs.\n"
+		"OUT may not be one of the inputs, nor a symlink, and is merged only if it\n"
+		"is a usage DB; its directories must be root's (or yours) and writable by\n"
+		"nobody else, unless sticky (see abidep(8), WHERE ABIDEP WRITES).\n"
 		"\n"
 		"  -d, --db DB       an input DB, as a DB operand\n"
 		"  -o, --output OUT  the merged DB (required)\n"
@@ -78,8 +84,8 @@ void merge_usage(FILE *f)
 			 EXB(EXIT_USAGE) | EXB(EXIT_DB));
 }
 
-/* The temporary file, for the signal handler to remove. */
-static char *tmp_path, *tmp_wal, *tmp_shm;
+/* The temporary file, for the signal handler to remove; its name in OUT's directory. */
+static char *tmp_path, *tmp_wal, *tmp_shm, *tmp_name;
 
 static void remove_tmp(void)
 {
@@ -359,10 +365,10 @@ static void print_summary(const struct merge *m, const char *out, char **in,
 	json_end(&j);
 }
 
-/* fsync a file or directory by name; 0 or -1 with errno. */
-static int sync_path(const char *path, int flags)
+/* fsync a file or directory, @name in @dirfd; 0 or -1 with errno. */
+static int sync_at(int dirfd, const char *name, int flags)
 {
-	int fd = open(path, flags | O_CLOEXEC), ret;
+	int fd = openat(dirfd, name, flags | O_CLOEXEC), ret;
 
 	if (fd < 0)
 		return -1;
@@ -404,24 +410,59 @@ static int merge_args(int argc, char **argv, const char **out, char ***in, int *
 	return EXIT_OK;
 }
 
-/* OUT: a regular file or none, and none of the inputs. */
-static int check_output(const char *out, char **in, int nin, bool *out_exists)
+/*
+ * OUT's directory, reached as safedir.h's rule says (SAFE_STEADY: SQLite
+ * opens the temporary file, and OUT, by name), held for the temporary
+ * file and the rename; OUT's name in it; and the directory's path with
+ * the symlinks the walk followed resolved, the name SQLite is given.
+ */
+static int out_dirfd = -1;
+static char *out_base, *out_dir;
+
+/*
+ * OUT: a regular file or none, not a symlink (OUT is replaced by name,
+ * and read only once known to be a usage DB: never written through a
+ * symlink), and none of the inputs. Its size in *@out_size, -1: none.
+ */
+static int check_output(const char *out, char **in, int nin, off_t *out_size)
 {
 	struct stat out_st, st;
+	char err[1024], *d;
 	int i;
 
-	*out_exists = !stat(out, &out_st);
-	if (!*out_exists && errno != ENOENT) {
+	*out_size = -1;
+	out_dirfd = safe_parent_open(out, NULL, SAFE_STEADY, 0, &out_base, &out_dir, err,
+				     sizeof(err));
+	if (out_dirfd == SAFE_REFUSED || (out_dirfd < 0 && errno == EISDIR)) {
+		fprintf(stderr, "abidep: merge: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (out_dirfd < 0) {
+		d = xstrdup(out);
+		fprintf(stderr, "abidep: merge: cannot create a temporary file in %s for %s: %s; check the directory, or name another output with -o\n",
+			dirname(d), out, strerror(errno));
+		free(d);
+		return EXIT_DB;
+	}
+	if (fstatat(out_dirfd, out_base, &out_st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno == ENOENT)
+			return EXIT_OK;
 		fprintf(stderr, "abidep: merge: cannot use the output %s: %s\n", out, strerror(errno));
 		return EXIT_DB;
 	}
-	if (*out_exists && !S_ISREG(out_st.st_mode)) {
+	if (S_ISLNK(out_st.st_mode)) {
+		fprintf(stderr, "abidep: merge: refusing the output %s: it is a symlink, which merge neither writes through nor replaces; name the file itself with -o\n",
+			out);
+		return EXIT_USAGE;
+	}
+	if (!S_ISREG(out_st.st_mode)) {
 		fprintf(stderr, "abidep: merge: the output %s is not a regular file; name a DB file with -o\n", out);
 		return EXIT_USAGE;
 	}
+	*out_size = out_st.st_size;
 	for (i = 0; i < nin; i++) {
 		/* A missing input is store_open()'s to report, in order. */
-		if (*out_exists && !stat(in[i], &st) && same_file(&st, &out_st)) {
+		if (!stat(in[i], &st) && same_file(&st, &out_st)) {
 			fprintf(stderr, "abidep: merge: refusing to merge into one of the inputs (%s is the output %s): name another output with -o\n",
 				in[i], out);
 			return EXIT_USAGE;
@@ -431,28 +472,21 @@ static int check_output(const char *out, char **in, int nin, bool *out_exists)
 }
 
 /*
- * The temporary file (tmp_path, removed on a signal): in OUT's directory,
- * returned in *@dir, so that rename() is atomic. 0, or -1 said.
+ * The temporary file (tmp_path, removed on a signal), in OUT's directory
+ * (the one check_output() holds), so that the rename is atomic. 0, or -1
+ * said.
  */
-static int make_tmp(const char *out, char **dir)
+static int make_tmp(const char *out)
 {
-	char *d = xstrdup(out), *base = xstrdup(out);
-	int fd;
+	int fd = safe_tmpfile(out_dirfd, out_base, "merge-", &tmp_name);
 
-	tmp_path = xasprintf("%s/.%s.merge-XXXXXX", dirname(d), basename(base));
-	free(base);
-	free(d);
-	*dir = xstrdup(tmp_path);
-	*strrchr(*dir, '/') = '\0';
-	fd = mkstemp(tmp_path);
 	if (fd < 0) {
 		fprintf(stderr, "abidep: merge: cannot create a temporary file in %s for %s: %s; check the directory, or name another output with -o\n",
-			*dir, out, strerror(errno));
-		free(tmp_path);
-		tmp_path = NULL;
+			out_dir, out, strerror(errno));
 		return -1;
 	}
 	close(fd);
+	tmp_path = path_join(out_dir, tmp_name);
 	tmp_wal = xasprintf("%s-wal", tmp_path);
 	tmp_shm = xasprintf("%s-shm", tmp_path);
 	signal(SIGINT, on_signal);
@@ -483,11 +517,11 @@ static int merge_old_output(struct merge *m, const char *out)
 }
 
 /*
- * OUT (if it exists) and the inputs into the temporary file, in one
+ * OUT (if it exists, and is not empty) and the inputs into the temporary file, in one
  * transaction; each input's row count in @rows. 0, or -1 said (and
  * m->out's transaction, if open, to roll back).
  */
-static int merge_all(struct merge *m, const char *out, bool out_exists, char **in,
+static int merge_all(struct merge *m, const char *out, off_t out_size, char **in,
 		     int nin, unsigned long long *rows)
 {
 	char err[1024];
@@ -504,7 +538,8 @@ static int merge_all(struct merge *m, const char *out, bool out_exists, char **i
 		m->out = NULL;
 		return -1;
 	}
-	if (out_exists && merge_old_output(m, out))
+	/* An empty OUT has nothing to merge: it is only replaced, not made a DB. */
+	if (out_size > 0 && merge_old_output(m, out))
 		return -1;
 	m->inputs = true;
 	for (i = 0; i < nin; i++) {
@@ -523,27 +558,28 @@ static int merge_all(struct merge *m, const char *out, bool out_exists, char **i
 	return 0;
 }
 
-/* The closed temporary file becomes OUT (rename in @dir); 0, or -1 said. */
-static int replace_output(const char *out, const char *dir)
+/* The closed temporary file becomes OUT (renamed in OUT's directory); 0, or -1 said. */
+static int replace_output(const char *out)
 {
-	char *wal = xasprintf("%s-wal", out);
-	bool wal_tmp = !access(tmp_wal, F_OK), wal_out = !access(wal, F_OK);
+	char *wal = xasprintf("%s-wal", out_base);
+	bool wal_tmp = !access(tmp_wal, F_OK), wal_out = !faccessat(out_dirfd, wal, F_OK, 0);
 
+	free(wal);
 	if (wal_tmp || wal_out) {
-		fprintf(stderr, "abidep: merge: %s is in use by another process (%s exists); stop it, or merge into another file\n",
-			wal_out ? out : tmp_path, wal_out ? wal : tmp_wal);
-		free(wal);
+		fprintf(stderr, "abidep: merge: %s is in use by another process (%s-wal exists); stop it, or merge into another file\n",
+			wal_out ? out : tmp_path, wal_out ? out : tmp_path);
 		return -1;
 	}
-	free(wal);
-	if (sync_path(tmp_path, O_RDONLY) || rename(tmp_path, out)) {
+	/* renameat() replaces whatever is at OUT's name since, a symlink too, not through it. */
+	if (sync_at(out_dirfd, tmp_name, O_RDONLY | O_NOFOLLOW) ||
+	    renameat(out_dirfd, tmp_name, out_dirfd, out_base)) {
 		fprintf(stderr, "abidep: merge: cannot replace %s with the merged DB %s: %s\n",
 			out, tmp_path, strerror(errno));
 		return -1;
 	}
 	free(tmp_path);
 	tmp_path = NULL;
-	sync_path(dir, O_RDONLY | O_DIRECTORY);	/* the rename; best effort */
+	sync_at(out_dirfd, ".", O_RDONLY | O_DIRECTORY);	/* the rename; best effort */
 	return 0;
 }
 
@@ -552,28 +588,29 @@ int cmd_merge(int argc, char **argv)
 	const char *out = NULL;
 	struct merge m = { 0 };
 	unsigned long long *rows = NULL;
-	char *dir = NULL, **in = NULL;
-	bool out_exists, help = false;
+	char **in = NULL;
+	bool help = false;
+	off_t out_size;
 	long long total;
 	int i, nin = 0, ret;
 
 	ret = merge_args(argc, argv, &out, &in, &nin, &help);
 	if (!ret && !help)
-		ret = check_output(out, in, nin, &out_exists);
+		ret = check_output(out, in, nin, &out_size);
 	if (ret || help)
 		goto out;
 	/* From here on, what fails is reading or writing a DB. */
 	ret = EXIT_DB;
-	if (make_tmp(out, &dir))
+	if (make_tmp(out))
 		goto out;
 	rows = xcalloc(nin, sizeof(*rows));
-	if (merge_all(&m, out, out_exists, in, nin, rows))
+	if (merge_all(&m, out, out_size, in, nin, rows))
 		goto fail;
 	total = store_rows(m.out);
 	/* The last connection's close moves the WAL into the file. */
 	store_close(m.out);
 	m.out = NULL;
-	if (replace_output(out, dir))
+	if (replace_output(out))
 		goto out;
 	print_summary(&m, out, in, nin, rows, total);
 	ret = EXIT_OK;
@@ -587,7 +624,14 @@ out:
 	free(tmp_path);
 	free(tmp_wal);
 	free(tmp_shm);
-	tmp_path = tmp_wal = tmp_shm = NULL;
+	free(tmp_name);
+	tmp_path = tmp_wal = tmp_shm = tmp_name = NULL;
+	if (out_dirfd >= 0)
+		close(out_dirfd);
+	out_dirfd = -1;
+	free(out_base);
+	free(out_dir);
+	out_base = out_dir = NULL;
 	for (i = 0; i < m.nhosts; i++)
 		free(m.hosts[i]);
 	free(m.hosts);
@@ -595,7 +639,6 @@ out:
 		free(m.sessions[i]);
 	free(m.sessions);
 	free(rows);
-	free(dir);
 	free(in);
 	return ret;
 }

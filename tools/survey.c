@@ -27,6 +27,7 @@
 
 #include "main.h"
 #include "json.h"
+#include "safedir.h"
 #include "survey_class.h"
 #include "survey_read.h"
 #include "text.h"
@@ -77,7 +78,10 @@ struct survey {
 	ino_t stack[MAX_DEPTH + 1];
 	/* --save */
 	const char *save;
+	char *save_real;	/* its path, as safe_dir_open() walked it */
+	mode_t save_mode;	/* of the directories made: 0755 less the umask */
 	char *save_dir;		/* the last directory made under save */
+	int save_dirfd;		/* open, O_PATH */
 	unsigned long save_errors;
 	/* euid's groups, for the permission check */
 	uid_t euid;
@@ -195,44 +199,47 @@ static void keep_min(char **slot, const char *path)
 	}
 }
 
-/* mkdir -p of @dir (absolute); 0 or -1 with errno. */
-static int mkdir_p(char *dir)
+/*
+ * The directory @dir (under --save's, absolute) made, as safedir.h's rule
+ * has it: no symlink another user could have placed followed on the way,
+ * even if --save's directory is another's. Kept open for the next value:
+ * the walk goes a directory at a time.
+ */
+static int save_dir(struct survey *s, const char *dir, const char *file)
 {
-	char *p;
+	char err[PATH_MAX + 512];
 
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -1;
-		}
-		*p = '/';
+	if (s->save_dir && !strcmp(s->save_dir, dir))
+		return s->save_dirfd;
+	if (s->save_dirfd >= 0)
+		close(s->save_dirfd);
+	free(s->save_dir);
+	s->save_dir = NULL;
+	s->save_dirfd = safe_dir_open(dir, file, SAFE_MKDIR, s->save_mode, NULL, err, sizeof(err));
+	if (s->save_dirfd < 0) {
+		fprintf(stderr, "abidep: --save: %s\n", err);
+		return -1;
 	}
-	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
+	s->save_dir = xstrdup(dir);
+	return s->save_dirfd;
 }
 
 /* The value read, under --save DIR at the file's path below the root. */
 static void save_value(struct survey *s, const char *rel, const char *buf, size_t len)
 {
-	char *file = path_join(s->save, rel);
+	char *file = path_join(s->save_real, rel);
 	char *slash = strrchr(file, '/');
-	int fd;
+	int dirfd, fd;
 
 	*slash = '\0';
-	if (!s->save_dir || strcmp(s->save_dir, file)) {
-		if (mkdir_p(file)) {
-			fprintf(stderr, "abidep: --save: cannot make %s: %s\n", file, strerror(errno));
-			s->save_errors++;
-			free(file);
-			return;
-		}
-		free(s->save_dir);
-		s->save_dir = xstrdup(file);
-	}
+	dirfd = save_dir(s, file, rel);
 	*slash = '/';
-	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (dirfd < 0) {
+		s->save_errors++;
+		free(file);
+		return;
+	}
+	fd = openat(dirfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, buf, len) != (ssize_t)len) {
 		fprintf(stderr, "abidep: --save: cannot write %s: %s\n", file, strerror(errno));
 		s->save_errors++;
@@ -804,40 +811,51 @@ static void free_recs(struct rec *r, int n)
 
 /* ---- the command ---- */
 
-/* --save DIR: new or empty, and not inside the tree being surveyed. */
-static int check_save(const char *save, const char *root)
+/*
+ * --save DIR: new or empty, and not inside the tree being surveyed; made,
+ * and reached, as safedir.h's rule says.
+ */
+static int check_save(struct survey *s)
 {
-	char rroot[PATH_MAX], rsave[PATH_MAX];
+	char rroot[PATH_MAX], err[PATH_MAX + 512];
+	struct dirent *de;
+	mode_t mask;
 	size_t l;
 	DIR *d;
-	struct dirent *de;
+	int fd;
 
-	if (mkdir(save, 0755) && errno != EEXIST) {
-		fprintf(stderr, "abidep: --save: cannot make %s: %s\n", save, strerror(errno));
+	mask = umask(0);
+	umask(mask);
+	s->save_mode = 0755 & ~mask;
+	fd = safe_dir_open(s->save, s->save, SAFE_MKDIR, s->save_mode, &s->save_real, err,
+			   sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "abidep: --save: %s\n", err);
 		return -1;
 	}
-	d = opendir(save);
+	d = fdopendir(openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+	close(fd);
 	if (!d) {
-		fprintf(stderr, "abidep: --save: cannot open %s: %s\n", save, strerror(errno));
+		fprintf(stderr, "abidep: --save: cannot open %s: %s\n", s->save, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
 			closedir(d);
 			fprintf(stderr, "abidep: --save: %s is not empty; name a new or empty directory\n",
-				save);
+				s->save);
 			return -1;
 		}
 	closedir(d);
-	if (!realpath(root, rroot) || !realpath(save, rsave)) {
-		fprintf(stderr, "abidep: --save: cannot resolve %s or %s: %s\n", root, save,
-			strerror(errno));
+	if (!realpath(s->root, rroot)) {
+		fprintf(stderr, "abidep: --save: cannot resolve %s: %s\n", s->root, strerror(errno));
 		return -1;
 	}
 	l = strlen(rroot);
-	if (!strncmp(rsave, rroot, l) && (rsave[l] == '/' || !rsave[l] || l == 1)) {
+	if (!strncmp(s->save_real, rroot, l) &&
+	    (s->save_real[l] == '/' || !s->save_real[l] || l == 1)) {
 		fprintf(stderr, "abidep: --save: %s is inside the surveyed %s; name a directory outside it\n",
-			save, root);
+			s->save, s->root);
 		return -1;
 	}
 	return 0;
@@ -977,6 +995,9 @@ static void survey_free(struct survey *s, struct totals *t)
 	free(s->max_path);
 	free(s->timeout_path);
 	free(s->save_dir);
+	free(s->save_real);
+	if (s->save_dirfd >= 0)
+		close(s->save_dirfd);
 }
 
 int cmd_survey(int argc, char **argv)
@@ -992,7 +1013,8 @@ int cmd_survey(int argc, char **argv)
 	fd = open_survey_root(&s);
 	if (fd < 0)
 		return EXIT_USAGE;
-	if (s.save && check_save(s.save, s.root)) {
+	s.save_dirfd = -1;
+	if (s.save && check_save(&s)) {
 		close(fd);
 		return EXIT_USAGE;
 	}

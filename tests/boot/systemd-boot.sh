@@ -11,7 +11,9 @@
 #           coldplug) and an early oneshot unit's;
 #   booted  checks that abidep-trace-early.service pinned the tracer before
 #           systemd-udevd started, that abidep-trace.service adopted it,
-#           and that the report names both readers with their boot stage.
+#           and that the report names both readers with their boot stage;
+#           and that abidep-metrics.service writes nothing through the
+#           prometheus user's symlink in place of its textfile directory.
 #
 #	tests/vm/run --systemd tests/boot/systemd-boot.sh ABIDEP.deb [initramfs]
 #
@@ -149,6 +151,8 @@ sys.exit(libc.adjtimex(buf) != 0)'
 	check "... the boot's times placed by it (its session's last sync after the clock's step)" \
 		test "$(sqlite3 $db 'SELECT max(last_sync) FROM sessions')" -ge "$(($(date +%s) - 120))"
 
+	metrics_swap
+
 	[ "$mode" = early ] && walk_fleet
 
 	section "booted: stop flushes and unpins; a restart pins again, late"
@@ -159,6 +163,53 @@ sys.exit(libc.adjtimex(buf) != 0)'
 	check "... a second session of this boot, late" \
 		same "$(sqlite3 $db 'SELECT group_concat(stage) FROM (SELECT stage FROM sessions ORDER BY started)')" "$mode,late"
 	finish boot-booted
+}
+
+# abidep-metrics.service against the prometheus user, who owns
+# /var/lib/prometheus (Debian's package chowns it) and so can put a symlink
+# in place of node-exporter, root's: the unit's assertion stops it before
+# its sandbox makes the symlink's target writable (ReadWritePaths= follows
+# it); with the assertion reset, that sandbox does, and abidep itself
+# refuses (tools/lib/safedir.c). Nothing is written where the symlink points.
+metrics_swap() {
+	ne=/var/lib/prometheus/node-exporter
+	x=/srv/abidep-vm-elsewhere
+	dropin=/run/systemd/system/abidep-metrics.service.d
+	section "booted: abidep-metrics.service, and the prometheus user's symlink in place of $ne"
+	if ! id -u prometheus >/dev/null 2>&1 || [ ! -d $ne ]; then
+		skip "no prometheus user or no $ne (prometheus-node-exporter not installed)"
+		return
+	fi
+	check "abidep-metrics.service writes $ne/abidep.prom" \
+		sh -c "systemctl start abidep-metrics.service && grep -q '^# TYPE abidep_' $ne/abidep.prom"
+	mkdir -p $x
+	# The prometheus user may rename node-exporter (it writes its parent),
+	# but the guest's root is an overlay, where a directory of the lower
+	# layer is renamed by copying it (EXDEV), which only root can do here:
+	# root moves it aside, the prometheus user puts the symlink in.
+	mv $ne $ne.moved
+	check "the prometheus user puts a symlink to $x (root's) in place of $ne" \
+		runuser -u prometheus -- ln -s $x $ne
+	check "... its own" same "$(stat -c %U $ne)" prometheus
+	check "abidep-metrics.service fails" sh -c "! systemctl start abidep-metrics.service 2>/dev/null"
+	check "... on its assertion (AssertPathIsSymbolicLink=!)" \
+		same "$(systemctl show -P AssertResult abidep-metrics.service)" no
+	check "... nothing written in $x" same "$(ls -A $x | wc -l)" 0
+	mkdir -p $dropin
+	printf '[Unit]\nAssertPathIsSymbolicLink=\n' >$dropin/no-assert.conf
+	systemctl daemon-reload
+	check "the assertion reset: abidep-metrics.service fails all the same" \
+		sh -c "! systemctl start abidep-metrics.service 2>/dev/null"
+	journalctl --sync
+	check "... abidep refused, naming the symlink and its directory's owner" sh -c \
+		"journalctl -b -q -o cat -u abidep-metrics.service | grep -qF 'abidep: refusing to write $ne/abidep.prom: $ne is a symlink in /var/lib/prometheus, a directory of uid $(id -u prometheus) (prometheus):'"
+	check "... nothing written in $x, writable in its sandbox as it was" same "$(ls -A $x | wc -l)" 0
+	journalctl -b -q -o cat -u abidep-metrics.service | tail -n 5 | sed 's/^/# journal: /'
+	rm -r $dropin
+	systemctl daemon-reload
+	rm $ne
+	mv $ne.moved $ne
+	check "the directory back: abidep-metrics.service writes again" systemctl start abidep-metrics.service
 }
 
 # The fleet walkthrough's commands, on this booted system: its own summary

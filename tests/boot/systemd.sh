@@ -13,7 +13,7 @@ if ! debs=$(scripts/build-deb.sh); then
 	echo "boot-systemd: 0 passed, 1 failed"
 	exit 1
 fi
-tests/vm/run --systemd --timeout 600 tests/boot/systemd-boot.sh "$debs/abidep_${version}_amd64.deb" 2>&1 | tee "$log"
+tests/vm/run --systemd --timeout 900 tests/boot/systemd-boot.sh "$debs/abidep_${version}_amd64.deb" 2>&1 | tee "$log"
 p=$(grep -c '^ok - ' "$log")
 f=$(grep -c '^not ok - ' "$log")
 # Both halves must have run (setup's, then the booted system's).

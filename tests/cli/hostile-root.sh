@@ -7,7 +7,10 @@
 # sequences, newlines, bytes that are not UTF-8, bidi overrides), a sparse
 # file far over the size cap, nesting past PATH_MAX. scan, scan -j, survey
 # and check --scan must finish, read nothing outside the root, print no
-# raw control byte, give valid JSON that gives every name back.
+# raw control byte, give valid JSON that gives every name back. And what
+# root writes (-o, merge's DB, the usage DB, survey --save) is never written
+# through a symlink another user placed (as the prometheus user can in
+# /var/lib/prometheus), nor into another program's SQLite DB.
 # Ends with "hostile-root: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -207,4 +210,82 @@ check "abidep report (text) prints nothing raw" sh -c "'$A' report --db '$T/u.db
 check "... no raw control byte in report's text" clean_bytes "$T/report.txt"
 check "abidep report -j: valid JSON, nothing raw" sh -c "'$A' report --db '$T/u.db' -j >'$T/report.json' 2>&1"
 check "... (report -j)" clean_bytes "$T/report.json"
+
+section "root's writes: no symlink another user could have placed is followed (tools/lib/safedir.c)"
+# W: a directory all may traverse; N: nobody's, as /var/lib/prometheus is
+# the prometheus user's on Debian; N/sub: root's, as node-exporter is
+# there. Nobody moves sub aside and puts a symlink to X in its place.
+W=$T/w
+X=$W/elsewhere
+mkdir -p "$W/N/sub" "$X" "$W/root/sub"
+chmod 755 "$T" "$W"
+chown nobody "$W/N"
+cp "$T/u.db" "$W/u.db"
+chmod 644 "$W/u.db"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# What the status of a command is, its stderr kept in $T/err.
+wstatus() {
+	"$@" >/dev/null 2>"$T/err"
+	echo $?
+}
+check "nobody swaps N/sub for a symlink to X" \
+	as_nobody sh -c "mv '$W/N/sub' '$W/N/sub.old' && ln -s '$X' '$W/N/sub'"
+check "report --format prometheus -o N/sub/abidep.prom (abidep-metrics.service's command): refused, exit 2" \
+	same "$(wstatus "$A" report --db "$W/u.db" --format prometheus -o "$W/N/sub/abidep.prom")" 2
+check "... naming the symlink and whose directory it is in" \
+	grep -qF "abidep: refusing to write $W/N/sub/abidep.prom: $W/N/sub is a symlink in $W/N, a directory of uid 65534 (nobody):" "$T/err"
+check "... and nothing written in X" sh -c "test -z \"\$(ls -A '$X')\""
+check "report -o N/sub/r.txt (text): refused, exit 2, nothing in X" \
+	sh -c "[ \$('$A' report --db '$W/u.db' -o '$W/N/sub/r.txt' >/dev/null 2>&1; echo \$?) = 2 ] && test -z \"\$(ls -A '$X')\""
+check "scan -o N/sub/s.txt: refused, exit 2, nothing in X" \
+	sh -c "[ \$('$A' scan -o '$W/N/sub/s.txt' '$R/usr/bin' >/dev/null 2>&1; echo \$?) = 2 ] && test -z \"\$(ls -A '$X')\""
+check "survey --save N/sub/snap: refused, exit 2, nothing in X" \
+	sh -c "[ \$('$A' survey --save '$W/N/sub/snap' '$R/usr/bin' >/dev/null 2>&1; echo \$?) = 2 ] && test -z \"\$(ls -A '$X')\""
+check "the same write into N/sub.old (root's directory in nobody's): written" \
+	sh -c "'$A' report --db '$W/u.db' --format prometheus -o '$W/N/sub.old/abidep.prom' && grep -q '^# TYPE abidep_' '$W/N/sub.old/abidep.prom'"
+ln -s "$X" "$W/root/nobodys"
+chown -h nobody "$W/root/nobodys"
+check "a symlink of nobody's in root's directory: refused, exit 2" \
+	same "$(wstatus "$A" report --db "$W/u.db" -o "$W/root/nobodys/r.txt")" 2
+check "... named as nobody's" grep -qF "$W/root/nobodys is a symlink of uid 65534 (nobody):" "$T/err"
+ln -s sub "$W/root/roots"
+check "root's symlink in root's directory: followed, written" \
+	sh -c "'$A' report --db '$W/u.db' -o '$W/root/roots/r.txt' && test -s '$W/root/sub/r.txt'"
+mkdir "$W/mine"
+chown nobody "$W/mine"
+check "as nobody, through nobody's own symlink in nobody's directory: written (the caller's are trusted)" \
+	as_nobody sh -c "ln -s . '$W/mine/here' && '$A' report --db '$W/u.db' -o '$W/mine/here/r.txt' && test -s '$W/mine/r.txt'"
+
+section "merge and the usage DB: never written through a symlink, nor before known to be abidep's"
+: >"$X/empty"
+as_nobody ln -s "$X/empty" "$W/N/m.db"
+check "merge -o a symlink (nobody's, in nobody's directory) to an empty root-owned file: refused, exit 2" \
+	same "$(wstatus "$A" merge "$W/u.db" -o "$W/N/m.db")" 2
+check "... the file is still empty (it became a usage DB)" same "$(stat -c %s "$X/empty")" 0
+ln -s "$X/empty" "$W/root/m.db"
+check "merge -o root's symlink in root's directory to it: refused, exit 2" \
+	same "$(wstatus "$A" merge "$W/u.db" -o "$W/root/m.db")" 2
+check "... said" grep -qF "abidep: merge: refusing the output $W/root/m.db: it is a symlink" "$T/err"
+check "... the file is still empty" same "$(stat -c %s "$X/empty")" 0
+check "merge -o a new file in nobody's directory: refused, exit 2 (SQLite reopens it by name)" \
+	same "$(wstatus "$A" merge "$W/u.db" -o "$W/N/new.db")" 2
+check "... said, nothing left there" sh -c "grep -qF '$W/N is a directory of uid 65534 (nobody)' '$T/err' && test ! -e '$W/N/new.db' && test -z \"\$(ls -A '$W/N' | grep merge-)\""
+sqlite3 "$W/other.db" "CREATE TABLE t (a); INSERT INTO t VALUES (1)"
+sqlite3 "$W/uv.db" "CREATE TABLE t (a); PRAGMA user_version = 3"
+sum_other=$(md5sum <"$W/other.db")
+sum_uv=$(md5sum <"$W/uv.db")
+check "merge -o another program's SQLite DB: refused, exit 6" \
+	same "$(wstatus "$A" merge "$W/u.db" -o "$W/other.db")" 6
+check "... left as it was, byte for byte (it was made WAL)" same "$(md5sum <"$W/other.db")" "$sum_other"
+check "... its journal mode too" same "$(sqlite3 "$W/other.db" 'PRAGMA journal_mode')" delete
+check "merge -o one with a user_version of 3 but no usage table: refused, exit 6, unchanged (it was upgraded)" \
+	sh -c "[ \$('$A' merge '$W/u.db' -o '$W/uv.db' >/dev/null 2>&1; echo \$?) = 6 ] && [ \"\$(md5sum <'$W/uv.db')\" = '$sum_uv' ]"
+check "the writer of a usage DB (fill) through a symlink to an empty file: refused, exit 6, the file empty" \
+	sh -c "[ \$('$T/fill' '$W/root/m.db' </dev/null >/dev/null 2>&1; echo \$?) = 6 ] && [ \$(stat -c %s '$X/empty') = 0 ]"
+check "... under a symlinked directory of nobody's: refused, exit 6, nothing in X" \
+	sh -c "[ \$('$T/fill' '$W/N/sub/u.db' </dev/null >/dev/null 2>&1; echo \$?) = 6 ] && test -z \"\$(ls -A '$X' | grep -v '^empty\$')\""
+check "... on another program's DB: refused, exit 6, unchanged" \
+	sh -c "[ \$('$T/fill' '$W/other.db' </dev/null >/dev/null 2>&1; echo \$?) = 6 ] && [ \"\$(md5sum <'$W/other.db')\" = '$sum_other' ]"
+check "merge into a new file of root's directory, and again into it: written" \
+	sh -c "'$A' merge '$W/u.db' -o '$W/root/fleet.db' >/dev/null && '$A' merge '$W/u.db' -o '$W/root/fleet.db' >/dev/null && '$A' report --db '$W/root/fleet.db' -j >/dev/null"
 finish hostile-root

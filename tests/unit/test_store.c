@@ -528,10 +528,63 @@ static void test_open_errors(void)
 		sqlite3_exec(h, "CREATE TABLE t (a)", NULL, NULL, NULL);
 		sqlite3_close(h);
 	}
+	{
+		struct stat before;
+
+		stat(db, &before);
+		s = store_open(db, false, err, sizeof(err));
+		CHECK(s == NULL);
+		CHECK(strstr(err, "not an abidep usage DB") != NULL);
+		store_close(s);
+		CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 1);
+		/* Nothing written to it: a writer used to make it WAL first. */
+		CHECK(!stat(db, &st) && st.st_size == before.st_size &&
+		      st.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+		      st.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+		{
+			char *mode = sql_text(db, "PRAGMA journal_mode");
+
+			CHECK(mode && !strcmp(mode, "delete"));
+			free(mode);
+		}
+	}
+
+	/* A user_version is not enough: one without a usage table is not ours. */
+	db = tpath("uv.db");
+	{
+		sqlite3 *h;
+
+		sqlite3_open(db, &h);
+		sqlite3_exec(h, "CREATE TABLE t (a); PRAGMA user_version = 3", NULL, NULL, NULL);
+		sqlite3_close(h);
+	}
 	s = store_open(db, false, err, sizeof(err));
 	CHECK(s == NULL);
 	CHECK(strstr(err, "not an abidep usage DB") != NULL);
+	store_close(s);
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master") == 1);
+	s = store_open(db, true, err, sizeof(err));
+	CHECK(s == NULL);
+	store_close(s);
+
+	/* A symlink at the DB's name, to an empty file: refused, the file left empty. */
+	{
+		char *target = xstrdup(tpath("target.db")), *link = xstrdup(tpath("link.db"));
+
+		write_file(target, "");
+		CHECK(!symlink(target, link));
+		s = store_open(link, false, err, sizeof(err));
+		CHECK(s == NULL);
+		CHECK(strstr(err, "is a symlink") != NULL);
+		store_close(s);
+		CHECK(!stat(target, &st) && st.st_size == 0);
+		/* A reader may follow it (it writes nothing). */
+		s = store_open(link, true, err, sizeof(err));
+		CHECK(s != NULL);
+		store_close(s);
+		free(target);
+		free(link);
+	}
 
 	/* A newer schema. */
 	db = tpath("newer.db");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output formats, -o FILE and the text width (output.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "exit.h"
 #include "output.h"
+#include "safedir.h"
 #include "util.h"
 
 /* The narrowest width text is fitted to: below it nothing is readable. */
@@ -51,62 +53,75 @@ int format_parse(const char *arg, unsigned int allowed, enum out_format *f)
 	return EXIT_USAGE;
 }
 
+/* The mode a file created the ordinary way gets: 0666 less the umask. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 int output_open(struct output *o, const char *path, char *err, size_t errlen)
 {
-	char *d, *b, *dir;
-	mode_t mask;
+	char *d, *dir;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	o->f = stdout;
+	o->dirfd = -1;
 	if (!path)
 		return 0;
 	o->path = path;
+	/* Its directory as safedir.h's rule has it: no symlink another could place. */
+	o->dirfd = safe_parent_open(path, NULL, 0, 0, &o->base, NULL, err, errlen);
+	if (o->dirfd == SAFE_REFUSED)
+		return -1;
 	d = xstrdup(path);
-	b = xstrdup(path);
 	dir = dirname(d);
-	o->tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
-	fd = mkstemp(o->tmp);
+	fd = o->dirfd < 0 ? -1 : safe_tmpfile(o->dirfd, o->base, "", &o->tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create a temporary file in %s for %s: %s; check the directory, or name another file with -o",
 			 dir, path, strerror(errno));
 		free(d);
-		free(b);
-		free(o->tmp);
-		o->tmp = NULL;
+		output_abort(o);
 		return -1;
 	}
 	free(d);
-	free(b);
 	/*
-	 * mkstemp() makes it 0600; its readers (node_exporter, a web
-	 * server) usually run as another user: the mode of a file created
-	 * the ordinary way.
+	 * It is made 0600; its readers (node_exporter, a web server) usually
+	 * run as another user: the mode of a file created the ordinary way.
 	 */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	fchmod(fd, new_file_mode());
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
-		snprintf(err, errlen, "cannot write %s: %s", o->tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		close(fd);
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
+		output_abort(o);
 		return -1;
 	}
 	return 0;
 }
 
+/* The temporary file removed, what output_open() holds freed. */
+static void output_end(struct output *o)
+{
+	if (o->tmp)
+		unlinkat(o->dirfd, o->tmp, 0);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	free(o->tmp);
+	free(o->base);
+	o->tmp = o->base = NULL;
+	o->dirfd = -1;
+}
+
 void output_abort(struct output *o)
 {
-	if (!o->tmp)
-		return;
-	fclose(o->f);
-	unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
+	if (o->f && o->f != stdout)
+		fclose(o->f);
 	o->f = NULL;
+	output_end(o);
 }
 
 int output_close(struct output *o, char *err, size_t errlen)
@@ -125,16 +140,18 @@ int output_close(struct output *o, char *err, size_t errlen)
 		output_abort(o);
 		return -1;
 	}
-	if (fclose(o->f) || rename(o->tmp, o->path))
-		snprintf(err, errlen, "cannot replace %s with %s: %s; check %s, or name another file with -o",
+	/* In the directory the walk holds: renameat() replaces a symlink at the name. */
+	if (fclose(o->f) || renameat(o->dirfd, o->tmp, o->dirfd, o->base))
+		snprintf(err, errlen, "cannot replace %s with its temporary file %s: %s; check %s, or name another file with -o",
 			 o->path, o->tmp, strerror(errno), o->path);
 	else
 		ret = 0;
-	if (ret)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
 	o->f = NULL;
+	if (!ret) {
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	output_end(o);
 	return ret;
 }
 

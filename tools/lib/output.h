@@ -37,6 +37,8 @@ int format_parse(const char *arg, unsigned int allowed, enum out_format *f);
 struct output {
 	FILE *f;		/* standard output, or the temporary file */
 	const char *path;	/* -o FILE; NULL: standard output */
+	int dirfd;		/* FILE's directory (safedir.h), -1 */
+	char *base;		/* FILE's name in it */
 	char *tmp;		/* .FILE.XXXXXX beside it, renamed over it at the end */
 };
 
@@ -45,7 +47,10 @@ struct output {
  * a temporary file in its directory, with the mode a new file gets (0666
  * less the umask), and replaces @path only when output_close() succeeds:
  * a reader (node_exporter's textfile collector, a web server) never sees
- * half of it. -1 with a message in @err.
+ * half of it. The directory is reached as safedir.h's rule says (no
+ * symlink that a user other than root or the caller could have placed),
+ * and held open: both files are made and renamed there, a symlink at
+ * @path replaced, not followed. -1 with a message in @err.
  */
 int output_open(struct output *o, const char *path, char *err, size_t errlen);
 

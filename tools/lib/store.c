@@ -31,6 +31,7 @@
 #include <sqlite3.h>
 
 #include "entry.h"
+#include "safedir.h"
 #include "store.h"
 #include "store_internal.h"
 #include "util.h"
@@ -521,44 +522,37 @@ static struct store *open_fail(struct store *s, char *err, size_t errlen)
 	return NULL;
 }
 
-/* mkdir -p the directory of @path; what we create is 0700 (root's data). */
-static int make_parent(const char *path, char *err, size_t errlen)
+/*
+ * The directory of a DB to write (@path), made as needed (0700: root's
+ * data), reached as safedir.h's rule says, SAFE_STEADY: SQLite opens the
+ * DB and its -wal and -shm by name. Its descriptor, @path's name in it in
+ * *@base, and in *@file the name to give SQLite (the directory's path with
+ * the symlinks the walk followed resolved, for SQLITE_OPEN_NOFOLLOW). -1
+ * with a message in @err.
+ */
+static int writer_dir(const char *path, char **base, char **file, char *err, size_t errlen)
 {
-	char *dir = xstrdup(path), *p, c;
-	struct stat st;
-	int ret = 0;
+	char *dir, *what = xasprintf("the usage DB %s", path);
+	int fd, n;
 
-	p = strrchr(dir, '/');
-	if (!p || p == dir) {
-		free(dir);
-		return 0;
+	fd = safe_parent_open(path, what, SAFE_MKDIR | SAFE_STEADY, 0700, base, &dir, err,
+			      errlen);
+	free(what);
+	if (fd == -1) {
+		n = strlen(err);
+		snprintf(err + n, errlen - n, "; run as root, or name a writable file with --db");
 	}
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p && *p != '/')
-			continue;
-		c = *p;
-		*p = '\0';
-		if (!mkdir(dir, 0700)) {
-			chmod(dir, 0700);	/* whatever the umask */
-		} else if (errno != EEXIST || stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "cannot create the directory %s for the usage DB %s: %s; run as root, or name a writable file with --db",
-				 dir, path, errno == EEXIST ? strerror(ENOTDIR) : strerror(errno));
-			ret = -1;
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
+	if (fd < 0)
+		return -1;
+	*file = path_join(dir, *base);
 	free(dir);
-	return ret;
+	return fd;
 }
 
-/* Create @path as an empty file 0600: SQLite would make it 0644. */
-static int make_file(const char *path, char *err, size_t errlen)
+/* Create @base in @dirfd as an empty file 0600: SQLite would make it 0644. */
+static int make_file(int dirfd, const char *base, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = openat(dirfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd >= 0) {
 		close(fd);
@@ -571,8 +565,37 @@ static int make_file(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-/* The common cases said plainly, before SQLite's generic messages. */
-static int check_file(const char *path, bool readonly, char *err, size_t errlen)
+/* The DB to write, @base in @dirfd: a regular file, not a symlink, writable. */
+static int check_writer_file(int dirfd, const char *base, const char *path, char *err,
+			     size_t errlen)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW)) {
+		snprintf(err, errlen, "cannot use the usage DB %s: %s; run as root, or name another with --db",
+			 path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "refusing to write the usage DB %s: it is a symlink, and a DB is written only by its own name; name the file itself with --db",
+			 path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "the usage DB %s is not a regular file; name the DB file with --db",
+			 path);
+		return -1;
+	}
+	if (faccessat(dirfd, base, R_OK | W_OK, 0)) {
+		snprintf(err, errlen, "cannot write the usage DB %s: %s; run as root, or name another with --db",
+			 path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A reader's common cases said plainly, before SQLite's generic messages. */
+static int check_file(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -590,9 +613,9 @@ static int check_file(const char *path, bool readonly, char *err, size_t errlen)
 			 path);
 		return -1;
 	}
-	if (access(path, readonly ? R_OK : R_OK | W_OK)) {
-		snprintf(err, errlen, "cannot %s the usage DB %s: %s; run as root, or name another with --db",
-			 readonly ? "read" : "write", path, strerror(errno));
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "cannot read the usage DB %s: %s; run as root, or name another with --db",
+			 path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -703,35 +726,79 @@ static int reopen_immutable(struct store *s)
 	return setup(s);
 }
 
-struct store *store_open(const char *path, bool readonly, char *err, size_t errlen)
+/*
+ * A connection to @file (named @path in messages) with sqlite3_open_v2()'s
+ * @flags, set up: a reader's, or a writer's (WAL, the schema made or
+ * upgraded, its statements prepared). NULL with a message in @err.
+ */
+static struct store *store_connect(const char *path, const char *file, int flags, char *err,
+				   size_t errlen)
 {
-	struct store *s;
+	struct store *s = xcalloc(1, sizeof(*s));
 	int rc;
 
-	if (readonly ? check_file(path, true, err, errlen) :
-	    make_parent(path, err, errlen) || make_file(path, err, errlen) ||
-	    check_file(path, false, err, errlen))
-		return NULL;
-	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
-	s->readonly = readonly;
-	/* No SQLITE_OPEN_CREATE: the file exists, with our mode. */
-	rc = sqlite3_open_v2(path, &s->db, readonly ? SQLITE_OPEN_READONLY :
-			     SQLITE_OPEN_READWRITE, NULL);
+	s->readonly = !(flags & SQLITE_OPEN_READWRITE);
+	rc = sqlite3_open_v2(file, &s->db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		s->rc = rc;
 		return open_fail(s, err, errlen);
 	}
-	if (setup(s) && reopen_immutable(s))
+	/* A reader's immutable second try is by @path: not for what is written. */
+	if (setup(s) && ((flags & SQLITE_OPEN_NOFOLLOW) || reopen_immutable(s)))
 		return open_fail(s, err, errlen);
-	if (!readonly && (sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					     &s->upsert, NULL) ||
-			  sqlite3_prepare_v3(s->db, day_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					     &s->day, NULL))) {
+	if (!s->readonly && (sqlite3_prepare_v3(s->db, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+						&s->upsert, NULL) ||
+			     sqlite3_prepare_v3(s->db, day_sql, -1, SQLITE_PREPARE_PERSISTENT,
+						&s->day, NULL))) {
 		store_db_fail(s, NULL);
 		return open_fail(s, err, errlen);
 	}
 	return s;
+}
+
+/*
+ * A DB to write: its directory reached by safedir.h's rule (SAFE_STEADY),
+ * the file itself no symlink, and SQLite told so (SQLITE_OPEN_NOFOLLOW:
+ * no symlink anywhere on the name it is given, the walk's). Nothing is
+ * written to an existing file before a read-only look says it is a usage
+ * DB, or empty: another program's database is left as it was, its journal
+ * mode too.
+ */
+static struct store *open_writer(const char *path, char *err, size_t errlen)
+{
+	struct store *s = NULL, *look;
+	char *base, *file;
+	int dirfd, bad;
+
+	dirfd = writer_dir(path, &base, &file, err, errlen);
+	if (dirfd < 0)
+		return NULL;
+	bad = make_file(dirfd, base, path, err, errlen) ||
+	      check_writer_file(dirfd, base, path, err, errlen);
+	close(dirfd);
+	free(base);
+	if (!bad) {
+		look = store_connect(path, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW,
+				     err, errlen);
+		bad = !look;
+		store_close(look);
+	}
+	/* No SQLITE_OPEN_CREATE: the file exists, with our mode. */
+	if (!bad)
+		s = store_connect(path, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW,
+				  err, errlen);
+	free(file);
+	return s;
+}
+
+struct store *store_open(const char *path, bool readonly, char *err, size_t errlen)
+{
+	if (!readonly)
+		return open_writer(path, err, errlen);
+	if (check_file(path, err, errlen))
+		return NULL;
+	return store_connect(path, path, SQLITE_OPEN_READONLY, err, errlen);
 }
 
 void store_close(struct store *s)

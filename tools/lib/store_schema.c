@@ -359,6 +359,21 @@ int store_check_schema(struct store *s)
 			  v, SCHEMA_VERSION);
 		return -1;
 	}
+	/*
+	 * A user_version alone does not make it ours (other programs set one):
+	 * the usage table too, before a writer upgrades anything.
+	 */
+	if (v >= 1) {
+		ntables = store_query_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'usage'");
+		if (ntables < 0)
+			return -1;
+		if (!ntables) {
+			s->rc = SQLITE_NOTADB;
+			store_err(s, "it is an SQLite database (user_version %lld), but not an abidep usage DB",
+				  v);
+			return -1;
+		}
+	}
 	if (v == SCHEMA_VERSION)
 		return 0;
 	if (v >= 1) {
