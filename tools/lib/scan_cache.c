@@ -44,6 +44,9 @@ struct scan_cache {
 	char **used;			/* SHA-256s loaded: their time renewed */
 	size_t nused, ucap;
 	bool failed;			/* a store failed: nothing written */
+	/* A row's text searched again: the scan's options, every hit kept. */
+	struct scan_opts opts;
+	struct scan_reader check;
 };
 
 static const char schema[] =
@@ -265,7 +268,9 @@ static int check_files(int dfd, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-struct scan_cache *scan_cache_open(const char *dir, const char *key, char *err, size_t errlen)
+struct scan_cache *scan_cache_open(const char *dir, const char *key,
+				   const struct scan_needles *ns, const struct scan_opts *opts,
+				   char *err, size_t errlen)
 {
 	struct scan_cache *c;
 	int dfd = open_dir(dir, err, errlen);
@@ -275,6 +280,9 @@ struct scan_cache *scan_cache_open(const char *dir, const char *key, char *err, 
 	c = xcalloc(1, sizeof(*c));
 	c->path = path_join(dir, "scan-cache.sqlite");
 	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->opts = *opts;
+	c->opts.first_only = false;
+	scan_reader_init(&c->check, ns, &c->opts);
 	/*
 	 * By name, no symlink on the way (SQLite opens its journals by name
 	 * too): the directory checked, unless a parent of it is another
@@ -301,6 +309,7 @@ struct scan_cache *scan_cache_open(const char *dir, const char *key, char *err, 
 	return c;
 fail:
 	close(dfd);
+	scan_reader_release(&c->check);
 	sqlite3_close(c->db);
 	free(c->path);
 	free(c);
@@ -390,6 +399,38 @@ static bool row_hit(sqlite3_stmt *q, const struct abi_set *tables, struct scan_h
 	return true;
 }
 
+/* Does searching @h's text (@doc: as documentation) give @h again? */
+static bool found_again(struct scan_cache *c, const struct scan_hit *h, bool doc)
+{
+	struct scan_reader *rd = &c->check;
+	bool ok = false;
+	size_t i;
+
+	rd->nhits = 0;
+	scan_read_text(rd, h->match, strlen(h->match), doc);
+	for (i = 0; i < rd->nhits && !ok; i++) {
+		const struct scan_whit *w = &rd->hits[i];
+
+		ok = w->cand->entry == h->entry && w->cand->what == h->what &&
+		     w->conf == h->confidence && !strcmp(w->match, h->match);
+	}
+	return ok;
+}
+
+/*
+ * A hit row is the scan's only if its text, searched as a file is, gives
+ * this entry and What with this confidence, and is the whole text found
+ * (scan.rst): a row edited to name another entry, What or confidence, or
+ * a text not naming the attribute, is a miss. As documentation, too, for
+ * a weak one: a documentation file's hits are weak, and a hard link's
+ * are its target's, so the row's file name cannot say which it was.
+ */
+static bool hit_fits(struct scan_cache *c, const struct scan_hit *h)
+{
+	return found_again(c, h, false) ||
+	       (h->confidence == SCAN_WEAK && found_again(c, h, true));
+}
+
 /* The package's hits and unreadable members into @res; false on a bad row. */
 static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 			  const struct scan_package *p, struct scan_result *res,
@@ -410,7 +451,7 @@ static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 		struct scan_hit *h = GROW(res->hits, res->nhits, res->hcap);
 
 		memset(h, 0, sizeof(*h));
-		ok = row_hit(q, tables, h, strs);
+		ok = row_hit(q, tables, h, strs) && hit_fits(c, h);
 		h->package = p->meta.name;
 		h->package_version = p->meta.version;
 		h->pkg = &p->meta;
@@ -418,6 +459,7 @@ static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 	}
 	ok = ok && r == SQLITE_DONE;
 	sqlite3_finalize(q);
+	scan_arena_free(&c->check.strs);	/* the texts searched again */
 	if (ok && sqlite3_prepare_v2(c->db, "SELECT err, why FROM unread WHERE sha256 = ? AND"
 				     " key = ? ORDER BY rowid", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, p->sha256, -1, SQLITE_STATIC);
@@ -643,6 +685,7 @@ int scan_cache_close(struct scan_cache *c, char *err, size_t errlen)
 		ret = -1;
 	}
 	sqlite3_close(c->db);
+	scan_reader_release(&c->check);
 	for (i = 0; i < c->nused; i++)
 		free(c->used[i]);
 	free(c->used);
