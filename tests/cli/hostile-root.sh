@@ -225,9 +225,9 @@ else
 	as_nobody() {
 		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
 	}
-	# pscan [OPTION...]: scan --packages of the pool with the cache, exit status.
+	# pscan: scan --packages of the pool with the cache, its exit status.
 	pscan() {
-		bounded "$A" scan --packages "$@" --cache "$K" "$T/pub/pool"
+		bounded "$A" scan --packages --cache "$K" "$T/pub/pool"
 	}
 	check "a package built (dpkg-deb --build)" \
 		sh -c "dpkg-deb --root-owner-group --build '$T/deb' '$T/pub/pool/ir.deb' >/dev/null"
