@@ -205,6 +205,17 @@ check "... keeps a name that names several entries (exit 10)" \
 	test "$(gate 2024-07-15 current_)" = "keep current_: abidep check failed (exit 10): run it to see why"
 check "... passes a pattern to check as it is, not as a glob of the current directory" \
 	test "$(cd "$T/root" && touch x-cpuidle-x && ABIDEP="$A" "$OLDPWD/contrib/release-gate" "$T/u.db" 2024-07-15 '*cpuidle*' -- --tables "$T/tables" --root "$T/root")" = "remove *cpuidle*"
+# The real tables have Whats with spaces: each one entry, printed whole.
+rgate() {
+	ABIDEP="$A" contrib/release-gate "$T/u.db" "$@" -- --tables migration-tables --root "$T/root"
+}
+check "... takes an entry with spaces whole (the real tables' 'tcp_dma_copybreak sysctl', '/sys/o2cb symlink')" \
+	same "$(rgate 2024-07-15 'tcp_dma_copybreak sysctl' '/sys/o2cb symlink'; echo "exit $?")" "remove tcp_dma_copybreak sysctl
+remove /sys/o2cb symlink
+exit 0"
+check "... and keeps one whole" same "$(rgate 2024-07-15 'no such entry'; echo "exit $?")" \
+	"keep no such entry: abidep check failed (exit 10): run it to see why
+exit 1"
 check "... exits 0 when all may go" test "$(gate 2024-07-15 cpuidle >/dev/null; echo $?)" = 0
 check "... and 2 on bad usage" test "$(contrib/release-gate "$T/u.db" 2>/dev/null; echo $?)" = 2
 check "... not-due until the day after Remove-after" test "$(verdict --now 2024-07-15 --entry fooN)" = "not-due|due on 2030-01-02"

@@ -10,7 +10,8 @@
 # raw control byte, give valid JSON that gives every name back. And what
 # root writes (-o, merge's DB, the usage DB, survey --save) is never written
 # through a symlink another user placed (as the prometheus user can in
-# /var/lib/prometheus), nor into another program's SQLite DB.
+# /var/lib/prometheus), nor into another program's SQLite DB. The
+# package scan's cache another user can write (scan_cache.c): refused.
 # Ends with "hostile-root: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -288,4 +289,68 @@ check "... on another program's DB: refused, exit 6, unchanged" \
 	sh -c "[ \$('$T/fill' '$W/other.db' </dev/null >/dev/null 2>&1; echo \$?) = 6 ] && [ \"\$(md5sum <'$W/other.db')\" = '$sum_other' ]"
 check "merge into a new file of root's directory, and again into it: written" \
 	sh -c "'$A' merge '$W/u.db' -o '$W/root/fleet.db' >/dev/null && '$A' merge '$W/u.db' -o '$W/root/fleet.db' >/dev/null && '$A' report --db '$W/root/fleet.db' -j >/dev/null"
+
+section "the package scan's cache: another user's is refused (run as root)"
+# A user who can write the cache decides what root's scan reports: nobody,
+# owning it, deletes the hits, and the package would be reported clean.
+if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1 || ! command -v dpkg-deb >/dev/null ||
+   ! command -v setpriv >/dev/null || ! command -v sqlite3 >/dev/null; then
+	skip "the cache's owner and mode (needs root, the user nobody, dpkg-deb, setpriv, sqlite3)"
+else
+	K=$T/pub/cache		# nobody must reach it: $T is 0700
+	mkdir -p "$T/pub/pool" "$T/deb/DEBIAN" "$T/deb/usr/bin"
+	chmod 711 "$T" "$T/pub"
+	printf 'Package: ir\nVersion: 1\nArchitecture: all\nMaintainer: IR <ir@example.org>\nDescription: d\n' \
+		>"$T/deb/DEBIAN/control"
+	printf '#!/bin/sh\n%s\n' "cat $needle" >"$T/deb/usr/bin/ir-read"
+	# as_nobody CMD...: run as nobody, no group of root's.
+	as_nobody() {
+		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
+	}
+	# pscan: scan --packages of the pool with the cache, its exit status.
+	pscan() {
+		bounded "$A" scan --packages --cache "$K" "$T/pub/pool"
+	}
+	check "a package built (dpkg-deb --build)" \
+		sh -c "dpkg-deb --root-owner-group --build '$T/deb' '$T/pub/pool/ir.deb' >/dev/null"
+	check "a cache made by scan: its hit, exit 1" same "$(pscan)" 1
+	check "... the directory made 0700, root's" same "$(stat -c '%a %u' "$K")" "700 0"
+	check "... the next run from the cache: exit 1" same "$(pscan)" 1
+	check "... \"1 from the cache\"" grep -q ' (1 from the cache)' "$T/out"
+	chown -R nobody "$K"
+	check "the cache given to nobody, who deletes its hits (sqlite3 as nobody)" \
+		as_nobody sqlite3 "$K/scan-cache.sqlite" 'DELETE FROM hit'
+	check "... root's scan refuses it: exit 2, not the package reported clean" same "$(pscan)" 2
+	check "... said: the directory, its owner and mode, what to do" grep -qF \
+		"abidep: the cache directory '$K' is owned by nobody (uid $(id -u nobody)), mode 0700: it must be the caller's, root (uid 0), and writable by no one else, who could change what the scan reports. Remove '$K' (it is only a cache: it is made again), or chown -R 0 and chmod -R go-w it if no one else wrote it, or give another --cache" "$T/err"
+	check "... check --scan-packages --cache refuses it too: exit 2" sh -c ": | '$T/fill' '$T/empty.db' &&
+		timeout 120 '$A' check --db '$T/empty.db' --scan-packages '$T/pub/pool' --cache '$K' >/dev/null 2>'$T/err'
+		[ \$? = 2 ] && grep -q \"cache directory '$K' is owned by nobody\" '$T/err'"
+	chown root "$K"
+	check "the directory root's again, its file still nobody's: refused, exit 2" same "$(pscan)" 2
+	check "... said, naming the file" \
+		grep -qF "abidep: the cache file '$K/scan-cache.sqlite' is owned by nobody" "$T/err"
+	chown -R root "$K"
+	chmod 770 "$K"
+	check "root's, writable by its group: refused, exit 2" same "$(pscan)" 2
+	check "... said, with the mode" grep -qF "the cache directory '$K' is owned by root (uid 0), mode 0770:" "$T/err"
+	chmod 700 "$K"
+	chmod 666 "$K/scan-cache.sqlite"
+	check "its file writable by others: refused, exit 2" same "$(pscan)" 2
+	rm -rf "$K"
+	mkdir "$T/pub/real"
+	ln -s real "$K"
+	check "a symlink as the directory: refused, exit 2" same "$(pscan)" 2
+	check "... said" grep -qF "the cache directory '$K' is a symlink" "$T/err"
+	check "... nothing made where it points" test -z "$(ls -A "$T/pub/real")"
+	check "... through a symlink (DIR/): refused, exit 2" \
+		same "$(bounded "$A" scan --packages --cache "$K/" "$T/pub/pool")" 2
+	check "... said" grep -qF "is reached through a symlink" "$T/err"
+	check "... nothing made where it points" test -z "$(ls -A "$T/pub/real")"
+	rm "$K"
+	mkdir -m 755 "$K"
+	check "a directory of root's, mode 0755 (made by hand): used, exit 1" same "$(pscan)" 1
+	check "... and the run after it from the cache: the hit, exit 1" same "$(pscan)" 1
+	check "... \"1 from the cache\"" grep -q ' (1 from the cache)' "$T/out"
+fi
 finish hostile-root

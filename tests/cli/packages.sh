@@ -624,6 +624,55 @@ check "Whats and confidences out of range: exit 1, a miss too" test "$(cached_sc
 check "... none from the cache" none_cached
 check "... their hits as read" same "$(hits_of "$T/out")" "$(hits_of "$T/fresh.json")"
 
+# Rows edited within the tables' ranges (scan.rst: a row that does not
+# fit is a miss, never a hit of another entry): a package with hits of two
+# entries, one of several Whats, one through a hard link to a README (weak
+# under a name that is not documentation's).
+E=$T/edit
+mkdir -p "$E/pool" "$E/src/DEBIAN" "$E/src/usr/bin"
+control iio-tools 1 '' "$JORG" "IIO tools" >"$E/src/DEBIAN/control"
+printf '#!/bin/sh\ncat /sys/bus/iio/devices/iio:device0/scan_elements/in_accel_x_en\n' >"$E/src/usr/bin/iio-read"
+printf 'Run: cat /sys/class/rc/rc0/current_protocol\n' >"$E/src/usr/bin/README"
+ln "$E/src/usr/bin/README" "$E/src/usr/bin/ir-read"
+deb xz "$E/src" "$E/pool/iio-tools.deb"
+"$A" scan -j --packages "$E/pool" >"$E/fresh.json"
+# escan: scan -j of that pool with its cache, into $T/out: its exit status.
+escan() {
+	status "$A" scan -j --packages --cache "$E/cache" "$E/pool"
+}
+check "a package with hits of two entries, one through a hard link: exit 1" test "$(escan)" = 1
+check "... its hits: the hard link's weak, as the README's" same "$(q hits "$T/out" "$E/pool/iio-tools.deb")" \
+	"/usr/bin/README 1 weak
+/usr/bin/iio-read 2 strong
+/usr/bin/iio-read 2 strong
+/usr/bin/ir-read 1 weak"
+check "... the next run: exit 1" test "$(escan)" = 1
+check "... all from the cache (each row its text's own)" all_cached
+check "... the same hits" same "$(hits_of "$T/out")" "$(hits_of "$E/fresh.json")"
+cp "$E/cache/scan-cache.sqlite" "$E/good"
+# edited SQL DESCRIPTION: the good cache edited by SQL is a miss, its hits as read.
+edited() {
+	cp "$E/good" "$E/cache/scan-cache.sqlite"
+	sqlite3 "$E/cache/scan-cache.sqlite" "$1"
+	check "$2: exit 1" test "$(escan)" = 1
+	check "... a miss: the package read again" none_cached
+	check "... its hits as read" same "$(hits_of "$T/out")" "$(hits_of "$E/fresh.json")"
+}
+# in_accel_x_en's entries: the iio directory's (one What) and the
+# attribute's (in_accel_x_en, in_accel_y_en, ...: sysfs-bus-iio, after it).
+iio="(SELECT max(entry) FROM hit WHERE match LIKE '%in_accel_x_en')"
+edited "UPDATE hit SET entry = $iio WHERE match LIKE '%current_protocol'" \
+	"the rc hits' entry index moved to the iio attribute's"
+edited "UPDATE hit SET what = 1 WHERE entry = $iio" \
+	"the iio attribute's What index moved to its next What (in_accel_y_en)"
+edited "UPDATE hit SET conf = 1 WHERE conf = 2" "strong hits made medium"
+edited "UPDATE hit SET match = '/sys/class/rc/rc0/protocol' WHERE match LIKE '%current_protocol'" \
+	"a text edited to another attribute's"
+edited "UPDATE hit SET match = 'x ' || match WHERE conf = 2" "a text edited to more than the path found"
+cp "$E/good" "$E/cache/scan-cache.sqlite"
+check "the rows as written again: exit 1" test "$(escan)" = 1
+check "... all from the cache (the edits undone)" all_cached
+
 printf 'garbage, not SQLite %.0s' 1 2 3 4 5 6 7 8 >"$C/scan-cache.sqlite"
 check "a cache file of garbage: exit 2" test "$(cached_scan)" = 2
 check "... a clear error naming the file" \

@@ -9,11 +9,18 @@
  * A package is read again when its stat changed (a write changes its
  * ctime, which no one can set back) or when the key did: the tables, the
  * options or the abidep binary (scan_cache_key()). Results unused for 30
- * days are dropped. The file is ours but anyone may have edited it: a row
- * that does not fit the tables is a miss, never a hit of another entry.
+ * days are dropped.
+ *
+ * Whoever can write the cache decides what the scan reports: a hit deleted
+ * is a package reported clean, and nothing in the rows can show it. So
+ * DIR, and the files SQLite reads in it, must be the caller's and
+ * writable by no one else (as root's scan of a mirror would otherwise be
+ * another user's to steer). A row that does not fit the tables is a miss,
+ * never a hit of another entry.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +44,9 @@ struct scan_cache {
 	char **used;			/* SHA-256s loaded: their time renewed */
 	size_t nused, ucap;
 	bool failed;			/* a store failed: nothing written */
+	/* A row's text searched again: the scan's options, every hit kept. */
+	struct scan_opts opts;
+	struct scan_reader check;
 };
 
 static const char schema[] =
@@ -155,28 +165,151 @@ static int prepare_schema(struct scan_cache *c, char *err, size_t errlen)
 	return 0;
 }
 
-struct scan_cache *scan_cache_open(const char *dir, const char *key, char *err, size_t errlen)
+/* "nobody (uid 65534)", or "uid 65534" for a uid with no name. */
+static void owner_name(uid_t uid, char *buf, size_t len)
 {
-	struct scan_cache *c;
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		snprintf(buf, len, "%s (uid %u)", pw->pw_name, (unsigned int)uid);
+	else
+		snprintf(buf, len, "uid %u", (unsigned int)uid);
+}
+
+/*
+ * @st, of the cache directory @dir (@name NULL) or of its file @name, is
+ * the caller's and writable by no one else: 0, or -1 with a message naming
+ * it, its owner and mode, and what to do.
+ */
+static int check_owned(const struct stat *st, const char *dir, const char *name,
+		       char *err, size_t errlen)
+{
+	char owner[300], me[300];
+
+	if (st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	owner_name(st->st_uid, owner, sizeof(owner));
+	owner_name(geteuid(), me, sizeof(me));
+	snprintf(err, errlen, "the cache %s '%s%s%s' is owned by %s, mode %04o: it must be the"
+		 " caller's, %s, and writable by no one else, who could change what the scan"
+		 " reports. Remove '%s' (it is only a cache: it is made again), or chown -R %u"
+		 " and chmod -R go-w it if no one else wrote it, or give another --cache",
+		 name ? "file" : "directory", dir, name ? "/" : "", name ? name : "", owner,
+		 (unsigned int)(st->st_mode & 07777), me, dir, (unsigned int)geteuid());
+	return -1;
+}
+
+/*
+ * The cache directory @dir, made (0700) if missing, open and checked: it
+ * is not a symlink, and is the caller's (check_owned()). Its fd, or -1
+ * with @err.
+ */
+static int open_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
 
 	if (mkdir(dir, 0700) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot make the cache directory '%s': %s", dir, strerror(errno));
-		return NULL;
+		return -1;
 	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+			snprintf(err, errlen, "the cache directory '%s' is a symlink, which another"
+				 " user may have placed: give the directory it names as --cache", dir);
+		else
+			snprintf(err, errlen, "cannot open the cache directory '%s': %s", dir,
+				 strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "cannot stat the cache directory '%s': %s", dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (check_owned(&st, dir, NULL, err, errlen)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The files SQLite reads in the directory open as @dfd (@dir): the cache
+ * and its journals (a hot journal is played into the cache when it is
+ * read) are the caller's too, if there. A directory once another user's
+ * and chowned may still hold theirs, which they can write by a hard link.
+ */
+static int check_files(int dfd, const char *dir, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"scan-cache.sqlite", "scan-cache.sqlite-journal", "scan-cache.sqlite-wal",
+	};
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT)
+				continue;
+			snprintf(err, errlen, "cannot stat the cache file '%s/%s': %s", dir, names[i],
+				 strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "the cache file '%s/%s' is not a regular file: remove it"
+				 " (it is only a cache) or give another --cache", dir, names[i]);
+			return -1;
+		}
+		if (check_owned(&st, dir, names[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+struct scan_cache *scan_cache_open(const char *dir, const char *key,
+				   const struct scan_needles *ns, const struct scan_opts *opts,
+				   char *err, size_t errlen)
+{
+	struct scan_cache *c;
+	int dfd = open_dir(dir, err, errlen);
+
+	if (dfd < 0)
+		return NULL;
 	c = xcalloc(1, sizeof(*c));
 	c->path = path_join(dir, "scan-cache.sqlite");
 	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->opts = *opts;
+	c->opts.first_only = false;
+	scan_reader_init(&c->check, ns, &c->opts);
+	/*
+	 * By name, no symlink on the way (SQLite opens its journals by name
+	 * too): the directory checked, unless a parent of it is another
+	 * user's, who could put another in its place meanwhile.
+	 */
 	if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open the cache '%s': %s", c->path,
-			 c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		if (c->db && sqlite3_extended_errcode(c->db) == SQLITE_CANTOPEN_SYMLINK)
+			snprintf(err, errlen, "cannot open the cache '%s': it is reached through a"
+				 " symlink, which another user may have placed: give its real path"
+				 " as --cache", c->path);
+		else
+			snprintf(err, errlen, "cannot open the cache '%s': %s", c->path,
+				 c->db ? sqlite3_errmsg(c->db) : "out of memory");
 		goto fail;
 	}
+	/* Before the first read, which plays a journal into the cache. */
+	if (check_files(dfd, dir, err, errlen))
+		goto fail;
 	sqlite3_busy_timeout(c->db, 30000);
 	if (prepare_schema(c, err, errlen))
 		goto fail;
+	close(dfd);
 	return c;
 fail:
+	close(dfd);
+	scan_reader_release(&c->check);
 	sqlite3_close(c->db);
 	free(c->path);
 	free(c);
@@ -266,6 +399,38 @@ static bool row_hit(sqlite3_stmt *q, const struct abi_set *tables, struct scan_h
 	return true;
 }
 
+/* Does searching @h's text (@doc: as documentation) give @h again? */
+static bool found_again(struct scan_cache *c, const struct scan_hit *h, bool doc)
+{
+	struct scan_reader *rd = &c->check;
+	bool ok = false;
+	size_t i;
+
+	rd->nhits = 0;
+	scan_read_text(rd, h->match, strlen(h->match), doc);
+	for (i = 0; i < rd->nhits && !ok; i++) {
+		const struct scan_whit *w = &rd->hits[i];
+
+		ok = w->cand->entry == h->entry && w->cand->what == h->what &&
+		     w->conf == h->confidence && !strcmp(w->match, h->match);
+	}
+	return ok;
+}
+
+/*
+ * A hit row is the scan's only if its text, searched as a file is, gives
+ * this entry and What with this confidence, and is the whole text found
+ * (scan.rst): a row edited to name another entry, What or confidence, or
+ * a text not naming the attribute, is a miss. As documentation, too, for
+ * a weak one: a documentation file's hits are weak, and a hard link's
+ * are its target's, so the row's file name cannot say which it was.
+ */
+static bool hit_fits(struct scan_cache *c, const struct scan_hit *h)
+{
+	return found_again(c, h, false) ||
+	       (h->confidence == SCAN_WEAK && found_again(c, h, true));
+}
+
 /* The package's hits and unreadable members into @res; false on a bad row. */
 static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 			  const struct scan_package *p, struct scan_result *res,
@@ -286,7 +451,7 @@ static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 		struct scan_hit *h = GROW(res->hits, res->nhits, res->hcap);
 
 		memset(h, 0, sizeof(*h));
-		ok = row_hit(q, tables, h, strs);
+		ok = row_hit(q, tables, h, strs) && hit_fits(c, h);
 		h->package = p->meta.name;
 		h->package_version = p->meta.version;
 		h->pkg = &p->meta;
@@ -294,6 +459,7 @@ static bool load_findings(struct scan_cache *c, const struct abi_set *tables,
 	}
 	ok = ok && r == SQLITE_DONE;
 	sqlite3_finalize(q);
+	scan_arena_free(&c->check.strs);	/* the texts searched again */
 	if (ok && sqlite3_prepare_v2(c->db, "SELECT err, why FROM unread WHERE sha256 = ? AND"
 				     " key = ? ORDER BY rowid", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, p->sha256, -1, SQLITE_STATIC);
@@ -519,6 +685,7 @@ int scan_cache_close(struct scan_cache *c, char *err, size_t errlen)
 		ret = -1;
 	}
 	sqlite3_close(c->db);
+	scan_reader_release(&c->check);
 	for (i = 0; i < c->nused; i++)
 		free(c->used[i]);
 	free(c->used);

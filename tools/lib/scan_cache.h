@@ -27,16 +27,21 @@ int scan_cache_key(const struct abi_set *tables, const struct scan_opts *opts, c
 		   char *err, size_t errlen);
 
 /*
- * Open (creating it, mode 0700) the cache in @dir for scans of @key;
- * NULL with a message in @err.
+ * Open (creating it, mode 0700) the cache in @dir for scans of @key, with
+ * the needles @ns of its tables and the scan's @opts (its rows are checked
+ * against them); NULL with a message in @err: @dir, or a file SQLite reads
+ * in it, not the caller's or writable by another user, or a symlink.
  */
-struct scan_cache *scan_cache_open(const char *dir, const char *key, char *err, size_t errlen);
+struct scan_cache *scan_cache_open(const char *dir, const char *key,
+				   const struct scan_needles *ns, const struct scan_opts *opts,
+				   char *err, size_t errlen);
 
 /*
  * Is the package at @path (stat @st) known, unchanged since it was
  * scanned (device, inode, size, mtime and ctime), with a result for this
- * key? Then its result goes into @res as package @p (hits named by p's
- * file and metadata, strings in @strs), and true.
+ * key, each hit of which its own text gives again? Then its result goes
+ * into @res as package @p (hits named by p's file and metadata, strings
+ * in @strs), and true.
  */
 bool scan_cache_load(struct scan_cache *c, const char *path, const struct stat *st,
 		     const struct abi_set *tables, struct scan_package *p,

@@ -199,6 +199,14 @@ int scan_read_stream(struct scan_reader *rd, size_t idx, const char *rel,
 		     unsigned long long size,
 		     ssize_t (*read)(void *ctx, void *buf, size_t n), void *ctx);
 
+/*
+ * Search @len bytes of text at @text (a NUL after them) as a file's bytes
+ * are searched, as a documentation file's (@doc: every hit weak) or not:
+ * its hits (file 0, line 0) added to @rd's. The package cache checks its
+ * rows by it.
+ */
+void scan_read_text(struct scan_reader *rd, const char *text, size_t len, bool doc);
+
 /* scan_result.c: building a result. */
 struct scan_priv {
 	struct scan_arena strs;

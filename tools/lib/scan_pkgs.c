@@ -280,9 +280,13 @@ static void store_all(struct scan_cache *c, const struct scan_result *res,
 	}
 }
 
-/* The cache of @opts, opened for @tables; NULL: none, or -1 with @err. */
-static int open_cache(const struct abi_set *tables, const struct scan_opts *opts,
-		      struct scan_cache **c, char *err, size_t errlen)
+/*
+ * The cache of @opts, opened for @tables (their needles @ns); NULL: none,
+ * or -1 with @err.
+ */
+static int open_cache(const struct abi_set *tables, const struct scan_needles *ns,
+		      const struct scan_opts *opts, struct scan_cache **c,
+		      char *err, size_t errlen)
 {
 	char key[65];
 
@@ -291,7 +295,7 @@ static int open_cache(const struct abi_set *tables, const struct scan_opts *opts
 		return 0;
 	if (scan_cache_key(tables, opts, key, err, errlen))
 		return -1;
-	*c = scan_cache_open(opts->cache_dir, key, err, errlen);
+	*c = scan_cache_open(opts->cache_dir, key, ns, opts, err, errlen);
 	return *c ? 0 : -1;
 }
 
@@ -358,8 +362,15 @@ int scan_packages(char *const *paths, int npaths, const struct abi_set *tables,
 	res->prefix = "";
 	s.res = res;
 	s.strs = &priv->strs;
-	if (find_packages(&s, paths, npaths, err, errlen) || load_libraries(&s, err, errlen) ||
-	    open_cache(tables, opts, &cache, err, errlen)) {
+	if (find_packages(&s, paths, npaths, err, errlen) || load_libraries(&s, err, errlen)) {
+		free(s.jobs);
+		scan_result_free(res);
+		return -1;
+	}
+	/* Before the cache: its rows are checked against them. */
+	scan_needles_build(&ns, tables);
+	if (open_cache(tables, &ns, opts, &cache, err, errlen)) {
+		scan_needles_free(&ns);
 		free(s.jobs);
 		scan_result_free(res);
 		return -1;
@@ -375,7 +386,6 @@ int scan_packages(char *const *paths, int npaths, const struct abi_set *tables,
 		else
 			todo[ntodo++] = i;
 	}
-	scan_needles_build(&ns, tables);
 	res->npatterns = ns.n;
 	read_packages(&s, todo, ntodo, &ns, opts, res, priv);
 	scan_result_sort(res);

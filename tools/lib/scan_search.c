@@ -683,6 +683,21 @@ int scan_read_stream(struct scan_reader *wk, size_t idx, const char *rel,
 	return scan_region(wk, 0, ~0ull, r);
 }
 
+void scan_read_text(struct scan_reader *wk, const char *text, size_t len, bool doc)
+{
+	if (!wk->ns->n || len < wk->ns->minlen)
+		return;
+	wk->cur = 0;
+	wk->file_hit = false;
+	wk->enough = false;
+	wk->doc = doc;
+	wk->binary = true;		/* no line: nothing to count them for */
+	wk->base = (const unsigned char *)text;
+	wk->len = len;
+	wk->base_off = 0;
+	search(wk, wk->ns, 0, len);
+}
+
 unsigned long long scan_max_size(const struct scan_opts *opts)
 {
 	if (!opts->max_size)
