@@ -119,6 +119,16 @@ char *scan_arena_strdup(struct scan_arena *a, const char *s);
 /* @s, or NULL for NULL. */
 char *scan_arena_strdup0(struct scan_arena *a, const char *s);
 void scan_arena_take(struct scan_arena *to, struct scan_arena *from);
+
+/* Where @a is: what is allocated after it can be released together. */
+struct scan_arena_mark {
+	struct scan_arena_blk *head;
+	size_t used;
+};
+
+void scan_arena_mark(const struct scan_arena *a, struct scan_arena_mark *m);
+/* Free what @a allocated since @m (those strings must no longer be used). */
+void scan_arena_release(struct scan_arena *a, const struct scan_arena_mark *m);
 void scan_arena_free(struct scan_arena *a);
 
 /* A hit as a reader finds it: @file is its caller's index of the file. */

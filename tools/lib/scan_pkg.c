@@ -202,6 +202,7 @@ struct pkg_ctx {
 	struct pkg_members *names;
 	const struct scan_opts *opts;
 	size_t names0, hits0, unread0;	/* the lists' lengths before it */
+	struct scan_arena_mark strs0;	/* and its strings' */
 	struct archive *cur;		/* the archive a member streams from */
 	void *tree;			/* struct pkg_name, by name */
 	/* Counted against --max-unpacked, by what (said when it is passed). */
@@ -881,12 +882,17 @@ bool pkg_file_name(const char *name)
 	return has_suffix(name, ".deb") || has_suffix(name, ".udeb") || has_suffix(name, ".rpm");
 }
 
-/* Drop what reading a package that failed added to the lists. */
+/*
+ * Drop what reading a package that failed added to the lists, and its
+ * strings: a scan of many hostile packages keeps none of theirs.
+ */
 static void roll_back(struct pkg_ctx *c)
 {
 	c->rd->nhits = c->hits0;
 	c->rd->nunread = c->unread0;
 	c->names->n = c->names0;
+	memset(&c->j->meta, 0, sizeof(c->j->meta));
+	scan_arena_release(&c->rd->strs, &c->strs0);
 }
 
 int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *names)
@@ -899,6 +905,7 @@ int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *name
 	struct stat st;
 	int ret;
 
+	scan_arena_mark(&rd->strs, &c.strs0);
 	/* O_NONBLOCK: a FIFO named x.deb must not stop the scan. */
 	raw->fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (j->found ? O_NOFOLLOW : 0));
 	if (raw->fd < 0) {

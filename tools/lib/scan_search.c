@@ -115,6 +115,25 @@ void scan_arena_take(struct scan_arena *to, struct scan_arena *from)
 	from->head = NULL;
 }
 
+void scan_arena_mark(const struct scan_arena *a, struct scan_arena_mark *m)
+{
+	m->head = a->head;
+	m->used = a->head ? a->head->used : 0;
+}
+
+void scan_arena_release(struct scan_arena *a, const struct scan_arena_mark *m)
+{
+	struct scan_arena_blk *b, *next;
+
+	for (b = a->head; b != m->head; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = m->head;
+	if (a->head)
+		a->head->used = m->used;
+}
+
 void scan_arena_free(struct scan_arena *a)
 {
 	struct scan_arena_blk *b = a->head, *next;
