@@ -164,8 +164,6 @@ struct scan_reader {
 	unsigned long long files, bytes, weak_hidden;
 	/* private to scan_search.c */
 	unsigned char *buf;		/* the chunk buffer */
-	unsigned char *whole;		/* a streamed ELF file, whole */
-	size_t wcap;
 	struct scan_range *ranges;	/* of an ELF file */
 	size_t rcap;
 	size_t cur;			/* the file being read */
@@ -202,8 +200,9 @@ int scan_read_fd(struct scan_reader *rd, size_t idx, const char *rel, int fd,
  * Search a file of @size bytes that comes as a stream: @read(@ctx, buf, n)
  * gives its next bytes (0 at its end, -1 with errno on an error). It is
  * read once, front to back: an ELF file (whose section table is at its
- * end) is read whole into memory first, @size being under the cap. 0, or
- * -1 with errno.
+ * end) is read whole into memory first, under a budget all threads share
+ * (scan_opts.elf_budget); one larger than the budget is searched every
+ * byte, as any file. 0, or -1 with errno.
  */
 int scan_read_stream(struct scan_reader *rd, size_t idx, const char *rel,
 		     unsigned long long size,
