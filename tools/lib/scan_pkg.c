@@ -461,16 +461,14 @@ static int read_member(struct pkg_ctx *c, const char *file, const char *rel,
 static int linked_bytes(struct pkg_ctx *c, const char *file, const char *target,
 			unsigned long long size)
 {
-	struct pkg_name *n, *t;
+	struct pkg_name *n, *t = name_get(c, target);
 	struct pkg_link *l;
 
-	if (read_member(c, file, file + 1, size, &n))
-		return -1;
-	t = name_get(c, target);
+	/* The earlier names' counts first: nothing decompressed past the cap. */
 	add_sat(&c->linked, size);
 	for (l = t->links; l; l = l->next)
 		add_sat(&c->linked, size);
-	if (over_cap(c))
+	if (over_cap(c) || read_member(c, file, file + 1, size, &n))
 		return -1;
 	t->size = size;
 	copy_hits(c, t, n);
