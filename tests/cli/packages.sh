@@ -4,7 +4,9 @@
 # and rpmbuild, read in place: the hits and what each package says of
 # itself; hard links, symlinks, directories; hostile and broken packages
 # (truncated, corrupt, members leaving the package, a decompression bomb,
-# no control data, unreadable), each named once and skipped; nothing
+# no control data, unreadable), each named once and skipped; the bounds
+# on what a package costs (hard links, GNU dumpdirs, ELF members held
+# whole), by outcome and peak memory (tests/cli/mkpkg-bounds.py); nothing
 # written but the cache; the cache's hits, misses and damage; the formats
 # for the people who act on hits (CSV, Markdown, HTML, dd-list), cleaned;
 # --by-package, a row a package file, against scan -j's hits summed.
@@ -403,6 +405,102 @@ else
 	echo "# setpriv is missing (util-linux): the unreadable-package check is skipped"
 fi
 
+section "bounds: hard links, GNU dumpdirs, ELF members"
+# Small package files that cost much to read, made by
+# tests/cli/mkpkg-bounds.py; each checked on its outcome, and its peak
+# memory (the scan's largest resident set, from getrusage(2)) against a
+# generous bound: what is checked is the bound, never the time.
+K=$T/bounds
+mkdir -p "$K"
+mkb() {
+	"$PY" tests/cli/mkpkg-bounds.py "$@" >>"$T/build.log" 2>&1
+}
+cat >"$T/peak.py" <<'X'
+import resource, subprocess, sys
+with open(sys.argv[1], 'wb') as out, open(sys.argv[2], 'wb') as err:
+    rc = subprocess.call(sys.argv[3:], stdout=out, stderr=err)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+X
+# peak CMD...: "EXIT PEAK_KB"; its output in $T/out and $T/err.
+peak() {
+	"$PY" "$T/peak.py" "$T/out" "$T/err" "$@"
+}
+# hit_files PACKAGE: the files of its hits in $T/out, a line each, sorted.
+hit_files() {
+	q hits "$T/out" "$1" | cut -d' ' -f1 | LC_ALL=C sort
+}
+
+mkb "$K/links.deb" links 30000 4000
+check "30,000 hard links with 4000-byte names: a small .deb" test "$(stat -c %s "$K/links.deb")" -lt 200000
+check "... --max-unpacked 20M: unreadable, the links counted" hostile "$K/links.deb" \
+	"unpacks to more than 20971520 bytes \(--max-unpacked\): files [0-9]+, [0-9]+ hard links" --max-unpacked 20M
+# shellcheck disable=SC2046
+set -- $(peak "$A" scan -j --packages --max-unpacked 20M "$K/links.deb")
+check "... alone: exit 14 (got $1), at most 100 MB resident (got $2 KB)" test "$1" = 14 -a "$2" -lt 102400
+mkdir -p "$K/six"
+for i in 1 2 3 4 5 6; do
+	cp "$K/links.deb" "$K/six/$i.deb"
+done
+# shellcheck disable=SC2046
+set -- $(peak "$A" scan -j --packages --threads 1 --max-unpacked 20M "$K/six")
+check "... six of them, one thread: exit 14 (got $1), at most 100 MB resident (got $2 KB): none keeps its names" \
+	test "$1" = 14 -a "$2" -lt 102400
+mkb "$K/linkhits.deb" links 20 40 2000
+check "20 hard links to a file of 2000 hits (98 KB), --max-unpacked 1M: unreadable (a link counts its target's bytes)" \
+	hostile "$K/linkhits.deb" "unpacks to more than 1048576 bytes \(--max-unpacked\): files [0-9]+, [0-9]+ hard links [0-9]{6,} \(their targets' bytes\)" \
+	--max-unpacked 1M
+check "... without the cap: exit 1" test "$(status "$A" scan -j "$K/linkhits.deb")" = 1
+check "... 2000 hits under each of its 21 names" \
+	same "$(q hits "$T/out" "$K/linkhits.deb" | cut -d' ' -f1 | uniq -c | awk '{ print $1 }' | sort | uniq -c | tr -s ' ')" " 21 2000"
+check "... the package's unpacked bytes its files' (the links' not again)" "$PY" -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["packages"][0]
+assert 49 * 2000 <= p["unpacked"] < 49 * 2000 + 4096 and p["members"] == 2, p' "$T/out"
+
+mkb "$K/pairs.deb" pairs 50
+check "50 files, each with a hard link to it and one to the link: exit 1" \
+	test "$(status "$A" scan -j "$K/pairs.deb")" = 1
+check "... every name with its file's hit" same "$(hit_files "$K/pairs.deb" | tr '\n' ' ')" \
+	"$(for i in $(seq 0 49); do printf '/usr/share/p/f%s\n/usr/share/p/l%s\n/usr/share/p/m%s\n' "$i" "$i" "$i"; done |
+		{ echo /usr/bin/ok; LC_ALL=C sort; } | tr '\n' ' ')"
+mkb "$K/group.rpm" rpm-links 5 40 "$RPM"
+# ir-reader.rpm's headers (its %post too), a payload of one file under 5 names.
+check "an rpm of one file under 5 names (cpio: its bytes with the last): exit 1" \
+	test "$(status "$A" scan -j "$K/group.rpm")" = 1
+check "... every name with its hit" same "$(hit_files "$K/group.rpm" | tr '\n' ' ')" \
+	"%post /usr/bin/ok0 $(for i in 0 1 2 3 4; do printf '/usr/share/l/%s%08d ' llllllllllllllllll "$i"; done)"
+mkb "$K/links.rpm" rpm-links 20000 1000 "$RPM"
+check "an rpm of one file under 20,000 names of 1000 bytes, --max-unpacked 20M: unreadable, the names counted" \
+	hostile "$K/links.rpm" "unpacks to more than 20971520 bytes \(--max-unpacked\): .* [0-9]+ entries' headers and names" \
+	--max-unpacked 20M
+
+mkb "$K/dumpdir.deb" dumpdir 3 10000000
+check "3 GNU dumpdirs of 10 MB each, --max-unpacked 20M: unreadable, their data counted" \
+	hostile "$K/dumpdir.deb" "unpacks to more than 20971520 bytes \(--max-unpacked\): .*other entries' data [1-9]" \
+	--max-unpacked 20M
+check "... without the cap: exit 1, read" test "$(status "$A" scan -j "$K/dumpdir.deb")" = 1
+check "... its file's hit" same "$(hit_files "$K/dumpdir.deb")" /usr/bin/ok
+
+mkb "$K/elf300.deb" elf 300000000
+check "an ELF member of 300 MB (sparse): a small .deb" test "$(stat -c %s "$K/elf300.deb")" -lt 10000
+# shellcheck disable=SC2046
+set -- $(peak "$A" scan -j --packages "$K/elf300.deb")
+check "... more than the 256 MiB of ELF members held whole: exit 1 (got $1), at most 100 MB resident (got $2 KB)" \
+	test "$1" = 1 -a "$2" -lt 102400
+check "... searched every byte: the path in .rodata, and the one in .debug_str" \
+	same "$(q hits "$T/out" "$K/elf300.deb" | tr '\n' ' ')" \
+	"/usr/bin/ok 2 strong /usr/lib/libbig.so None strong /usr/lib/libbig.so None strong "
+for i in 1 2 3; do
+	mkb "$K/elf180-$i.deb" elf 180000000
+done
+# shellcheck disable=SC2046
+set -- $(peak "$A" scan -j --packages --threads 3 "$K"/elf180-1.deb "$K"/elf180-2.deb "$K"/elf180-3.deb)
+check "three packages with an ELF member of 180 MB, three threads: exit 1 (got $1), at most 350 MB resident (got $2 KB)" \
+	test "$1" = 1 -a "$2" -lt 358400
+check "... each held whole in turn: its sections read, the path in .rodata (not .debug_str's)" \
+	same "$(for i in 1 2 3; do q hits "$T/out" "$K/elf180-$i.deb"; done | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ';')" \
+	"3 /usr/bin/ok 2 strong;3 /usr/lib/libbig.so None strong;"
+
 section "formats"
 # The people: the evil maintainer of a package with terminal escapes.
 control evil 1.0 'Source: evil-src\n' 'Evil <x@y> <script>' "x" | tree "$T/src-evil"
@@ -724,6 +822,9 @@ mkdir -p "$FIX"
 cp "$P"/*.deb "$RPM" "$T/a/evil.deb" "$T/a/esc.deb" "$FIX"/
 for f in "$B"/*; do
 	case $f in */bomb.deb) ;; *) cp "$f" "$FIX/bad-$(basename "$f")" ;; esac
+done
+for f in pairs.deb group.rpm dumpdir.deb elf300.deb; do
+	cp "$K/$f" "$FIX/bounds-$f"
 done
 
 finish packages

@@ -4,10 +4,12 @@
  * package file, read by pkg_read() with a scan_reader over the default
  * tables' needles, as scan --packages reads each. The first byte picks how:
  * bit 0 names the file .rpm (else .deb), bit 1 a small --max-size, bit 2
- * a small --max-unpacked, bit 3 --weak; the rest is the file. Beyond "no
- * crash, no UB, no leak", each run checks what pkg_read() promises: a
- * package read whole has a name, a version and a checksum; one that could
- * not be read says why and leaves no hit, name or unreadable member behind.
+ * a small --max-unpacked, bit 3 --weak, bit 4 a small budget of ELF
+ * members held whole (so that a larger one is searched every byte); the
+ * rest is the file. Beyond "no crash, no UB, no leak", each run checks
+ * what pkg_read() promises: a package read whole has a name, a version
+ * and a checksum; one that could not be read says why and leaves no hit,
+ * name, unreadable member or string behind.
  * Run by tests/fuzz/run under ASan and UBSan.
  */
 #include <libelf.h>
@@ -124,12 +126,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sel & 4)
 		opts.max_unpacked = 4096;
 	opts.weak = sel & 8;
+	if (sel & 16)
+		opts.elf_budget = 4096;
 	scan_reader_init(&rd, &needles, &opts);
 	j.path = path;
 	ret = pkg_read(&j, &rd, &names);
 	if (ret) {
 		CHECK(j.why[0]);
 		CHECK(!rd.nhits && !rd.nunread && !names.n);
+		/* A fresh reader: none of the package's strings kept either. */
+		CHECK(!rd.strs.head);
 	} else {
 		CHECK(!j.why[0]);
 		CHECK(j.meta.name && j.meta.version && j.meta.source);

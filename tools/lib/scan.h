@@ -97,10 +97,18 @@ struct scan_opts {
 	 * SCAN_MAX_UNPACKED_DEFAULT, SCAN_NO_MAX_SIZE no cap.
 	 */
 	unsigned long long max_unpacked;
+	/*
+	 * scan_packages(): the bytes of ELF members all threads together
+	 * hold whole, to read their section tables (at their end) before
+	 * their sections; 0 is SCAN_ELF_BUDGET_DEFAULT. A member larger is
+	 * searched every byte. No option of the command sets it: the tests'.
+	 */
+	unsigned long long elf_budget;
 	const char *cache_dir;		/* scan_packages()' cache; NULL: none */
 };
 
 #define SCAN_MAX_UNPACKED_DEFAULT	(16ull << 30)
+#define SCAN_ELF_BUDGET_DEFAULT		(256ull << 20)
 
 #define SCAN_NO_MAX_SIZE	(~0ull)
 

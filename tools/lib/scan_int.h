@@ -119,6 +119,16 @@ char *scan_arena_strdup(struct scan_arena *a, const char *s);
 /* @s, or NULL for NULL. */
 char *scan_arena_strdup0(struct scan_arena *a, const char *s);
 void scan_arena_take(struct scan_arena *to, struct scan_arena *from);
+
+/* Where @a is: what is allocated after it can be released together. */
+struct scan_arena_mark {
+	struct scan_arena_blk *head;
+	size_t used;
+};
+
+void scan_arena_mark(const struct scan_arena *a, struct scan_arena_mark *m);
+/* Free what @a allocated since @m (those strings must no longer be used). */
+void scan_arena_release(struct scan_arena *a, const struct scan_arena_mark *m);
 void scan_arena_free(struct scan_arena *a);
 
 /* A hit as a reader finds it: @file is its caller's index of the file. */
@@ -154,8 +164,6 @@ struct scan_reader {
 	unsigned long long files, bytes, weak_hidden;
 	/* private to scan_search.c */
 	unsigned char *buf;		/* the chunk buffer */
-	unsigned char *whole;		/* a streamed ELF file, whole */
-	size_t wcap;
 	struct scan_range *ranges;	/* of an ELF file */
 	size_t rcap;
 	size_t cur;			/* the file being read */
@@ -192,8 +200,9 @@ int scan_read_fd(struct scan_reader *rd, size_t idx, const char *rel, int fd,
  * Search a file of @size bytes that comes as a stream: @read(@ctx, buf, n)
  * gives its next bytes (0 at its end, -1 with errno on an error). It is
  * read once, front to back: an ELF file (whose section table is at its
- * end) is read whole into memory first, @size being under the cap. 0, or
- * -1 with errno.
+ * end) is read whole into memory first, under a budget all threads share
+ * (scan_opts.elf_budget); one larger than the budget is searched every
+ * byte, as any file. 0, or -1 with errno.
  */
 int scan_read_stream(struct scan_reader *rd, size_t idx, const char *rel,
 		     unsigned long long size,

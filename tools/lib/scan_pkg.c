@@ -17,7 +17,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -164,7 +166,34 @@ static void enable_filters(struct archive *a)
 			(*filters[i])(a);
 }
 
-/* ---- members ---- */
+/* ---- one package's state ---- */
+
+/*
+ * A name in the package: a regular member's, a hard link's, or a link's
+ * target. They are kept in a tree (tsearch(3), by name) for the hard
+ * links, which look up their target by name: through the list of names,
+ * a package of many links took time quadratic in their number.
+ */
+struct pkg_name {
+	const char *file;		/* -> name[] (a key on the stack points elsewhere) */
+	size_t member;			/* its first index in the names, or NO_MEMBER */
+	unsigned long long size;	/* its bytes (a hard link's: its target's) */
+	struct pkg_link {		/* the hard links to it, for cpio's bytes last */
+		struct pkg_link *next;
+		struct pkg_name *name;
+	} *links, **last;		/* in the order read */
+	char name[];
+};
+
+#define NO_MEMBER	SIZE_MAX
+
+/*
+ * What an entry of the package costs beyond its data: the header it
+ * comes in (tar's is 512 bytes) and its names, kept while the package is
+ * read. Counted against --max-unpacked, so that entries of no data (hard
+ * links, directories) cannot be many and long for free.
+ */
+#define ENTRY_COST	512
 
 /* The state of reading one package. */
 struct pkg_ctx {
@@ -173,11 +202,15 @@ struct pkg_ctx {
 	struct pkg_members *names;
 	const struct scan_opts *opts;
 	size_t names0, hits0, unread0;	/* the lists' lengths before it */
+	struct scan_arena_mark strs0;	/* and its strings' */
 	struct archive *cur;		/* the archive a member streams from */
-	struct pkg_link {		/* the hard links read: name, target */
-		char *file, *target;
-	} *links;
-	size_t nlinks, lcap;
+	void *tree;			/* struct pkg_name, by name */
+	/* Counted against --max-unpacked, by what (said when it is passed). */
+	unsigned long long data;	/* regular members' bytes */
+	unsigned long long linked;	/* their bytes again, under hard links' names */
+	unsigned long long other;	/* data of other entries (GNU dumpdirs) */
+	unsigned long long heads;	/* ENTRY_COST and names, an entry each */
+	unsigned long long entries, nlinks;
 };
 
 /* Why @name cannot be a path in the package (absolute, or ".."), or NULL. */
@@ -215,6 +248,104 @@ static int member_rel(struct pkg_ctx *c, const char *name, char *out, size_t out
 	return 0;
 }
 
+/* ---- names ---- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pkg_name *)a)->file, ((const struct pkg_name *)b)->file);
+}
+
+/* The name @file in the tree, or NULL. */
+static struct pkg_name *name_find(struct pkg_ctx *c, const char *file)
+{
+	struct pkg_name key = { .file = file };
+	struct pkg_name **n = tfind(&key, &c->tree, name_cmp);
+
+	return n ? *n : NULL;
+}
+
+/* The name @file in the tree, added if new. */
+static struct pkg_name *name_get(struct pkg_ctx *c, const char *file)
+{
+	struct pkg_name *n = name_find(c, file);
+	size_t len = strlen(file);
+
+	if (n)
+		return n;
+	n = xmalloc(sizeof(*n) + len + 1);
+	memcpy(n->name, file, len + 1);
+	n->file = n->name;
+	n->member = NO_MEMBER;
+	n->size = 0;
+	n->links = NULL;
+	n->last = &n->links;
+	if (!tsearch(n, &c->tree, name_cmp))
+		die_oom();
+	return n;
+}
+
+static void name_free(void *p)
+{
+	struct pkg_name *n = p;
+	struct pkg_link *l, *next;
+
+	for (l = n->links; l; l = next) {
+		next = l->next;
+		free(l);
+	}
+	free(n);
+}
+
+/* ---- what reading the package costs: --max-unpacked ---- */
+
+static void add_sat(unsigned long long *to, unsigned long long n)
+{
+	*to = n > ULLONG_MAX - *to ? ULLONG_MAX : *to + n;
+}
+
+/*
+ * Past --max-unpacked? Then the package is unreadable, said with what its
+ * entries added up to. Checked as each entry is reached, before its data
+ * is decompressed: a bomb is stopped by the sizes it declares.
+ */
+static int over_cap(struct pkg_ctx *c)
+{
+	unsigned long long cap = c->opts->max_unpacked ? c->opts->max_unpacked :
+				 SCAN_MAX_UNPACKED_DEFAULT, sum = 0;
+
+	if (c->opts->max_unpacked == SCAN_NO_MAX_SIZE)
+		return 0;
+	add_sat(&sum, c->data);
+	add_sat(&sum, c->linked);
+	add_sat(&sum, c->other);
+	add_sat(&sum, c->heads);
+	if (sum <= cap)
+		return 0;
+	return bad(c->j, EFBIG, "unpacks to more than %llu bytes (--max-unpacked): files %llu, "
+		   "%llu hard links %llu (their targets' bytes), other entries' data %llu, "
+		   "%llu entries' headers and names %llu",
+		   cap, c->data, c->nlinks, c->linked, c->other, c->entries, c->heads);
+}
+
+/*
+ * An entry reached: its header and names, and the data of one that is not
+ * read (a directory's, a GNU dumpdir's list of names), which libarchive
+ * decompresses all the same to pass it. -1 (said) past the cap.
+ */
+static int count_entry(struct pkg_ctx *c, struct archive_entry *e, const char *name,
+		       const char *link)
+{
+	la_int64_t size = sym_archive_entry_size(e);
+
+	c->entries++;
+	add_sat(&c->heads, ENTRY_COST + strlen(name) + (link ? strlen(link) : 0));
+	if (!link && sym_archive_entry_filetype(e) != AE_IFREG && size > 0)
+		add_sat(&c->other, size);
+	return over_cap(c);
+}
+
+/* ---- members ---- */
+
 static ssize_t member_read(void *ctx, void *buf, size_t n)
 {
 	struct pkg_ctx *c = ctx;
@@ -227,8 +358,8 @@ static ssize_t member_read(void *ctx, void *buf, size_t n)
 	return k;
 }
 
-/* Name the member just read if it left hits or was unreadable. */
-static void name_member(struct pkg_ctx *c, size_t idx, const char *file, size_t h0, size_t u0)
+/* Name the member @n just read (index @idx) if it left hits or was unreadable. */
+static void name_member(struct pkg_ctx *c, struct pkg_name *n, size_t idx, size_t h0, size_t u0)
 {
 	struct pkg_member *m;
 
@@ -237,58 +368,78 @@ static void name_member(struct pkg_ctx *c, size_t idx, const char *file, size_t 
 	m = GROW(c->names->v, c->names->n, c->names->cap);
 	if (c->names->n - 1 != idx)
 		abort();		/* a bug: names are made in order */
-	m->file = scan_arena_strdup(&c->rd->strs, file);
+	m->file = scan_arena_strdup(&c->rd->strs, n->file);
 	m->pkg = c->j->index;
 	m->hstart = h0;
 	m->hend = c->rd->nhits;
+	if (n->member == NO_MEMBER)
+		n->member = idx;
 }
 
-/* The hits of member @target again, under the name @file. */
-static void copy_hits(struct pkg_ctx *c, const char *file, const char *target)
+/* The hits of @target again, under the name @to. */
+static void copy_hits(struct pkg_ctx *c, struct pkg_name *to, const struct pkg_name *target)
 {
-	size_t i, k, idx = c->names->n, h0 = c->rd->nhits;
+	size_t idx = c->names->n, h0 = c->rd->nhits, k;
+	const struct pkg_member *m;
 
-	for (i = c->names0; i < c->names->n; i++)
-		if (!strcmp(c->names->v[i].file, target))
-			break;
-	if (i == c->names->n)
+	if (target->member == NO_MEMBER)
 		return;
-	for (k = c->names->v[i].hstart; k < c->names->v[i].hend; k++) {
+	m = &c->names->v[target->member];
+	for (k = m->hstart; k < m->hend; k++) {
 		struct scan_whit *h = GROW(c->rd->hits, c->rd->nhits, c->rd->hcap);
 
+		/* hits[k] read after GROW(), which may have moved it. */
 		*h = c->rd->hits[k];
 		h->file = idx;
 	}
-	name_member(c, idx, file, h0, c->rd->nunread);
+	name_member(c, to, idx, h0, c->rd->nunread);
 }
 
 /*
  * A hard link repeats an earlier member's bytes: its hits, under its own
- * name, as a root unpacked from the package would show both files.
+ * name, as a root unpacked from the package would show both files; and
+ * its bytes are counted again, as a search of that root would read them
+ * (its hits are copies, as many as the target's).
  */
-static void hard_link(struct pkg_ctx *c, const char *file, const char *target)
+static int hard_link(struct pkg_ctx *c, const char *file, const char *target)
 {
-	struct pkg_link *l = GROW(c->links, c->nlinks, c->lcap);
+	struct pkg_name *t = name_get(c, target), *n = name_get(c, file);
+	struct pkg_link *l = xmalloc(sizeof(*l));
 
-	l->file = xstrdup(file);
-	l->target = xstrdup(target);
+	l->name = n;
+	l->next = NULL;
+	*t->last = l;
+	t->last = &l->next;
+	n->size = t->size;
+	c->nlinks++;
+	add_sat(&c->linked, t->size);
+	if (over_cap(c))
+		return -1;
 	c->rd->files++;
-	copy_hits(c, file, target);
+	copy_hits(c, n, t);
+	return 0;
 }
 
-/* Search a regular member, @file as named in hits, @rel for scan_is_doc(). */
+/*
+ * Search a regular member, @file as named in hits, @rel for scan_is_doc();
+ * its name in *@np.
+ */
 static int read_member(struct pkg_ctx *c, const char *file, const char *rel,
-		       unsigned long long size)
+		       unsigned long long size, struct pkg_name **np)
 {
 	size_t idx = c->names->n, h0 = c->rd->nhits, u0 = c->rd->nunread;
 	unsigned long long cap = scan_max_size(c->opts);
-	unsigned long long bomb = c->opts->max_unpacked ? c->opts->max_unpacked :
-				  SCAN_MAX_UNPACKED_DEFAULT;
+	struct pkg_name *n;
 
 	c->j->members++;
 	c->j->unpacked += size;
-	if (c->opts->max_unpacked != SCAN_NO_MAX_SIZE && c->j->unpacked > bomb)
-		return bad(c->j, EFBIG, "unpacks to more than %llu bytes (--max-unpacked)", bomb);
+	add_sat(&c->data, size);
+	if (over_cap(c))
+		return -1;
+	n = name_get(c, file);
+	n->size = size;
+	if (np)
+		*np = n;
 	if (cap && size > cap) {
 		char *why = xasprintf("member %s: larger than %llu bytes (--max-size)", file, cap);
 
@@ -298,25 +449,33 @@ static int read_member(struct pkg_ctx *c, const char *file, const char *rel,
 	} else if (scan_read_stream(c->rd, idx, rel, size, member_read, c)) {
 		return bad(c->j, EIO, "member %s: %s", file, la_err(c->cur));
 	}
-	name_member(c, idx, file, h0, u0);
+	name_member(c, n, idx, h0, u0);
 	return 0;
 }
 
 /*
  * cpio (an rpm's payload) keeps a file's bytes with its last name, a hard
- * link to its first: read them, and give their hits to the earlier names.
+ * link to its first: read them, and give their hits to the earlier names,
+ * each counting the bytes again.
  */
 static int linked_bytes(struct pkg_ctx *c, const char *file, const char *target,
 			unsigned long long size)
 {
-	size_t i;
+	struct pkg_name *n, *t = name_get(c, target);
+	struct pkg_link *l;
 
-	if (read_member(c, file, file + 1, size))
+	/* The earlier names' counts first: nothing decompressed past the cap. */
+	add_sat(&c->linked, size);
+	for (l = t->links; l; l = l->next)
+		add_sat(&c->linked, size);
+	if (over_cap(c) || read_member(c, file, file + 1, size, &n))
 		return -1;
-	copy_hits(c, target, file);
-	for (i = 0; i < c->nlinks; i++)
-		if (!strcmp(c->links[i].target, target))
-			copy_hits(c, c->links[i].file, file);
+	t->size = size;
+	copy_hits(c, t, n);
+	for (l = t->links; l; l = l->next) {
+		l->name->size = size;
+		copy_hits(c, l->name, n);
+	}
 	return 0;
 }
 
@@ -336,7 +495,7 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 
 		if (!name)
 			return bad(c->j, EINVAL, "a member has no name");
-		if (member_rel(c, name, rel, sizeof(rel)))
+		if (member_rel(c, name, rel, sizeof(rel)) || count_entry(c, e, name, link))
 			return -1;
 		snprintf(file, sizeof(file), "%s%s", prefix, rel);
 		if (link) {
@@ -353,15 +512,15 @@ static int read_entries(struct pkg_ctx *c, struct archive *a, const char *prefix
 			if (sym_archive_entry_filetype(e) == AE_IFREG && sym_archive_entry_size(e) > 0) {
 				if (linked_bytes(c, file, target, sym_archive_entry_size(e)))
 					return -1;
-			} else {
-				hard_link(c, file, target);
+			} else if (hard_link(c, file, target)) {
+				return -1;
 			}
 			continue;
 		}
 		/* Directories, symlinks, devices: nothing to read, as in a root. */
 		if (sym_archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		if (read_member(c, file, file + 1, sym_archive_entry_size(e)))
+		if (read_member(c, file, file + 1, sym_archive_entry_size(e), NULL))
 			return -1;
 	}
 	if (r != ARCHIVE_EOF)
@@ -391,11 +550,13 @@ static void read_text(struct pkg_ctx *c, const char *file, const char *text, siz
 {
 	size_t idx = c->names->n, h0 = c->rd->nhits, u0 = c->rd->nunread;
 	struct mem_src m = { text, n };
+	struct pkg_name *name = name_get(c, file);
 
 	c->j->members++;
 	c->j->unpacked += n;
+	name->size = n;
 	scan_read_stream(c->rd, idx, file + (*file == '/'), n, mem_read, &m);
-	name_member(c, idx, file, h0, u0);
+	name_member(c, name, idx, h0, u0);
 }
 
 /* ---- .deb ---- */
@@ -465,6 +626,8 @@ static int read_control_tar(struct pkg_ctx *c, struct archive *a)
 
 		if (!name || member_rel(c, name, rel, sizeof(rel)))
 			return bad(c->j, EINVAL, "a control member has no name");
+		if (count_entry(c, e, name, sym_archive_entry_hardlink(e)))
+			return -1;
 		if (sym_archive_entry_filetype(e) != AE_IFREG)
 			continue;
 		if (!strcmp(rel, "control")) {
@@ -475,7 +638,7 @@ static int read_control_tar(struct pkg_ctx *c, struct archive *a)
 			continue;
 		}
 		snprintf(file, sizeof(file), "/DEBIAN/%s", rel);
-		if (read_member(c, file, file + 1, sym_archive_entry_size(e)))
+		if (read_member(c, file, file + 1, sym_archive_entry_size(e), NULL))
 			return -1;
 	}
 	if (r != ARCHIVE_EOF)
@@ -717,23 +880,17 @@ bool pkg_file_name(const char *name)
 	return has_suffix(name, ".deb") || has_suffix(name, ".udeb") || has_suffix(name, ".rpm");
 }
 
-static void free_links(struct pkg_ctx *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nlinks; i++) {
-		free(c->links[i].file);
-		free(c->links[i].target);
-	}
-	free(c->links);
-}
-
-/* Drop what reading a package that failed added to the lists. */
+/*
+ * Drop what reading a package that failed added to the lists, and its
+ * strings: a scan of many hostile packages keeps none of theirs.
+ */
 static void roll_back(struct pkg_ctx *c)
 {
 	c->rd->nhits = c->hits0;
 	c->rd->nunread = c->unread0;
 	c->names->n = c->names0;
+	memset(&c->j->meta, 0, sizeof(c->j->meta));
+	scan_arena_release(&c->rd->strs, &c->strs0);
 }
 
 int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *names)
@@ -746,6 +903,7 @@ int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *name
 	struct stat st;
 	int ret;
 
+	scan_arena_mark(&rd->strs, &c.strs0);
 	/* O_NONBLOCK: a FIFO named x.deb must not stop the scan. */
 	raw->fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (j->found ? O_NOFOLLOW : 0));
 	if (raw->fd < 0) {
@@ -762,7 +920,7 @@ int pkg_read(struct pkg_job *j, struct scan_reader *rd, struct pkg_members *name
 		close(raw->fd);
 	free(raw->pre);
 	free(raw);
-	free_links(&c);
+	tdestroy(c.tree, name_free);
 	if (ret)
 		roll_back(&c);
 	return ret;

@@ -18,6 +18,7 @@
  * scan, so it would add a dependency for nothing.)
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,25 @@ void scan_arena_take(struct scan_arena *to, struct scan_arena *from)
 		to->head = b;
 	}
 	from->head = NULL;
+}
+
+void scan_arena_mark(const struct scan_arena *a, struct scan_arena_mark *m)
+{
+	m->head = a->head;
+	m->used = a->head ? a->head->used : 0;
+}
+
+void scan_arena_release(struct scan_arena *a, const struct scan_arena_mark *m)
+{
+	struct scan_arena_blk *b, *next;
+
+	for (b = a->head; b != m->head; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = m->head;
+	if (a->head)
+		a->head->used = m->used;
 }
 
 void scan_arena_free(struct scan_arena *a)
@@ -611,43 +631,84 @@ int scan_read_fd(struct scan_reader *wk, size_t idx, const char *rel, int fd,
 }
 
 /*
- * A streamed ELF file whose first @r bytes are in the buffer: the rest
- * read into memory, its ranges searched there (all of it when libelf
- * makes no sense of it). 0, or -1 with errno.
+ * A streamed ELF file is held whole, its section table being at its end
+ * and a stream read once: all threads' together at most a budget
+ * (scan_opts.elf_budget). A thread whose file would pass it waits until
+ * the others' files are done; holders never wait, so one always goes on.
  */
-static int stream_elf(struct scan_reader *wk, unsigned long long size, ssize_t r)
-{
-	unsigned char *m;
-	ssize_t more;
-	int nr;
+static pthread_mutex_t elf_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t elf_done = PTHREAD_COND_INITIALIZER;
+static unsigned long long elf_held;
 
-	if (size > SIZE_MAX - 64) {
-		errno = EFBIG;
-		return -1;
-	}
-	if (wk->wcap < size + 64) {
-		free(wk->whole);
-		wk->wcap = size + 64;
-		wk->whole = xmalloc(wk->wcap);
-	}
-	m = wk->whole;
-	memcpy(m, wk->buf, r);
-	more = read_at(wk, m + r, size - r, r);
-	if (more < 0)
-		return -1;
-	size = r + more;
-	nr = scan_elf_ranges_mem(m, size, &wk->ranges, &wk->rcap);
+static unsigned long long elf_budget(const struct scan_opts *opts)
+{
+	return opts->elf_budget ? opts->elf_budget : SCAN_ELF_BUDGET_DEFAULT;
+}
+
+static void elf_take(unsigned long long n, unsigned long long budget)
+{
+	pthread_mutex_lock(&elf_lock);
+	while (elf_held + n > budget)
+		pthread_cond_wait(&elf_done, &elf_lock);
+	elf_held += n;
+	pthread_mutex_unlock(&elf_lock);
+}
+
+static void elf_give(unsigned long long n)
+{
+	pthread_mutex_lock(&elf_lock);
+	elf_held -= n;
+	pthread_cond_broadcast(&elf_done);
+	pthread_mutex_unlock(&elf_lock);
+}
+
+/* Search the ELF file of @size bytes at @m: its ranges, or all of it. */
+static void search_elf_mem(struct scan_reader *wk, const unsigned char *m, size_t size)
+{
+	int nr = scan_elf_ranges_mem(m, size, &wk->ranges, &wk->rcap);
+
 	if (nr > 0) {
 		search_ranges_mem(wk, m, size, nr);
-		return 0;
+		return;
 	}
+	/* None libelf makes sense of: every byte. */
 	wk->base = m;
 	wk->len = size;
 	wk->base_off = 0;
 	wk->line_pos = 0;
 	wk->bytes += size;
 	search(wk, wk->ns, 0, size);
-	return 0;
+}
+
+/*
+ * A streamed ELF file of @size bytes whose first @r bytes are in the
+ * buffer: the rest read into memory, under the budget, and searched
+ * there. One larger than the budget alone is searched as any file, every
+ * byte through the chunk buffer (as --all-bytes reads ELF files). 0, or
+ * -1 with errno.
+ */
+static int stream_elf(struct scan_reader *wk, unsigned long long size, ssize_t r)
+{
+	unsigned long long budget = elf_budget(wk->opts), need;
+	unsigned char *m;
+	ssize_t more;
+
+	if ((unsigned long long)r > size)
+		size = r;		/* a stream longer than it said */
+	if (budget < 64 || size > budget - 64 || size > SIZE_MAX - 64) {
+		wk->bytes += r;
+		return scan_region(wk, 0, ~0ull, r);
+	}
+	need = size + 64;
+	elf_take(need, budget);
+	m = xmalloc(need);
+	memcpy(m, wk->buf, r);
+	more = read_at(wk, m + r, size - r, r);
+	if (more >= 0)
+		search_elf_mem(wk, m, r + more);
+	free(m);
+	elf_give(need);
+	return more < 0 ? -1 : 0;
 }
 
 int scan_read_stream(struct scan_reader *wk, size_t idx, const char *rel,
@@ -728,11 +789,10 @@ void scan_reader_release(struct scan_reader *rd)
 	free(rd->hits);
 	free(rd->unread);
 	free(rd->buf);
-	free(rd->whole);
 	free(rd->ranges);
 	rd->hits = NULL;
 	rd->unread = NULL;
-	rd->buf = rd->whole = NULL;
+	rd->buf = NULL;
 	rd->ranges = NULL;
-	rd->nhits = rd->hcap = rd->nunread = rd->ucap = rd->wcap = rd->rcap = 0;
+	rd->nhits = rd->hcap = rd->nunread = rd->ucap = rd->rcap = 0;
 }
