@@ -40,15 +40,17 @@
 #define DEFAULT_QUIET_DAYS 30
 /* --prometheus-timeout: seconds for each request to Prometheus. */
 #define DEFAULT_PROM_TIMEOUT 60
+/* --prometheus-memory: up to a TiB, in MiB. */
+#define PROM_MEMORY_MIB_MAX (1UL << 20)
 
 void check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH | --prometheus URL] [-t PATH]...\n"
-		"                    [--prometheus-timeout SECONDS] [--entry PATTERN]\n"
-		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
-		"                    [--allow-late-boot] [--by-host]\n"
+		"                    [--prometheus-timeout SECONDS] [--prometheus-memory MIB]\n"
+		"                    [--entry PATTERN] [--now DATE] [--quiet-days N]\n"
+		"                    [--kernel VERSION] [--scan ROOT] [--root DIR]\n"
+		"                    [--count-sweeps] [--allow-late-boot] [--by-host]\n"
 		"                    [--format text|json|csv|markdown|html] [-o FILE] [-w]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
@@ -118,6 +120,10 @@ void check_usage(FILE *f)
 		"                     are never printed; --quiet-days at most 44 (the\n"
 		"                     hosts export 45 days of sessions)\n"
 		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
+		"  --prometheus-memory MIB  the bound of the memory the server's answers\n"
+		"                     take together (default %d): as text, parsed, kept,\n"
+		"                     and the tables made of them; past it, no verdict\n"
+		"                     (exit 15), never one on part of them\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
 		"                     or that a concrete sysfs path PATTERN matches; a\n"
@@ -167,7 +173,7 @@ void check_usage(FILE *f)
 		"                     (UTC), from the DB's daily history; null without it\n"
 		"  -h, --help         this help\n"
 		"\n",
-		ABI_ENUMERATORS, STORE_DEFAULT_PATH, DEFAULT_PROM_TIMEOUT,
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, DEFAULT_PROM_TIMEOUT, PROM_MEMORY_MIB,
 		abidep_default_tables(), DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every entry judged is ready or removed; 1 some entry is blocked",
 			 EXB(EXIT_USAGE) | EXB(EXIT_DB) | EXB(EXIT_ENTRY) | EXB(EXIT_NODATA) |
@@ -526,6 +532,7 @@ struct check_args {
 	bool db_given;		/* -d: the DB must exist */
 	const char *prom_url;	/* --prometheus URL: the usage source, not the DB */
 	long prom_timeout;
+	unsigned long prom_memory_mib;
 	char **pkg_paths;	/* --scan-packages PATH... */
 	int npkg_paths;
 	const char *cache_dir;	/* --cache DIR, for them */
@@ -593,6 +600,14 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 		}
 		a->prom_timeout = v;
 		return EXIT_OK;
+	case 'Y':
+		if (parse_uint(optarg, 1, PROM_MEMORY_MIB_MAX, &v)) {
+			fprintf(stderr, "abidep: --prometheus-memory takes MiB from 1 to %lu, not '%s'\n",
+				PROM_MEMORY_MIB_MAX, optarg);
+			return EXIT_USAGE;
+		}
+		a->prom_memory_mib = v;
+		return EXIT_OK;
 	default: return EXIT_OK;
 	}
 }
@@ -614,6 +629,7 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "by-host", no_argument, NULL, 'H' },
 		{ "prometheus", required_argument, NULL, 'M' },
 		{ "prometheus-timeout", required_argument, NULL, 'T' },
+		{ "prometheus-memory", required_argument, NULL, 'Y' },
 		{ 0 }
 	};
 	static const struct cmd_opts spec = {
@@ -720,10 +736,14 @@ int check_read_db(struct check *c, const char *db, char *err, size_t errlen)
 /* The usage from --prometheus's server, as of --now; -1 with @err. */
 static int check_read_prom(struct check *c, const struct check_args *a, char *err, size_t errlen)
 {
+	struct prom_options o = {
+		.timeout = a->prom_timeout,
+		.memory = (size_t)a->prom_memory_mib << 20,
+	};
 	struct usage_source src;
 	int ret;
 
-	if (usage_source_prom(&src, a->prom_url, a->prom_timeout, c->now, err, errlen))
+	if (usage_source_prom(&src, a->prom_url, &o, c->now, err, errlen))
 		return -1;
 	ret = check_read_usage(c, &src, err, errlen);
 	src.ops->close(&src);
@@ -810,7 +830,10 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .db = STORE_DEFAULT_PATH, .prom_timeout = DEFAULT_PROM_TIMEOUT };
+	struct check_args a = {
+		.db = STORE_DEFAULT_PATH, .prom_timeout = DEFAULT_PROM_TIMEOUT,
+		.prom_memory_mib = PROM_MEMORY_MIB,
+	};
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set = { 0 };
 	char *config = NULL, *source = NULL, *shown, err[1024];

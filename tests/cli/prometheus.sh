@@ -411,15 +411,18 @@ mv "$T/h10.prom" "$T/tf/h10/abidep.prom"
 # exit 15, no verdict on stdout, a message on stderr, no password.
 MODES="slow error http500 nonjson warnings auth"
 # shellcheck disable=SC2046
-set -- $(prom_ports 6)
+set -- $(prom_ports 8)
 fakes=
 for m in $MODES; do
 	eval "fport_$m=$1"
 	fakes="$fakes $m=$1"
 	shift
 done
+# Large answers: 2 MB of series to every query, and one of 16 MB whose
+# labels are a few bytes each.
+BIGP=$1 AMPP=$2
 # shellcheck disable=SC2086
-check "the fake servers listen (tests/prom/fake.py)" prom_fake $fakes
+check "the fake servers listen (tests/prom/fake.py)" prom_fake $fakes big:2=$BIGP amplify:16=$AMPP
 fault() {
 	_d=$1 _m=$2
 	shift 2
@@ -440,6 +443,34 @@ fault '"warnings": partial data' warnings
 # The URL's user name and password reach the server, as basic authentication.
 fault "a server that asks for credentials" auth
 check "... it received them (HTTP basic authentication from the URL)" grep -q "(HTTP 400, credentials_received)" "$T/fault-auth.err"
+
+# peak CMD...: CMD's exit status and peak resident memory in KiB (its own
+# or a child's, getrusage), "STATUS KIB"; its output in $T/out, $T/err.
+peak() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1] + "/out", "w") as o, open(sys.argv[1] + "/err", "w") as e:
+    rc = subprocess.call(sys.argv[2:], stdout=o, stderr=e)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T" "$@"
+}
+# bounded DESC PORT: check over the server at PORT under
+# --prometheus-memory 64 stops at the bound: exit 15 (no verdict), saying
+# so, and at most twice the bound resident (check itself, libcurl and
+# the tables take some 10 MiB).
+bounded() {
+	# shellcheck disable=SC2046
+	set -- "$1" $(peak timeout 60 "$A" check -t "$T/tables" --prometheus "http://u:secret@127.0.0.1:$2" \
+		--prometheus-memory 64 -j)
+	check "$1, --prometheus-memory 64: exit 15" test "$2" = 15
+	check "... the bound named, no password" sh -c "
+		grep -q 'the answers passed 64 MiB (--prometheus-memory): no verdict rests on part of them' '$T/err' &&
+		! grep -q secret '$T/err' '$T/out'"
+	check "... at most 128 MiB resident (${3:-?} KiB)" test "${3:-999999}" -le 131072
+}
+# Every answer is taken (some 6 MB kept each): the sum passes the bound.
+bounded "2 MB of series answered to every query, each kept" "$BIGP"
+# Small as text, large once parsed: refused before it is parsed.
+bounded "one answer of 16 MB of labels of a few bytes (some 500 MB parsed)" "$AMPP"
 
 # One host label from two scrape targets: h02's exporter serves h01's metrics.
 cp "$T/tf/h01/abidep.prom" "$T/tf/h02/abidep.prom"
