@@ -38,7 +38,7 @@
 #include "util.h"
 
 #define DEFAULT_QUIET_DAYS 30
-/* --prometheus-timeout: seconds for each request to Prometheus. */
+/* --prometheus-timeout: seconds for all of the requests to Prometheus. */
 #define DEFAULT_PROM_TIMEOUT 60
 /* --prometheus-memory: up to a TiB, in MiB. */
 #define PROM_MEMORY_MIB_MAX (1UL << 20)
@@ -119,7 +119,9 @@ void check_usage(FILE *f)
 		"                     verdicts as on their merged DB; credentials in URL\n"
 		"                     are never printed; --quiet-days at most 44 (the\n"
 		"                     hosts export 45 days of sessions)\n"
-		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
+		"  --prometheus-timeout SECONDS  the bound of all the requests to the\n"
+		"                     server together, not of each (default %d); past\n"
+		"                     it, no verdict (exit 15)\n"
 		"  --prometheus-memory MIB  the bound of the memory the server's answers\n"
 		"                     take together (default %d): as text, parsed, kept,\n"
 		"                     and the tables made of them; past it, no verdict\n"

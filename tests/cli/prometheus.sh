@@ -409,9 +409,9 @@ mv "$T/h10.prom" "$T/tf/h10/abidep.prom"
 
 # fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:
 # exit 15, no verdict on stdout, a message on stderr, no password.
-MODES="slow error http500 nonjson warnings auth"
+MODES="slow drip error http500 nonjson warnings auth"
 # shellcheck disable=SC2046
-set -- $(prom_ports 8)
+set -- $(prom_ports 9)
 fakes=
 for m in $MODES; do
 	eval "fport_$m=$1"
@@ -435,7 +435,13 @@ fault() {
 }
 # The server answers after 60 s; check, under timeout 30, gives up first.
 fault "a server slower than --prometheus-timeout 1" slow --prometheus-timeout 1
-check "... says it did not answer within --prometheus-timeout" grep -q 'did not answer within 1 s (--prometheus-timeout)' "$T/fault-slow.err"
+check "... says it did not answer within --prometheus-timeout" \
+	grep -q "did not answer all of check's queries within 1 s (--prometheus-timeout, the bound of them all)" "$T/fault-slow.err"
+# Each answer in 2 s, in time for a bound of each request; check asks some
+# 17 times (34 s): the bound of them all ends the run, before timeout 30.
+fault "a server answering each query in 2 s, --prometheus-timeout 3" drip --prometheus-timeout 3
+check "... says they did not all come within --prometheus-timeout" \
+	grep -q "did not answer all of check's queries within 3 s (--prometheus-timeout, the bound of them all)" "$T/fault-drip.err"
 fault '{"status":"error"} with HTTP 400' error
 fault "HTTP 500" http500
 fault "an HTML page, not JSON" nonjson

@@ -13,6 +13,7 @@ process: Python starts slowly):
       auth      an error naming whether the request carried HTTP basic
                 authentication as u:secret ("credentials_received") or
                 not ("unauthorized", HTTP 401)
+      drip      a good, empty answer to each request, after 2 s
       big:N     each query a valid vector of N MB of abidep series (the
                 index, /api/v1/series, their label sets), as a fleet's
                 Prometheus might answer, but every time
@@ -98,6 +99,9 @@ class H(BaseHTTPRequestHandler):
                                   "error": "no credentials"})
         elif mode == "warnings":
             self.answer(200, dict(EMPTY, warnings=["partial data: a store did not answer"]))
+        elif mode == "drip":
+            time.sleep(2)
+            self.answer(200, EMPTY)
         elif mode == "big":
             if not hasattr(H, "big"):
                 H.big = big_answers(int(arg))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dl_curl.h"
 #include "prom_api.h"
@@ -25,7 +26,8 @@ struct prom_client {
 	char *base;		/* the URL without a trailing /, credentials included */
 	char *shown;		/* the URL without credentials */
 	char *secret;		/* its password, kept out of every message; NULL: none */
-	long timeout;
+	long timeout;		/* seconds, for all of the client's requests */
+	long long deadline;	/* CLOCK_MONOTONIC ms by which they are all answered */
 	/* The memory bound (prom_api.h), in bytes as malloc_usable_size() counts them. */
 	size_t mem_max;
 	size_t held;		/* the vectors taken so far, freed or not */
@@ -35,6 +37,15 @@ struct prom_client {
 	size_t tree_base, tree_peak;
 	bool short_estimate;	/* jansson took more than tree_bound() said, once */
 };
+
+/* The monotonic clock in ms: the deadline's, which no clock step moves. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
 
 /* The bytes left under the client's bound. */
 static size_t room(const struct prom_client *c)
@@ -268,6 +279,7 @@ struct prom_client *prom_client_new(const char *url, const struct prom_options *
 		n--;
 	c->base = xstrndup(url, n);
 	c->timeout = o->timeout;
+	c->deadline = now_ms() + o->timeout * 1000LL;
 	c->mem_max = o->memory;
 	c->curl = sym_curl_easy_init();
 	if (!c->curl)
@@ -340,19 +352,37 @@ static char *form_value(struct prom_client *c, const char *s)
 	return r;
 }
 
-/* POST @body to the API's @path; the answer into @a and the HTTP status into *@status. */
+/* The message of a client past its deadline; @why: libcurl's, or NULL. */
+static void late_error(const struct prom_client *c, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "Prometheus at %s did not answer all of check's queries within %ld s (--prometheus-timeout, the bound of them all)%s%s",
+		 c->shown, c->timeout, why ? ": " : "", why ? why : "");
+}
+
+/*
+ * POST @body to the API's @path; the answer into @a and the HTTP status
+ * into *@status. Each request has what is left of the client's time: a
+ * server that answers each one slowly, but in time, still ends the run
+ * at the deadline.
+ */
 static int post(struct prom_client *c, const char *path, const char *body, struct answer *a,
 		long *status, char *err, size_t errlen)
 {
-	char cerr[CURL_ERROR_SIZE] = "", *url = xasprintf("%s%s", c->base, path), *why;
+	char cerr[CURL_ERROR_SIZE] = "", *url, *why;
+	long long left = c->deadline - now_ms();
 	CURL *h = c->curl;
 	CURLcode rc;
 
+	if (left <= 0) {
+		late_error(c, NULL, err, errlen);
+		return -1;
+	}
+	url = xasprintf("%s%s", c->base, path);
 	sym_curl_easy_reset(h);
 	sym_curl_easy_setopt(h, CURLOPT_URL, url);
 	sym_curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	sym_curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	sym_curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
+	sym_curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
 	sym_curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	sym_curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
 	sym_curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
@@ -368,8 +398,7 @@ static int post(struct prom_client *c, const char *path, const char *body, struc
 	if (c->over)
 		over_error(c, err, errlen);
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
-		snprintf(err, errlen, "Prometheus at %s did not answer within %ld s (--prometheus-timeout): %s",
-			 c->shown, c->timeout, why);
+		late_error(c, why, err, errlen);
 	else
 		snprintf(err, errlen, "Prometheus at %s cannot be reached: %s; is it running, and is the URL right?",
 			 c->shown, why);

@@ -46,7 +46,7 @@ struct prom_client;
 
 /* How a client asks. */
 struct prom_options {
-	long timeout;			/* seconds: each request's bound */
+	long timeout;			/* seconds: the bound of all its requests */
 	size_t memory;			/* bytes: the bound of its answers, above */
 };
 
