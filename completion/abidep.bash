@@ -40,7 +40,7 @@ _abidep() {
 
 	# Option arguments.
 	case $prev in
-	-d | --db | -o | --output | -t | --tables | --scan-packages)
+	-d | --db | -o | --output | -t | --tables | --scan-packages | --prometheus-netrc)
 		_abidep_reply -f
 		return ;;
 	--sysfs | --root | --scan | --save | --cache | --scan-packages)
@@ -109,7 +109,7 @@ _abidep() {
 		fi ;;
 	check)
 		_abidep_reply -W "-d --db -t --tables --prometheus --prometheus-timeout --prometheus-memory
-			--entry --now --quiet-days --kernel
+			--prometheus-netrc --entry --now --quiet-days --kernel
 			--scan --scan-packages --cache --root --count-sweeps --allow-late-boot --format -o
 			--output -w --wide --by-host
 			-j --json -p --pretty -h --help" ;;

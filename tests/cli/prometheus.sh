@@ -355,14 +355,20 @@ for side in ('db', 'prom'):
 
 section "faults: exit 15, never ready"
 # A URL with credentials, while Prometheus answers: the same verdicts and
-# reasons as without (as of the same now), the password nowhere.
-CRED=http://user:secret@127.0.0.1:$PP
+# reasons as without (as of the same now), the user name and password
+# nowhere (each output names the server).
+CRED=http://abiuser:secret@127.0.0.1:$PP
 check "a URL with credentials: the verdicts as without" sh -c "
 	'$A' check -t '$T/tables' --root '$T/root' --prometheus '$CRED' --now @$NOW -j >'$T/cred.json' 2>'$T/cred.err'
 	python3 tests/prom/compare.py '$T/stopped-30.prom.json' '$T/cred.json' '$RC=no-data:h09'"
-check "... the password printed nowhere (stdout, stderr)" sh -c "! grep -q secret '$T/cred.json' '$T/cred.err'"
+check "... the user name and password printed nowhere (stdout, stderr)" sh -c "
+	grep -q '127.0.0.1:$PP' '$T/cred.json' && ! grep -q 'abiuser\|secret' '$T/cred.json' '$T/cred.err'"
 check "... nor in the text's report" sh -c "
-	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1; ! grep -q secret '$T/cred.txt'"
+	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1
+	grep -q '127.0.0.1:$PP' '$T/cred.txt' && ! grep -q 'abiuser\|secret' '$T/cred.txt'"
+check "... nor in the page (--format html)" sh -c "
+	'$A' check -t '$T/tables' --prometheus '$CRED' --format html -o '$T/cred.html' 2>'$T/cred.html.err'
+	grep -q '127.0.0.1:$PP' '$T/cred.html' && ! grep -q 'abiuser\|secret' '$T/cred.html' '$T/cred.html.err'"
 
 # mark: the textfile of each host still scraped (all but h09) stamped with
 # a new GEN, for prom_wait to wait until Prometheus has scraped them.
@@ -449,6 +455,33 @@ fault '"warnings": partial data' warnings
 # The URL's user name and password reach the server, as basic authentication.
 fault "a server that asks for credentials" auth
 check "... it received them (HTTP basic authentication from the URL)" grep -q "(HTTP 400, credentials_received)" "$T/fault-auth.err"
+
+# Credentials from a file, off the command line every user reads: a
+# netrc (--prometheus-netrc), read by libcurl for what the URL leaves out.
+# The fake says whether it received u:secret; the password is printed
+# nowhere.
+printf 'machine 127.0.0.1\nlogin u\npassword secret\n' >"$T/netrc"
+printf 'machine 127.0.0.2\nlogin u\npassword secret\n' >"$T/netrc-other"
+chmod 600 "$T/netrc" "$T/netrc-other"
+# netrc DESC URL-USERINFO FILE ERRORTYPE: check over the auth fake, the
+# URL with URL-USERINFO ("" or "u@"), exit 15, the fake's ERRORTYPE.
+netrc() {
+	check "$1: exit 15, the server's $4" sh -c "
+		'$A' check -t '$T/tables' --prometheus 'http://${2}127.0.0.1:$fport_auth' \
+			--prometheus-netrc '$3' -j >'$T/out' 2>'$T/err'
+		test \$? = 15 && grep -q '$4' '$T/err' && ! grep -q 'secret\|warning' '$T/out' '$T/err'"
+}
+netrc "--prometheus-netrc, the URL without credentials" "" "$T/netrc" "(HTTP 400, credentials_received)"
+netrc "... the URL with the user, the file the password" u@ "$T/netrc" "(HTTP 400, credentials_received)"
+netrc "... a file that does not name the URL's host: none sent" "" "$T/netrc-other" "(HTTP 401, unauthorized)"
+check "... a file that cannot be read: exit 2, named" sh -c "
+	'$A' check -t '$T/tables' --prometheus 'http://127.0.0.1:$fport_auth' --prometheus-netrc '$T/none' 2>'$T/err'
+	test \$? = 2 && grep -q '^abidep: --prometheus-netrc $T/none cannot be read: No such file or directory' '$T/err'"
+chmod 644 "$T/netrc"
+check "... one others can read: used, with a warning" sh -c "
+	'$A' check -t '$T/tables' --prometheus 'http://127.0.0.1:$fport_auth' --prometheus-netrc '$T/netrc' >'$T/out' 2>'$T/err'
+	test \$? = 15 && grep -q '(HTTP 400, credentials_received)' '$T/err' &&
+	grep -q '^abidep: warning: --prometheus-netrc $T/netrc can be read by other users (mode 0644)' '$T/err'"
 
 # peak CMD...: CMD's exit status and peak resident memory in KiB (its own
 # or a child's, getrusage), "STATUS KIB"; its output in $T/out, $T/err.

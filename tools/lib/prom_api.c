@@ -26,6 +26,7 @@ struct prom_client {
 	char *base;		/* the URL without a trailing /, credentials included */
 	char *shown;		/* the URL without credentials */
 	char *secret;		/* its password, kept out of every message; NULL: none */
+	char *netrc;		/* prom_options' netrc, or NULL */
 	long timeout;		/* seconds, for all of the client's requests */
 	long long deadline;	/* CLOCK_MONOTONIC ms by which they are all answered */
 	/* The memory bound (prom_api.h), in bytes as malloc_usable_size() counts them. */
@@ -279,6 +280,7 @@ struct prom_client *prom_client_new(const char *url, const struct prom_options *
 		n--;
 	c->base = xstrndup(url, n);
 	c->timeout = o->timeout;
+	c->netrc = o->netrc ? xstrdup(o->netrc) : NULL;
 	c->deadline = now_ms() + o->timeout * 1000LL;
 	c->mem_max = o->memory;
 	c->curl = sym_curl_easy_init();
@@ -296,6 +298,7 @@ void prom_client_free(struct prom_client *c)
 	free(c->base);
 	free(c->shown);
 	free(c->secret);
+	free(c->netrc);
 	free(c);
 }
 
@@ -388,6 +391,16 @@ static int post(struct prom_client *c, const char *path, const char *body, struc
 	sym_curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
 	sym_curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
 	sym_curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
+	/*
+	 * Credentials out of the command line, where every user reads them:
+	 * the URL's first, the file for what it leaves out (a password for
+	 * its user, or both for its host). Never followed to another host:
+	 * no redirect is.
+	 */
+	if (c->netrc) {
+		sym_curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		sym_curl_easy_setopt(h, CURLOPT_NETRC_FILE, c->netrc);
+	}
 	rc = sym_curl_easy_perform(h);
 	free(url);
 	if (rc == CURLE_OK) {

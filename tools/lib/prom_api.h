@@ -48,6 +48,11 @@ struct prom_client;
 struct prom_options {
 	long timeout;			/* seconds: the bound of all its requests */
 	size_t memory;			/* bytes: the bound of its answers, above */
+	/*
+	 * A netrc file (curl's --netrc-file) of the user name and password,
+	 * or NULL: libcurl reads it, for what the URL does not give.
+	 */
+	const char *netrc;
 };
 
 /*
