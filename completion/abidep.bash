@@ -40,7 +40,7 @@ _abidep() {
 
 	# Option arguments.
 	case $prev in
-	-d | --db | -o | --output | -t | --tables | --scan-packages)
+	-d | --db | -o | --output | -t | --tables | --scan-packages | --prometheus-netrc)
 		_abidep_reply -f
 		return ;;
 	--sysfs | --root | --scan | --save | --cache | --scan-packages)
@@ -65,7 +65,7 @@ _abidep() {
 		return ;;
 	-i | --interval | --duration | --entry | --since | --until | --now | --quiet-days | --for | \
 	--kernel | --threads | --timeout-ms | --top | --max-entries | --uid-quota | --slots | \
-	--max-size | --max-unpacked | --prometheus | --prometheus-timeout)
+	--max-size | --max-unpacked | --prometheus | --prometheus-timeout | --prometheus-memory)
 		return ;;
 	esac
 
@@ -108,7 +108,8 @@ _abidep() {
 			_abidep_reply -d
 		fi ;;
 	check)
-		_abidep_reply -W "-d --db -t --tables --prometheus --prometheus-timeout --entry --now --quiet-days --kernel
+		_abidep_reply -W "-d --db -t --tables --prometheus --prometheus-timeout --prometheus-memory
+			--prometheus-netrc --entry --now --quiet-days --kernel
 			--scan --scan-packages --cache --root --count-sweeps --allow-late-boot --format -o
 			--output -w --wide --by-host
 			-j --json -p --pretty -h --help" ;;

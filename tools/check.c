@@ -11,6 +11,7 @@
  *	abidep -j check
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "main.h"
 #include "check_eval.h"
@@ -38,17 +40,20 @@
 #include "util.h"
 
 #define DEFAULT_QUIET_DAYS 30
-/* --prometheus-timeout: seconds for each request to Prometheus. */
+/* --prometheus-timeout: seconds for all of the requests to Prometheus. */
 #define DEFAULT_PROM_TIMEOUT 60
+/* --prometheus-memory: up to a TiB, in MiB. */
+#define PROM_MEMORY_MIB_MAX (1UL << 20)
 
 void check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: abidep check [-j|-p] [-d PATH | --prometheus URL] [-t PATH]...\n"
-		"                    [--prometheus-timeout SECONDS] [--entry PATTERN]\n"
-		"                    [--now DATE] [--quiet-days N] [--kernel VERSION]\n"
-		"                    [--scan ROOT] [--root DIR] [--count-sweeps]\n"
-		"                    [--allow-late-boot] [--by-host]\n"
+		"                    [--prometheus-timeout SECONDS] [--prometheus-memory MIB]\n"
+		"                    [--prometheus-netrc FILE]\n"
+		"                    [--entry PATTERN] [--now DATE] [--quiet-days N]\n"
+		"                    [--kernel VERSION] [--scan ROOT] [--root DIR]\n"
+		"                    [--count-sweeps] [--allow-late-boot] [--by-host]\n"
 		"                    [--format text|json|csv|markdown|html] [-o FILE] [-w]\n"
 		"\n"
 		"Which deprecated sysfs attributes can be removed now. For every migration\n"
@@ -115,9 +120,22 @@ void check_usage(FILE *f)
 		"                     (abidep-metrics.timer), read from the Prometheus\n"
 		"                     server at URL (http://host:9090), not a DB: the same\n"
 		"                     verdicts as on their merged DB; credentials in URL\n"
-		"                     are never printed; --quiet-days at most 44 (the\n"
-		"                     hosts export 45 days of sessions)\n"
-		"  --prometheus-timeout SECONDS  each request's bound (default %d)\n"
+		"                     are never printed, but every user reads the command\n"
+		"                     line (ps): give them with --prometheus-netrc;\n"
+		"                     --quiet-days at most 44 (the hosts export 45 days\n"
+		"                     of sessions)\n"
+		"  --prometheus-timeout SECONDS  the bound of all the requests to the\n"
+		"                     server together, not of each (default %d); past\n"
+		"                     it, no verdict (exit 15)\n"
+		"  --prometheus-memory MIB  the bound of the memory the server's answers\n"
+		"                     take together (default %d): as text, parsed, kept,\n"
+		"                     and the tables made of them; past it, no verdict\n"
+		"                     (exit 15), never one on part of them\n"
+		"  --prometheus-netrc FILE  the user name and password for --prometheus\n"
+		"                     from FILE, a netrc file, as curl reads it (machine\n"
+		"                     HOST login USER password PASSWORD), for what URL\n"
+		"                     does not give; read by libcurl, never printed;\n"
+		"                     keep it mode 0600\n"
 		"  -t, --tables PATH  the migration tables (default %s)\n"
 		"  --entry PATTERN    only entries whose What contains or matches PATTERN,\n"
 		"                     or that a concrete sysfs path PATTERN matches; a\n"
@@ -167,7 +185,7 @@ void check_usage(FILE *f)
 		"                     (UTC), from the DB's daily history; null without it\n"
 		"  -h, --help         this help\n"
 		"\n",
-		ABI_ENUMERATORS, STORE_DEFAULT_PATH, DEFAULT_PROM_TIMEOUT,
+		ABI_ENUMERATORS, STORE_DEFAULT_PATH, DEFAULT_PROM_TIMEOUT, PROM_MEMORY_MIB,
 		abidep_default_tables(), DEFAULT_QUIET_DAYS, NAMES_SHOWN);
 	abidep_exit_help(f, "0 every entry judged is ready or removed; 1 some entry is blocked",
 			 EXB(EXIT_USAGE) | EXB(EXIT_DB) | EXB(EXIT_ENTRY) | EXB(EXIT_NODATA) |
@@ -526,6 +544,8 @@ struct check_args {
 	bool db_given;		/* -d: the DB must exist */
 	const char *prom_url;	/* --prometheus URL: the usage source, not the DB */
 	long prom_timeout;
+	unsigned long prom_memory_mib;
+	const char *prom_netrc;	/* --prometheus-netrc FILE */
 	char **pkg_paths;	/* --scan-packages PATH... */
 	int npkg_paths;
 	const char *cache_dir;	/* --cache DIR, for them */
@@ -585,6 +605,7 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 	case 'B': c->allow_late_boot = true; return EXIT_OK;
 	case 'H': a->by_host = true; return EXIT_OK;
 	case 'M': a->prom_url = optarg; return EXIT_OK;
+	case 'N': a->prom_netrc = optarg; return EXIT_OK;
 	case 'T':
 		if (parse_uint(optarg, 1, 3600, &v)) {
 			fprintf(stderr, "abidep: --prometheus-timeout takes seconds from 1 to 3600, not '%s'\n",
@@ -592,6 +613,14 @@ static int check_option(int ch, struct check *c, struct check_args *a)
 			return EXIT_USAGE;
 		}
 		a->prom_timeout = v;
+		return EXIT_OK;
+	case 'Y':
+		if (parse_uint(optarg, 1, PROM_MEMORY_MIB_MAX, &v)) {
+			fprintf(stderr, "abidep: --prometheus-memory takes MiB from 1 to %lu, not '%s'\n",
+				PROM_MEMORY_MIB_MAX, optarg);
+			return EXIT_USAGE;
+		}
+		a->prom_memory_mib = v;
 		return EXIT_OK;
 	default: return EXIT_OK;
 	}
@@ -614,6 +643,8 @@ static int check_args(int argc, char **argv, struct check *c, struct check_args 
 		{ "by-host", no_argument, NULL, 'H' },
 		{ "prometheus", required_argument, NULL, 'M' },
 		{ "prometheus-timeout", required_argument, NULL, 'T' },
+		{ "prometheus-memory", required_argument, NULL, 'Y' },
+		{ "prometheus-netrc", required_argument, NULL, 'N' },
 		{ 0 }
 	};
 	static const struct cmd_opts spec = {
@@ -720,14 +751,47 @@ int check_read_db(struct check *c, const char *db, char *err, size_t errlen)
 /* The usage from --prometheus's server, as of --now; -1 with @err. */
 static int check_read_prom(struct check *c, const struct check_args *a, char *err, size_t errlen)
 {
+	struct prom_options o = {
+		.timeout = a->prom_timeout,
+		.memory = (size_t)a->prom_memory_mib << 20,
+		.netrc = a->prom_netrc,
+	};
 	struct usage_source src;
 	int ret;
 
-	if (usage_source_prom(&src, a->prom_url, a->prom_timeout, c->now, err, errlen))
+	if (usage_source_prom(&src, a->prom_url, &o, c->now, err, errlen))
 		return -1;
 	ret = check_read_usage(c, &src, err, errlen);
 	src.ops->close(&src);
 	return ret;
+}
+
+/*
+ * --prometheus-netrc FILE can be read: libcurl would go on without
+ * credentials, and the server's refusal would not say why. A file others
+ * may read holds no secret: said, as ssh would, but used.
+ */
+static int check_netrc(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "abidep: --prometheus-netrc %s cannot be read: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_USAGE;
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "abidep: --prometheus-netrc %s is not a file\n", path);
+		return EXIT_USAGE;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH))
+		fprintf(stderr, "abidep: warning: --prometheus-netrc %s can be read by other users (mode %04o): its password is theirs; chmod 600 it\n",
+			path, (unsigned int)(st.st_mode & 07777));
+	return EXIT_OK;
 }
 
 /* No file at the default DB path (none named with -d). */
@@ -810,7 +874,10 @@ static int check_run(struct check *c, struct abi_set *set, const struct check_ar
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .db = STORE_DEFAULT_PATH, .prom_timeout = DEFAULT_PROM_TIMEOUT };
+	struct check_args a = {
+		.db = STORE_DEFAULT_PATH, .prom_timeout = DEFAULT_PROM_TIMEOUT,
+		.prom_memory_mib = PROM_MEMORY_MIB,
+	};
 	struct check c = { .quiet_days = DEFAULT_QUIET_DAYS, .now = time(NULL) };
 	struct abi_set set = { 0 };
 	char *config = NULL, *source = NULL, *shown, err[1024];
@@ -833,8 +900,10 @@ int cmd_check(int argc, char **argv)
 		shown = prom_url_shown(a.prom_url);
 		a.db = source = shown ? xasprintf("Prometheus at %s", shown) : NULL;
 		free(shown);
-		if (!source) {
+		if (!source)
 			fprintf(stderr, "abidep: --prometheus: the URL cannot be used: it is not a URL libcurl reads\n");
+		if (!source || (a.prom_netrc && check_netrc(a.prom_netrc))) {
+			free(source);
 			free(a.tables);
 			free(a.pkg_paths);
 			return EXIT_USAGE;

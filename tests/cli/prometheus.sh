@@ -355,14 +355,20 @@ for side in ('db', 'prom'):
 
 section "faults: exit 15, never ready"
 # A URL with credentials, while Prometheus answers: the same verdicts and
-# reasons as without (as of the same now), the password nowhere.
-CRED=http://user:secret@127.0.0.1:$PP
+# reasons as without (as of the same now), the user name and password
+# nowhere (each output names the server).
+CRED=http://abiuser:secret@127.0.0.1:$PP
 check "a URL with credentials: the verdicts as without" sh -c "
 	'$A' check -t '$T/tables' --root '$T/root' --prometheus '$CRED' --now @$NOW -j >'$T/cred.json' 2>'$T/cred.err'
 	python3 tests/prom/compare.py '$T/stopped-30.prom.json' '$T/cred.json' '$RC=no-data:h09'"
-check "... the password printed nowhere (stdout, stderr)" sh -c "! grep -q secret '$T/cred.json' '$T/cred.err'"
+check "... the user name and password printed nowhere (stdout, stderr)" sh -c "
+	grep -q '127.0.0.1:$PP' '$T/cred.json' && ! grep -q 'abiuser\|secret' '$T/cred.json' '$T/cred.err'"
 check "... nor in the text's report" sh -c "
-	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1; ! grep -q secret '$T/cred.txt'"
+	'$A' check -t '$T/tables' --prometheus '$CRED' >'$T/cred.txt' 2>&1
+	grep -q '127.0.0.1:$PP' '$T/cred.txt' && ! grep -q 'abiuser\|secret' '$T/cred.txt'"
+check "... nor in the page (--format html)" sh -c "
+	'$A' check -t '$T/tables' --prometheus '$CRED' --format html -o '$T/cred.html' 2>'$T/cred.html.err'
+	grep -q '127.0.0.1:$PP' '$T/cred.html' && ! grep -q 'abiuser\|secret' '$T/cred.html' '$T/cred.html.err'"
 
 # mark: the textfile of each host still scraped (all but h09) stamped with
 # a new GEN, for prom_wait to wait until Prometheus has scraped them.
@@ -409,17 +415,20 @@ mv "$T/h10.prom" "$T/tf/h10/abidep.prom"
 
 # fault DESC MODE [CHECK-OPTION...]: the fake server answering as MODE:
 # exit 15, no verdict on stdout, a message on stderr, no password.
-MODES="slow error http500 nonjson warnings auth"
+MODES="slow drip error http500 nonjson warnings auth"
 # shellcheck disable=SC2046
-set -- $(prom_ports 6)
+set -- $(prom_ports 9)
 fakes=
 for m in $MODES; do
 	eval "fport_$m=$1"
 	fakes="$fakes $m=$1"
 	shift
 done
+# Large answers: 2 MB of series to every query, and one of 16 MB whose
+# labels are a few bytes each.
+BIGP=$1 AMPP=$2
 # shellcheck disable=SC2086
-check "the fake servers listen (tests/prom/fake.py)" prom_fake $fakes
+check "the fake servers listen (tests/prom/fake.py)" prom_fake $fakes big:2=$BIGP amplify:16=$AMPP
 fault() {
 	_d=$1 _m=$2
 	shift 2
@@ -432,7 +441,13 @@ fault() {
 }
 # The server answers after 60 s; check, under timeout 30, gives up first.
 fault "a server slower than --prometheus-timeout 1" slow --prometheus-timeout 1
-check "... says it did not answer within --prometheus-timeout" grep -q 'did not answer within 1 s (--prometheus-timeout)' "$T/fault-slow.err"
+check "... says it did not answer within --prometheus-timeout" \
+	grep -q "did not answer all of check's queries within 1 s (--prometheus-timeout, the bound of them all)" "$T/fault-slow.err"
+# Each answer in 2 s, in time for a bound of each request; check asks some
+# 17 times (34 s): the bound of them all ends the run, before timeout 30.
+fault "a server answering each query in 2 s, --prometheus-timeout 3" drip --prometheus-timeout 3
+check "... says they did not all come within --prometheus-timeout" \
+	grep -q "did not answer all of check's queries within 3 s (--prometheus-timeout, the bound of them all)" "$T/fault-drip.err"
 fault '{"status":"error"} with HTTP 400' error
 fault "HTTP 500" http500
 fault "an HTML page, not JSON" nonjson
@@ -440,6 +455,61 @@ fault '"warnings": partial data' warnings
 # The URL's user name and password reach the server, as basic authentication.
 fault "a server that asks for credentials" auth
 check "... it received them (HTTP basic authentication from the URL)" grep -q "(HTTP 400, credentials_received)" "$T/fault-auth.err"
+
+# Credentials from a file, off the command line every user reads: a
+# netrc (--prometheus-netrc), read by libcurl for what the URL leaves out.
+# The fake says whether it received u:secret; the password is printed
+# nowhere.
+printf 'machine 127.0.0.1\nlogin u\npassword secret\n' >"$T/netrc"
+printf 'machine 127.0.0.2\nlogin u\npassword secret\n' >"$T/netrc-other"
+chmod 600 "$T/netrc" "$T/netrc-other"
+# netrc DESC URL-USERINFO FILE ERRORTYPE: check over the auth fake, the
+# URL with URL-USERINFO ("" or "u@"), exit 15, the fake's ERRORTYPE.
+netrc() {
+	check "$1: exit 15, the server's $4" sh -c "
+		'$A' check -t '$T/tables' --prometheus 'http://${2}127.0.0.1:$fport_auth' \
+			--prometheus-netrc '$3' -j >'$T/out' 2>'$T/err'
+		test \$? = 15 && grep -q '$4' '$T/err' && ! grep -q 'secret\|warning' '$T/out' '$T/err'"
+}
+netrc "--prometheus-netrc, the URL without credentials" "" "$T/netrc" "(HTTP 400, credentials_received)"
+netrc "... the URL with the user, the file the password" u@ "$T/netrc" "(HTTP 400, credentials_received)"
+netrc "... a file that does not name the URL's host: none sent" "" "$T/netrc-other" "(HTTP 401, unauthorized)"
+check "... a file that cannot be read: exit 2, named" sh -c "
+	'$A' check -t '$T/tables' --prometheus 'http://127.0.0.1:$fport_auth' --prometheus-netrc '$T/none' 2>'$T/err'
+	test \$? = 2 && grep -q '^abidep: --prometheus-netrc $T/none cannot be read: No such file or directory' '$T/err'"
+chmod 644 "$T/netrc"
+check "... one others can read: used, with a warning" sh -c "
+	'$A' check -t '$T/tables' --prometheus 'http://127.0.0.1:$fport_auth' --prometheus-netrc '$T/netrc' >'$T/out' 2>'$T/err'
+	test \$? = 15 && grep -q '(HTTP 400, credentials_received)' '$T/err' &&
+	grep -q '^abidep: warning: --prometheus-netrc $T/netrc can be read by other users (mode 0644)' '$T/err'"
+
+# peak CMD...: CMD's exit status and peak resident memory in KiB (its own
+# or a child's, getrusage), "STATUS KIB"; its output in $T/out, $T/err.
+peak() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1] + "/out", "w") as o, open(sys.argv[1] + "/err", "w") as e:
+    rc = subprocess.call(sys.argv[2:], stdout=o, stderr=e)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T" "$@"
+}
+# bounded DESC PORT: check over the server at PORT under
+# --prometheus-memory 64 stops at the bound: exit 15 (no verdict), saying
+# so, and at most twice the bound resident (check itself, libcurl and
+# the tables take some 10 MiB).
+bounded() {
+	# shellcheck disable=SC2046
+	set -- "$1" $(peak timeout 60 "$A" check -t "$T/tables" --prometheus "http://u:secret@127.0.0.1:$2" \
+		--prometheus-memory 64 -j)
+	check "$1, --prometheus-memory 64: exit 15" test "$2" = 15
+	check "... the bound named, no password" sh -c "
+		grep -q 'the answers passed 64 MiB (--prometheus-memory): no verdict rests on part of them' '$T/err' &&
+		! grep -q secret '$T/err' '$T/out'"
+	check "... at most 128 MiB resident (${3:-?} KiB)" test "${3:-999999}" -le 131072
+}
+# Every answer is taken (some 6 MB kept each): the sum passes the bound.
+bounded "2 MB of series answered to every query, each kept" "$BIGP"
+# Small as text, large once parsed: refused before it is parsed.
+bounded "one answer of 16 MB of labels of a few bytes (some 500 MB parsed)" "$AMPP"
 
 # One host label from two scrape targets: h02's exporter serves h01's metrics.
 cp "$T/tf/h01/abidep.prom" "$T/tf/h02/abidep.prom"

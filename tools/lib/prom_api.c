@@ -5,11 +5,13 @@
  * (text_clean()) and cut short before it reaches a message.
  */
 #include <jansson.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dl_curl.h"
 #include "prom_api.h"
@@ -24,33 +26,188 @@ struct prom_client {
 	char *base;		/* the URL without a trailing /, credentials included */
 	char *shown;		/* the URL without credentials */
 	char *secret;		/* its password, kept out of every message; NULL: none */
-	long timeout;
+	char *netrc;		/* prom_options' netrc, or NULL */
+	long timeout;		/* seconds, for all of the client's requests */
+	long long deadline;	/* CLOCK_MONOTONIC ms by which they are all answered */
+	/* The memory bound (prom_api.h), in bytes as malloc_usable_size() counts them. */
+	size_t mem_max;
+	size_t held;		/* the vectors taken so far, freed or not */
+	size_t passing;		/* the answer in hand: its text, jansson's tree */
+	bool over;		/* the bound was reached: no answer is taken any more */
+	/* The parse in hand: what it took over @tree_base at most, and how it was estimated. */
+	size_t tree_base, tree_peak;
+	bool short_estimate;	/* jansson took more than tree_bound() said, once */
 };
 
-/* The answer being received, bounded by PROM_ANSWER_MAX. */
+/* The monotonic clock in ms: the deadline's, which no clock step moves. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The bytes left under the client's bound. */
+static size_t room(const struct prom_client *c)
+{
+	size_t used = c->held + c->passing;
+
+	return c->over || used >= c->mem_max ? 0 : c->mem_max - used;
+}
+
+/*
+ * Is there room for @n more bytes? If not, the client is over its bound,
+ * for good: a later, smaller answer is not taken either.
+ */
+static bool room_for(struct prom_client *c, size_t n)
+{
+	if (n <= room(c))
+		return true;
+	c->over = true;
+	return false;
+}
+
+/*
+ * jansson's allocator, counting into the client whose answer it parses
+ * (prom_take_answer()). It never fails: jansson 2.14 does not survive a
+ * failed allocation in its lexer (an assertion), so the parse is bounded
+ * before it starts (tree_bound()), and counted to check that bound.
+ * jansson's allocator takes no argument; abidep parses one answer at a
+ * time, in one thread. With no answer in hand, plain malloc(); what is
+ * freed is uncounted only as far as it was counted.
+ */
+static struct prom_client *parsing;
+
+static void *counted_malloc(size_t n)
+{
+	struct prom_client *c = parsing;
+	void *p = malloc(n);
+
+	if (p && c) {
+		c->passing += malloc_usable_size(p);
+		if (c->passing > c->tree_base + c->tree_peak)
+			c->tree_peak = c->passing - c->tree_base;
+	}
+	return p;
+}
+
+static void counted_free(void *p)
+{
+	struct prom_client *c = parsing;
+	size_t n;
+
+	if (p && c) {
+		n = malloc_usable_size(p);
+		c->passing -= n < c->passing ? n : c->passing;
+	}
+	free(p);
+}
+
+/*
+ * The most memory jansson 2.14 (Debian 12's) takes to parse @len bytes of
+ * JSON at @p, in malloc chunks (a request, rounded up to 16 bytes, and 8
+ * bytes of header), on 64-bit glibc: each value by its first byte outside
+ * strings, and the lexer's buffers. Text that is not JSON is counted as
+ * if it were (a run of other bytes as a literal); the parse refuses it.
+ */
+#define TREE_OBJECT	256	/* json_object_t 80, its 8 buckets 144, a slot 32 */
+#define TREE_ARRAY	160	/* json_array_t 48, its table of 8 80, a slot 32 */
+/*
+ * The larger of a key and a string value, their bytes apart: a key's pair
+ * (56 bytes and the key) 80, its share of buckets doubled by rehashing
+ * 32, the old buckets while the new are filled 16; a string's
+ * json_string_t 48, its copy's chunk 24, a slot 32.
+ */
+#define TREE_STRING	128
+#define TREE_NUMBER	64	/* json_integer_t or json_real_t 32, a slot 32 */
+#define TREE_LITERAL	32	/* true, false, null: shared, a slot */
+/*
+ * A slot: an array's table doubles as it grows, the old one freed once the
+ * new is filled: 3 pointers an element at most, and a chunk's rounding.
+ * The lexer keeps the text of the longest token, in a buffer that doubles
+ * (the old freed after), and its decoded copy: 4 times the longest token;
+ * and 4 KiB for jansson's fixed cost and take_label_sets()'s one series.
+ */
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+static size_t tree_bound(const char *p, size_t len)
+{
+	size_t i, sum = 4096, start = 0, longest = 0;
+	bool in_string = false, in_run = false;
+
+	for (i = 0; i < len; i++) {
+		if (in_string) {
+			if (p[i] == '\\') {
+				i++;
+			} else if (p[i] == '"') {
+				in_string = false;
+				sum += TREE_STRING + i + 1 - start;
+				longest = max_size(longest, i + 1 - start);
+			}
+		} else if (p[i] && strchr(" \t\r\n,:{}[]\"", p[i])) {
+			if (in_run)
+				longest = max_size(longest, i - start);
+			in_run = false;
+			sum += p[i] == '{' ? TREE_OBJECT : p[i] == '[' ? TREE_ARRAY : 0;
+			in_string = p[i] == '"';
+			start = i;
+		} else if (!in_run) {
+			in_run = true;
+			start = i;
+			sum += p[i] && strchr("-0123456789", p[i]) ? TREE_NUMBER : TREE_LITERAL;
+		}
+	}
+	/* An unended string or run: counted to the end. */
+	if (in_string)
+		sum += TREE_STRING + len - start;
+	if (in_string || in_run)
+		longest = max_size(longest, len - start);
+	return sum + 4 * (longest + 16);
+}
+
+/* The answer being received, its buffer counted in its client's bound. */
 struct answer {
+	struct prom_client *c;
 	char *buf;
 	size_t len, cap;
-	bool too_big;
 };
 
 static size_t take_bytes(char *p, size_t size, size_t n, void *arg)
 {
 	struct answer *a = arg;
-	size_t add = size * n;
+	size_t add = size * n, need = a->len + add + 1, cap;
 
-	if (a->len + add > PROM_ANSWER_MAX) {
-		a->too_big = true;
-		return 0;
-	}
-	if (a->len + add + 1 > a->cap) {
-		a->cap = (a->len + add + 1) * 2;
+	if (need > a->cap) {
+		if (!room_for(a->c, need - a->cap))
+			return 0;
+		/* Doubled where the bound leaves room, so that the text may fill it. */
+		cap = 2 * need - a->cap <= room(a->c) ? 2 * need : need;
+		a->c->passing += cap - a->cap;
+		a->cap = cap;
 		a->buf = xrealloc(a->buf, a->cap);
 	}
 	memcpy(a->buf + a->len, p, add);
 	a->len += add;
 	a->buf[a->len] = '\0';
 	return add;
+}
+
+/* The answer's buffer freed, and uncounted. */
+static void answer_free(struct answer *a)
+{
+	a->c->passing -= a->cap < a->c->passing ? a->cap : a->c->passing;
+	free(a->buf);
+}
+
+/* The message of a client over its bound. */
+static void over_error(const struct prom_client *c, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "Prometheus at %s: the answers passed %zu MiB (--prometheus-memory): no verdict rests on part of them; if the fleet's series need more, raise it",
+		 c->shown, c->mem_max >> 20);
 }
 
 /* The URL's parts: @shown without credentials, the password into *@secret. */
@@ -91,13 +248,16 @@ static const char *url_problem(const char *url)
 
 int prom_api_load(char *err, size_t errlen)
 {
+	/* malloc() and free(), counted while an answer is parsed (counted_malloc()). */
+	json_set_alloc_funcs(counted_malloc, counted_free);
 	if (!dynlib_load(&dl_curl))
 		return 0;
 	dynlib_error(&dl_curl, "--prometheus", err, errlen);
 	return -1;
 }
 
-struct prom_client *prom_client_new(const char *url, long timeout, char *err, size_t errlen)
+struct prom_client *prom_client_new(const char *url, const struct prom_options *o,
+				    char *err, size_t errlen)
 {
 	const char *why = url_problem(url);
 	struct prom_client *c;
@@ -119,7 +279,10 @@ struct prom_client *prom_client_new(const char *url, long timeout, char *err, si
 	while (n && url[n - 1] == '/')
 		n--;
 	c->base = xstrndup(url, n);
-	c->timeout = timeout;
+	c->timeout = o->timeout;
+	c->netrc = o->netrc ? xstrdup(o->netrc) : NULL;
+	c->deadline = now_ms() + o->timeout * 1000LL;
+	c->mem_max = o->memory;
 	c->curl = sym_curl_easy_init();
 	if (!c->curl)
 		die_oom();
@@ -135,7 +298,18 @@ void prom_client_free(struct prom_client *c)
 	free(c->base);
 	free(c->shown);
 	free(c->secret);
+	free(c->netrc);
 	free(c);
+}
+
+int prom_client_charge(struct prom_client *c, size_t n, char *err, size_t errlen)
+{
+	if (!room_for(c, n)) {
+		over_error(c, err, errlen);
+		return -1;
+	}
+	c->held += n;
+	return 0;
 }
 
 const char *prom_client_url(const struct prom_client *c)
@@ -181,24 +355,52 @@ static char *form_value(struct prom_client *c, const char *s)
 	return r;
 }
 
-/* POST @body to the API's @path; the answer into @a and the HTTP status into *@status. */
+/* The message of a client past its deadline; @why: libcurl's, or NULL. */
+static void late_error(const struct prom_client *c, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "Prometheus at %s did not answer all of check's queries within %ld s (--prometheus-timeout, the bound of them all)%s%s",
+		 c->shown, c->timeout, why ? ": " : "", why ? why : "");
+}
+
+/*
+ * POST @body to the API's @path; the answer into @a and the HTTP status
+ * into *@status. Each request has what is left of the client's time: a
+ * server that answers each one slowly, but in time, still ends the run
+ * at the deadline.
+ */
 static int post(struct prom_client *c, const char *path, const char *body, struct answer *a,
 		long *status, char *err, size_t errlen)
 {
-	char cerr[CURL_ERROR_SIZE] = "", *url = xasprintf("%s%s", c->base, path), *why;
+	char cerr[CURL_ERROR_SIZE] = "", *url, *why;
+	long long left = c->deadline - now_ms();
 	CURL *h = c->curl;
 	CURLcode rc;
 
+	if (left <= 0) {
+		late_error(c, NULL, err, errlen);
+		return -1;
+	}
+	url = xasprintf("%s%s", c->base, path);
 	sym_curl_easy_reset(h);
 	sym_curl_easy_setopt(h, CURLOPT_URL, url);
 	sym_curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	sym_curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	sym_curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
+	sym_curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
 	sym_curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	sym_curl_easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
 	sym_curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, take_bytes);
 	sym_curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
 	sym_curl_easy_setopt(h, CURLOPT_USERAGENT, "abidep");
+	/*
+	 * Credentials out of the command line, where every user reads them:
+	 * the URL's first, the file for what it leaves out (a password for
+	 * its user, or both for its host). Never followed to another host:
+	 * no redirect is.
+	 */
+	if (c->netrc) {
+		sym_curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		sym_curl_easy_setopt(h, CURLOPT_NETRC_FILE, c->netrc);
+	}
 	rc = sym_curl_easy_perform(h);
 	free(url);
 	if (rc == CURLE_OK) {
@@ -206,17 +408,20 @@ static int post(struct prom_client *c, const char *path, const char *body, struc
 		return 0;
 	}
 	why = shown_text(c, *cerr ? cerr : sym_curl_easy_strerror(rc));
-	if (a->too_big)
-		snprintf(err, errlen, "Prometheus at %s: its answer is over %llu MiB",
-			 c->shown, PROM_ANSWER_MAX >> 20);
+	if (c->over)
+		over_error(c, err, errlen);
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
-		snprintf(err, errlen, "Prometheus at %s did not answer within %ld s (--prometheus-timeout): %s",
-			 c->shown, c->timeout, why);
+		late_error(c, why, err, errlen);
 	else
 		snprintf(err, errlen, "Prometheus at %s cannot be reached: %s; is it running, and is the URL right?",
 			 c->shown, why);
 	free(why);
 	return -1;
+}
+
+bool prom_client_short_estimate(const struct prom_client *c)
+{
+	return c->short_estimate;
 }
 
 /* @o's string member @key, or NULL. */
@@ -242,8 +447,44 @@ static void answered_error(struct prom_client *c, json_t *root, long status,
 	free(m);
 }
 
+/* @n bytes (zeroed) kept in a vector, counted; NULL over the client's bound. */
+static void *keep(struct prom_client *c, size_t n)
+{
+	void *p;
+
+	if (!room_for(c, n))
+		return NULL;
+	p = xcalloc(1, n);
+	c->held += malloc_usable_size(p);
+	return p;
+}
+
+static char *keep_str(struct prom_client *c, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = keep(c, n);
+
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+/*
+ * Room in @out for one more sample, counted; NULL over the client's
+ * bound. The array doubles as it grows: the bound counts its capacity.
+ */
+static struct prom_series *keep_slot(struct prom_client *c, struct prom_vector *out)
+{
+	size_t grown = out->cap ? out->cap : 16;
+
+	if (out->n == out->cap) {
+		if (!room_for(c, grown * sizeof(*out->s)))
+			return NULL;
+		c->held += grown * sizeof(*out->s);
+	}
+	return GROW(out->s, out->n, out->cap);
+}
+
 /* One sample of a vector answer into @s: its labels, its finite value. */
-static int take_series(json_t *item, struct prom_series *s)
+static int take_series(struct prom_client *c, json_t *item, struct prom_series *s)
 {
 	json_t *metric = json_object_get(item, "metric"), *value = json_object_get(item, "value");
 	const char *name, *v;
@@ -257,12 +498,18 @@ static int take_series(json_t *item, struct prom_series *s)
 	s->value = strtod(v, &end);
 	if (end == v || *end || !isfinite(s->value))
 		return -1;
-	s->labels = xcalloc(json_object_size(metric) + 1, sizeof(*s->labels));
+	s->labels = keep(c, (json_object_size(metric) + 1) * sizeof(*s->labels));
+	if (!s->labels)
+		return -1;
 	json_object_foreach(metric, name, lv) {
 		if (!json_is_string(lv))
 			return -1;
-		s->labels[i].name = xstrdup(name);
-		s->labels[i].value = xstrdup(json_string_value(lv));
+		s->labels[i].name = keep_str(c, name);
+		s->labels[i].value = s->labels[i].name ? keep_str(c, json_string_value(lv)) : NULL;
+		if (!s->labels[i].value) {
+			free(s->labels[i].name);
+			return -1;
+		}
 		s->nlabels = ++i;
 	}
 	return 0;
@@ -285,11 +532,14 @@ static int take_vector(struct prom_client *c, json_t *data, struct prom_vector *
 		return -1;
 	}
 	json_array_foreach(result, i, item) {
-		struct prom_series *s = GROW(out->s, out->n, out->cap);
+		struct prom_series *s = keep_slot(c, out);
 
-		if (take_series(item, s)) {
-			snprintf(err, errlen, "Prometheus at %s answered a malformed sample (sample %zu of the answer)",
-				 c->shown, i + 1);
+		if (!s || take_series(c, item, s)) {
+			if (c->over)
+				over_error(c, err, errlen);
+			else
+				snprintf(err, errlen, "Prometheus at %s answered a malformed sample (sample %zu of the answer)",
+					 c->shown, i + 1);
 			return -1;
 		}
 	}
@@ -309,15 +559,18 @@ static int take_label_sets(struct prom_client *c, json_t *data, struct prom_vect
 		return -1;
 	}
 	json_array_foreach(data, i, item) {
-		struct prom_series *s = GROW(out->s, out->n, out->cap);
+		struct prom_series *s = keep_slot(c, out);
 
 		/* A sample of value 0: one parser for labels. */
-		wrapped = json_pack("{sOs[is]}", "metric", item, "value", 0, "0");
-		ret = wrapped ? take_series(wrapped, s) : -1;
+		wrapped = s ? json_pack("{sOs[is]}", "metric", item, "value", 0, "0") : NULL;
+		ret = wrapped ? take_series(c, wrapped, s) : -1;
 		json_decref(wrapped);
 		if (ret) {
-			snprintf(err, errlen, "Prometheus at %s answered a malformed series (%zu of the answer)",
-				 c->shown, i + 1);
+			if (c->over)
+				over_error(c, err, errlen);
+			else
+				snprintf(err, errlen, "Prometheus at %s answered a malformed series (%zu of the answer)",
+					 c->shown, i + 1);
 			return -1;
 		}
 	}
@@ -344,10 +597,25 @@ int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long st
 		     bool label_sets, struct prom_vector *out, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *root = buf ? json_loadb(buf, len, 0, &jerr) : NULL;
+	json_t *root;
+	size_t most;
 	int ret = -1;
 
-	if (!json_is_object(root))
+	/* jansson counts into c (counted_malloc()) until its tree is freed. */
+	parsing = c;
+	c->tree_base = c->passing;
+	c->tree_peak = 0;
+	most = buf ? tree_bound(buf, len) : 0;
+	root = buf && room_for(c, most) ? json_loadb(buf, len, 0, &jerr) : NULL;
+	/* Should a jansson take more than its bound, the bound is checked here. */
+	if (c->tree_peak > most) {
+		c->short_estimate = true;
+		if (c->held + c->tree_base + c->tree_peak > c->mem_max)
+			c->over = true;
+	}
+	if (c->over)
+		over_error(c, err, errlen);
+	else if (!json_is_object(root))
 		snprintf(err, errlen, "Prometheus at %s answered HTTP %ld, not a JSON object: is the URL a Prometheus server's?",
 			 c->shown, status);
 	else if (status != 200 || !member_str(root, "status") ||
@@ -357,6 +625,7 @@ int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long st
 		ret = (label_sets ? take_label_sets : take_vector)(c, json_object_get(root, "data"),
 								   out, err, errlen);
 	json_decref(root);
+	parsing = NULL;
 	return ret;
 }
 
@@ -364,13 +633,13 @@ int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long st
 static int call(struct prom_client *c, const char *path, const char *body, bool label_sets,
 		struct prom_vector *out, char *err, size_t errlen)
 {
-	struct answer a = { 0 };
+	struct answer a = { .c = c };
 	long status = 0;
 	int ret = -1;
 
 	if (!post(c, path, body, &a, &status, err, errlen))
 		ret = prom_take_answer(c, a.buf, a.len, status, label_sets, out, err, errlen);
-	free(a.buf);
+	answer_free(&a);
 	return ret;
 }
 

@@ -9,6 +9,13 @@
  * that is not a vector, a sample that is not a finite number, or one that
  * carries warnings (a server's partial data) is a failure with a message,
  * never an empty answer. The URL's credentials are never in a message.
+ *
+ * A client's answers together hold at most its memory bound: the answer
+ * being received (its text, then jansson's tree of it), every vector
+ * taken so far, freed or not, and what its caller built from them
+ * (prom_client_charge()). One that would pass it is a failure, and so is
+ * every request after it: a client that cannot hold the whole answer
+ * takes none of it, so that fewer samples are never taken for fewer uses.
  */
 #ifndef ABIDEP_PROM_API_H
 #define ABIDEP_PROM_API_H
@@ -16,8 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest answer taken, in bytes: a larger one is an error. */
-#define PROM_ANSWER_MAX		(1024ULL << 20)
+/* The default bound of a client's answers, in MiB (check --prometheus-memory). */
+#define PROM_MEMORY_MIB		1024
 
 struct prom_label {
 	char *name, *value;
@@ -37,13 +44,32 @@ struct prom_vector {
 
 struct prom_client;
 
+/* How a client asks. */
+struct prom_options {
+	long timeout;			/* seconds: the bound of all its requests */
+	size_t memory;			/* bytes: the bound of its answers, above */
+	/*
+	 * A netrc file (curl's --netrc-file) of the user name and password,
+	 * or NULL: libcurl reads it, for what the URL does not give.
+	 */
+	const char *netrc;
+};
+
 /*
  * A client of the server at @url ("http://host:9090", a path prefix
- * allowed; http and https only), each request bounded by @timeout
- * seconds. NULL with a message in @err for a URL that cannot be used.
+ * allowed; http and https only), asking as @o says. NULL with a message
+ * in @err for a URL that cannot be used.
  */
-struct prom_client *prom_client_new(const char *url, long timeout, char *err, size_t errlen);
+struct prom_client *prom_client_new(const char *url, const struct prom_options *o,
+				    char *err, size_t errlen);
 void prom_client_free(struct prom_client *c);
+
+/*
+ * Count @n more bytes against @c's memory bound, for what its caller
+ * builds from the answers: 0, or -1 with the bound's message in @err, and
+ * the client then takes no answer any more.
+ */
+int prom_client_charge(struct prom_client *c, size_t n, char *err, size_t errlen);
 
 /* The URL as messages show it: without user name or password. */
 const char *prom_client_url(const struct prom_client *c);
@@ -87,6 +113,13 @@ char *promql_regex_of(const char *const *v, int n);
  */
 int prom_take_answer(struct prom_client *c, const char *buf, size_t len, long status,
 		     bool label_sets, struct prom_vector *out, char *err, size_t errlen);
+
+/*
+ * Did jansson ever take more memory to parse an answer than the client
+ * had estimated before (and held it to)? Never, if the estimate is right:
+ * the fuzzer's check of it.
+ */
+bool prom_client_short_estimate(const struct prom_client *c);
 
 /* The value of label @name of @s, or NULL when it has none. */
 const char *prom_label_value(const struct prom_series *s, const char *name);

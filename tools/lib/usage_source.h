@@ -69,13 +69,16 @@ struct usage_source {
 int usage_source_store(struct usage_source *src, const char *path, char *err,
 		       size_t errlen);
 
+struct prom_options;
+
 /*
  * The series a fleet's hosts export to the Prometheus server at @url
- * (usage_source_prom.c), read as of unix time @now, each request bounded
- * by @timeout seconds; -1 with a message in @err for a URL that cannot be
- * used. Its failures (error()) name the server, never its credentials.
+ * (usage_source_prom.c), read as of unix time @now, asked as @o says
+ * (prom_api.h: its bounds); -1 with a message in @err for a URL that
+ * cannot be used. Its failures (error()) name the server, never its
+ * credentials.
  */
-int usage_source_prom(struct usage_source *src, const char *url, long timeout, long long now,
-		      char *err, size_t errlen);
+int usage_source_prom(struct usage_source *src, const char *url, const struct prom_options *o,
+		      long long now, char *err, size_t errlen);
 
 #endif

@@ -27,6 +27,7 @@
  * when a boot's doubt makes it later than placed.
  */
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,17 +131,27 @@ static int cmp_keyed(const void *a, const void *b)
 	return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
 }
 
-/* @v by subject, sorted, duplicates made one by @pick. */
-static void build_table(struct table *t, const struct prom_vector *v,
-			const char *const *names, enum pick pick)
+/*
+ * @v by subject, sorted, duplicates made one by @pick; -1 with @err when
+ * the table passes the client's memory bound, which counts it with the
+ * answers (prom_client_charge()).
+ */
+static int build_table(struct prom_client *cl, struct table *t, const struct prom_vector *v,
+		       const char *const *names, enum pick pick, char *err, size_t errlen)
 {
 	int i, n = 0;
 
+	if (prom_client_charge(cl, (v->n + 1) * sizeof(*t->k), err, errlen))
+		return -1;
 	t->k = xcalloc(v->n + 1, sizeof(*t->k));
 	for (i = 0; i < v->n; i++) {
 		t->k[i].key = key_of(&v->s[i], names);
 		t->k[i].s = &v->s[i];
 		t->k[i].v = v->s[i].value;
+		if (prom_client_charge(cl, malloc_usable_size(t->k[i].key), err, errlen)) {
+			t->n = i + 1;
+			return -1;
+		}
 	}
 	qsort(t->k, v->n, sizeof(*t->k), cmp_keyed);
 	for (i = 0; i < v->n; i++) {
@@ -155,6 +166,7 @@ static void build_table(struct table *t, const struct prom_vector *v,
 		t->k[n++] = t->k[i];
 	}
 	t->n = n;
+	return 0;
 }
 
 static void free_table(struct table *t)
@@ -327,7 +339,8 @@ static int source_begin(struct usage_source *src)
 	}
 	free(re);
 	for (i = 0; !ret && i < NQ; i++)
-		build_table(&ps->t[i], &ps->vec[i], q_key[i], q_pick[i]);
+		ret = build_table(ps->cl, &ps->t[i], &ps->vec[i], q_key[i], q_pick[i],
+				  ps->err, sizeof(ps->err));
 	if (!ret && !ps->t[Q_LSYNC].n && !ps->t[Q_COUNT].n) {
 		snprintf(ps->err, sizeof(ps->err),
 			 "Prometheus at %s has no abidep series of the last %d days (%s): are the hosts' metrics (abidep-metrics.timer) scraped, and is this the right server?",
@@ -421,7 +434,8 @@ static int ask_recent(struct prom_source *ps, long long since)
 		ret = ask(ps, q, &ps->recent[i]);
 		free(q);
 		if (!ret)
-			build_table(&ps->rt[i], &ps->recent[i], use_key, PICK_MAX);
+			ret = build_table(ps->cl, &ps->rt[i], &ps->recent[i], use_key, PICK_MAX,
+					  ps->err, sizeof(ps->err));
 	}
 	free(re);
 	return ret;
@@ -846,10 +860,10 @@ static const struct usage_source_ops prom_ops = {
 	.close = source_close,
 };
 
-int usage_source_prom(struct usage_source *src, const char *url, long timeout, long long now,
-		      char *err, size_t errlen)
+int usage_source_prom(struct usage_source *src, const char *url, const struct prom_options *o,
+		      long long now, char *err, size_t errlen)
 {
-	struct prom_client *cl = prom_client_new(url, timeout, err, errlen);
+	struct prom_client *cl = prom_client_new(url, o, err, errlen);
 	struct prom_source *ps;
 
 	if (!cl)
