@@ -4,12 +4,13 @@
  * writing, and closing sysfs files in a loop, counting exactly what it did,
  * so that the module's and the tracer's counters can be compared with it.
  *
- *	stress-hammer r|w SECONDS GLOB [VALUE]
+ *	stress-hammer r|w SECONDS[/MIN] GLOB [VALUE]
  *	stress-hammer u COUNT FILE [FIRST]
  *
  * GLOB is matched again whenever an access fails (devices come and go in
  * the churn phase); each iteration takes the next match. Runs until SECONDS
- * pass or SIGTERM, then prints one line:
+ * pass and MIN reads (r) or writes (w) worked (0 when not given: a count a
+ * check needs, however slow the kernel), or SIGTERM, then prints one line:
  *	opens=N open_errors=N reads=N read_errors=N writes=N write_errors=N
  * where reads counts read(2) calls that returned data or an error (the ones
  * abidep counts; the read returning 0 at end of file is not counted).
@@ -124,6 +125,8 @@ int main(int argc, char **argv)
 	size_t next = 0, vlen = 0;
 	const char *value = NULL;
 	int writer, have_glob = 0;
+	unsigned long long min = 0;
+	const char *slash;
 	double end;
 	char buf[8192];
 
@@ -133,7 +136,7 @@ int main(int argc, char **argv)
 		return by_uids(atol(argv[2]), argv[3], atol(argv[4]), 1);
 	if (argc < 4 || (argv[1][0] != 'r' && argv[1][0] != 'w') ||
 	    (argv[1][0] == 'w' && argc != 5) || atof(argv[2]) <= 0) {
-		fprintf(stderr, "usage: stress-hammer r|w SECONDS GLOB [VALUE] | u COUNT FILE [FIRST] | g COUNT FILE UID\n");
+		fprintf(stderr, "usage: stress-hammer r|w SECONDS[/MIN] GLOB [VALUE] | u COUNT FILE [FIRST] | g COUNT FILE UID\n");
 		return 2;
 	}
 	writer = argv[1][0] == 'w';
@@ -141,10 +144,13 @@ int main(int argc, char **argv)
 		value = argv[4];
 		vlen = strlen(value);
 	}
+	slash = strchr(argv[2], '/');
+	if (slash)
+		min = strtoull(slash + 1, NULL, 10);
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 	end = now() + atof(argv[2]);
-	while (!stop && now() < end) {
+	while (!stop && (now() < end || (writer ? writes - write_err : reads - read_err) < min)) {
 		const char *path;
 		ssize_t n;
 		int fd;
