@@ -7,18 +7,10 @@
 #include "clock_history.h"
 #include "util.h"
 
-/* The boot id of @session: all of it when it names none (store.h). */
-static size_t boot_len(const char *session)
-{
-	size_t n = usage_session_boot_len(session);
-
-	return n ? n : strlen(session);
-}
-
 void clock_history_add(struct clock_history *h, const struct usage_clock *c)
 {
 	struct boot_clock *b = h->n ? &h->b[h->n - 1] : NULL;
-	size_t n = boot_len(c->session);
+	size_t n = usage_session_clock_boot_len(c->session);
 
 	/* A boot's sessions follow each other: "BOOT:MAP" sorts by boot first. */
 	if (!b || strcmp(b->host, c->host) || strlen(b->boot) != n ||
@@ -121,7 +113,7 @@ void clock_history_done(struct clock_history *h)
 const struct boot_clock *clock_history_find(const struct clock_history *h, const char *host,
 					    const char *session)
 {
-	size_t n = boot_len(session);
+	size_t n = usage_session_clock_boot_len(session);
 	char *boot = xstrndup(session, n);
 	struct boot_clock key = { .host = (char *)host, .boot = boot }, *b = NULL;
 

@@ -911,6 +911,13 @@ size_t usage_session_boot_len(const char *session)
 	return n == 7 && !strncmp(session, "unknown", 7) ? 0 : n;
 }
 
+size_t usage_session_clock_boot_len(const char *session)
+{
+	size_t n = usage_session_boot_len(session);
+
+	return n ? n : strlen(session);
+}
+
 bool usage_all_swept(const struct usage_counts *c)
 {
 	return c->swept && c->swept >= c->count;

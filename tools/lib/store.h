@@ -210,6 +210,13 @@ struct usage_session {
  */
 size_t usage_session_boot_len(const char *session);
 
+/*
+ * The length of what names @session's boot where times are placed on its
+ * clock (store_clock.c, clock_history.c): its boot id, or the whole session
+ * id when the boot is unknown, a boot of its own.
+ */
+size_t usage_session_clock_boot_len(const char *session);
+
 /* The stages a session records (trace_stage.c decides them). */
 #define STORE_STAGE_INITRAMFS	"initramfs"
 #define STORE_STAGE_EARLY	"early"

@@ -42,13 +42,10 @@ static sqlite3_stmt *prepare(struct store *s, const char *sql, const char *what)
  */
 static int bind_boot(sqlite3_stmt *st, const char *host, const char *session)
 {
-	size_t n = usage_session_boot_len(session);
+	size_t n = usage_session_clock_boot_len(session);
 	char *lo, *hi;
 	int rc;
 
-	/* A session of no known boot is a boot of its own. */
-	if (!n)
-		n = strlen(session);
 	lo = xasprintf("%.*s:", (int)n, session);
 	hi = xasprintf("%.*s;", (int)n, session);
 	rc = store_bind_text(st, 1, host) |
