@@ -143,6 +143,16 @@ static char *sql_text(const char *db, const char *sql)
 	return v;
 }
 
+/* Make @db (another program's, or a doctored one) with @sql; CHECKed. */
+static void sql_make(const char *db, const char *sql)
+{
+	sqlite3 *h;
+
+	CHECK(sqlite3_open(db, &h) == SQLITE_OK &&
+	      sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(h);
+}
+
 static bool sql_is(const char *db, const char *sql, const char *want)
 {
 	char *v = sql_text(db, sql);
@@ -521,13 +531,7 @@ static void test_open_errors(void)
 
 	/* Somebody else's SQLite database. */
 	db = tpath("other.db");
-	{
-		sqlite3 *h;
-
-		sqlite3_open(db, &h);
-		sqlite3_exec(h, "CREATE TABLE t (a)", NULL, NULL, NULL);
-		sqlite3_close(h);
-	}
+	sql_make(db, "CREATE TABLE t (a)");
 	{
 		struct stat before;
 
@@ -551,13 +555,7 @@ static void test_open_errors(void)
 
 	/* A user_version is not enough: one without a usage table is not ours. */
 	db = tpath("uv.db");
-	{
-		sqlite3 *h;
-
-		sqlite3_open(db, &h);
-		sqlite3_exec(h, "CREATE TABLE t (a); PRAGMA user_version = 3", NULL, NULL, NULL);
-		sqlite3_close(h);
-	}
+	sql_make(db, "CREATE TABLE t (a); PRAGMA user_version = 3");
 	s = store_open(db, false, err, sizeof(err));
 	CHECK(s == NULL);
 	CHECK(strstr(err, "not an abidep usage DB") != NULL);
@@ -588,13 +586,7 @@ static void test_open_errors(void)
 
 	/* A newer schema. */
 	db = tpath("newer.db");
-	{
-		sqlite3 *h;
-
-		sqlite3_open(db, &h);
-		sqlite3_exec(h, "PRAGMA user_version = 99", NULL, NULL, NULL);
-		sqlite3_close(h);
-	}
+	sql_make(db, "PRAGMA user_version = 99");
 	s = store_open(db, true, err, sizeof(err));
 	CHECK(s == NULL);
 	CHECK(strstr(err, "newer abidep (schema 99") != NULL);
