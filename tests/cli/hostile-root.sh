@@ -343,11 +343,29 @@ else
 	check "a symlink as the directory: refused, exit 2" same "$(pscan)" 2
 	check "... said" grep -qF "the cache directory '$K' is a symlink" "$T/err"
 	check "... nothing made where it points" test -z "$(ls -A "$T/pub/real")"
-	check "... through a symlink (DIR/): refused, exit 2" \
+	check "... as DIR/: refused, exit 2" \
 		same "$(bounded "$A" scan --packages --cache "$K/" "$T/pub/pool")" 2
-	check "... said" grep -qF "is reached through a symlink" "$T/err"
+	check "... said" grep -qF "the cache directory '$K/' is a symlink" "$T/err"
 	check "... nothing made where it points" test -z "$(ls -A "$T/pub/real")"
 	rm "$K"
+	# SQLite opens the cache and its journals by name: a directory above
+	# DIR that another user can write could take a symlink meanwhile.
+	mkdir -p "$T/pub/nob/cache"
+	chown nobody "$T/pub/nob"
+	check "DIR root's, in a directory of nobody's: refused, exit 2" \
+		same "$(bounded "$A" scan --packages --cache "$T/pub/nob/cache" "$T/pub/pool")" 2
+	check "... said, naming that directory" grep -qF \
+		"refusing to write the cache directory '$T/pub/nob/cache': $T/pub/nob is a directory of uid $(id -u nobody) (nobody)" "$T/err"
+	check "... nothing made in DIR" test -z "$(ls -A "$T/pub/nob/cache")"
+	# Another program's SQLite DB where the cache would be: not written.
+	mkdir -m 700 "$T/pub/other"
+	sqlite3 "$T/pub/other/scan-cache.sqlite" 'CREATE TABLE t (a); INSERT INTO t VALUES (1)'
+	sum_other=$(md5sum <"$T/pub/other/scan-cache.sqlite")
+	check "another program's SQLite DB as the cache file: refused, exit 2" \
+		same "$(bounded "$A" scan --packages --cache "$T/pub/other" "$T/pub/pool")" 2
+	check "... said" grep -qF "$T/pub/other/scan-cache.sqlite is not a scan cache" "$T/err"
+	check "... left byte for byte as it was" \
+		same "$(md5sum <"$T/pub/other/scan-cache.sqlite")" "$sum_other"
 	mkdir -m 755 "$K"
 	check "a directory of root's, mode 0755 (made by hand): used, exit 1" same "$(pscan)" 1
 	check "... and the run after it from the cache: the hit, exit 1" same "$(pscan)" 1

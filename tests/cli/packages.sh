@@ -788,7 +788,8 @@ check "the package files are unchanged (find -printf before and after)" \
 if command -v strace >/dev/null; then
 	rm -rf "$C"
 	# A scan that fills the cache, of good and bad packages, from another directory.
-	(cd "$T/home" && strace -f -e trace=%file -o "$T/trace" "$A" scan -j --packages --cache "$C" \
+	# -y: a directory descriptor's path, for the *at calls' relative names.
+	(cd "$T/home" && strace -f -y -e trace=%file -o "$T/trace" "$A" scan -j --packages --cache "$C" \
 		--max-unpacked 100M "$T/a" "$B" >/dev/null 2>&1)
 	check "strace: the cache was written" sh -c "grep -q '\"$C/scan-cache.sqlite\", O_RDWR|O_CREAT' '$T/trace'"
 	check "... no file created, written, removed or changed outside it" "$PY" - "$T/trace" "$C" <<'X'
@@ -806,6 +807,10 @@ for line in open(sys.argv[1]):
         continue
     call, args = m.groups()
     paths = re.findall(r'"((?:[^"\\]|\\.)*)"', args)
+    # mkdirat(5</dir>, "name", ...): the name in the directory it is relative to.
+    d = re.match(r'\d+<((?:[^>\\]|\\.)*)>, "((?:[^"\\]|\\.)*)"', args)
+    if d and not d.group(2).startswith('/'):
+        paths[0] = d.group(1) + '/' + d.group(2)
     if call in ('open', 'openat', 'openat2') and writes.search(args) or changes.match(call):
         for p in paths:
             if p != cache and not p.startswith(cache + '/'):

@@ -31,6 +31,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include "safedir.h"
 #include "scan_cache.h"
 #include "util.h"
 
@@ -139,16 +140,34 @@ static int exec_sql(struct scan_cache *c, const char *sql)
 	return sqlite3_exec(c->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* An empty or older cache gets the current schema; a newer one is not ours. */
-static int prepare_schema(struct scan_cache *c, char *err, size_t errlen)
+/* The first value of @sql's first row; -1 when it has none. */
+static int sql_int(struct scan_cache *c, const char *sql)
 {
 	sqlite3_stmt *st;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * An empty or older cache gets the current schema; a newer one is not
+ * ours, nor one with no version and a table the cache never had: another
+ * program's DB, which nothing may write to.
+ */
+static int prepare_schema(struct scan_cache *c, char *err, size_t errlen)
+{
+	int v = sql_int(c, "PRAGMA user_version");
+
+	if (!v && sql_int(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+			  " name NOT IN ('file', 'pkg', 'hit', 'unread')") > 0) {
+		snprintf(err, errlen, "%s is not a scan cache: it is a SQLite DB with other"
+			 " tables, left as it is (give another --cache)", c->path);
+		return -1;
+	}
 	if (v < 0 || v > CACHE_VERSION) {
 		snprintf(err, errlen, "%s: %s (remove it: it is only a cache)", c->path,
 			 v < 0 ? sqlite3_errmsg(c->db) : "made by a newer abidep");
@@ -200,38 +219,59 @@ static int check_owned(const struct stat *st, const char *dir, const char *name,
 }
 
 /*
- * The cache directory @dir, made (0700) if missing, open and checked: it
- * is not a symlink, and is the caller's (check_owned()). Its fd, or -1
- * with @err.
+ * The cache directory @dir, made (0700) if missing, open and checked: the
+ * directories above it reached as safedir.h's rule says, SAFE_STEADY
+ * (SQLite opens the cache and its journals by name); it is no symlink
+ * itself, and is the caller's (check_owned()). Its fd and in *@real its
+ * path with the symlinks the walk followed resolved (for
+ * SQLITE_OPEN_NOFOLLOW), or -1 with @err.
  */
-static int open_dir(const char *dir, char *err, size_t errlen)
+static int open_dir(const char *dir, char **real, char *err, size_t errlen)
 {
+	char *path = xstrdup(dir), *what = xasprintf("the cache directory '%s'", dir);
+	char *base = NULL, *above = NULL;
+	size_t n = strlen(path);
 	struct stat st;
-	int fd;
+	int pfd, fd = -1;
 
-	if (mkdir(dir, 0700) && errno != EEXIST) {
+	/* "DIR/" is DIR: it must not be a symlink either. */
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	pfd = safe_parent_open(path, what, SAFE_STEADY, 0, &base, &above, err, errlen);
+	if (pfd < 0)
+		goto out;
+	if (mkdirat(pfd, base, 0700) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot make the cache directory '%s': %s", dir, strerror(errno));
-		return -1;
+		goto out;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		if (!fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
 			snprintf(err, errlen, "the cache directory '%s' is a symlink, which another"
 				 " user may have placed: give the directory it names as --cache", dir);
 		else
 			snprintf(err, errlen, "cannot open the cache directory '%s': %s", dir,
 				 strerror(errno));
-		return -1;
+		goto out;
 	}
 	if (fstat(fd, &st)) {
 		snprintf(err, errlen, "cannot stat the cache directory '%s': %s", dir, strerror(errno));
-		close(fd);
-		return -1;
+		goto fail;
 	}
-	if (check_owned(&st, dir, NULL, err, errlen)) {
-		close(fd);
-		return -1;
-	}
+	if (check_owned(&st, dir, NULL, err, errlen))
+		goto fail;
+	*real = path_join(above, base);
+	goto out;
+fail:
+	close(fd);
+	fd = -1;
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(above);
+	free(base);
+	free(what);
+	free(path);
 	return fd;
 }
 
@@ -273,20 +313,21 @@ struct scan_cache *scan_cache_open(const char *dir, const char *key,
 				   char *err, size_t errlen)
 {
 	struct scan_cache *c;
-	int dfd = open_dir(dir, err, errlen);
+	char *real = NULL;
+	int dfd = open_dir(dir, &real, err, errlen);
 
 	if (dfd < 0)
 		return NULL;
 	c = xcalloc(1, sizeof(*c));
-	c->path = path_join(dir, "scan-cache.sqlite");
+	c->path = path_join(real, "scan-cache.sqlite");
+	free(real);
 	snprintf(c->key, sizeof(c->key), "%s", key);
 	c->opts = *opts;
 	c->opts.first_only = false;
 	scan_reader_init(&c->check, ns, &c->opts);
 	/*
 	 * By name, no symlink on the way (SQLite opens its journals by name
-	 * too): the directory checked, unless a parent of it is another
-	 * user's, who could put another in its place meanwhile.
+	 * too): the path open_dir() walked, which no one else can change.
 	 */
 	if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
