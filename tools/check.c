@@ -53,6 +53,7 @@ void check_usage(FILE *f)
 		"                    [--prometheus-netrc FILE]\n"
 		"                    [--entry PATTERN] [--now DATE] [--quiet-days N]\n"
 		"                    [--kernel VERSION] [--scan ROOT] [--root DIR]\n"
+		"                    [--scan-packages PATH]... [--cache DIR]\n"
 		"                    [--count-sweeps] [--allow-late-boot] [--by-host]\n"
 		"                    [--format text|json|csv|markdown|html] [-o FILE] [-w]\n"
 		"\n"
