@@ -819,14 +819,11 @@ static int check_save(struct survey *s)
 {
 	char rroot[PATH_MAX], err[PATH_MAX + 512];
 	struct dirent *de;
-	mode_t mask;
 	size_t l;
 	DIR *d;
 	int fd;
 
-	mask = umask(0);
-	umask(mask);
-	s->save_mode = 0755 & ~mask;
+	s->save_mode = safe_umasked(0755);
 	fd = safe_dir_open(s->save, s->save, SAFE_MKDIR, s->save_mode, &s->save_real, err,
 			   sizeof(err));
 	if (fd < 0) {

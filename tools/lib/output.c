@@ -53,15 +53,6 @@ int format_parse(const char *arg, unsigned int allowed, enum out_format *f)
 	return EXIT_USAGE;
 }
 
-/* The mode a file created the ordinary way gets: 0666 less the umask. */
-static mode_t new_file_mode(void)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	return 0666 & ~mask;
-}
-
 int output_open(struct output *o, const char *path, char *err, size_t errlen)
 {
 	char *d, *dir;
@@ -92,7 +83,7 @@ int output_open(struct output *o, const char *path, char *err, size_t errlen)
 	 * It is made 0600; its readers (node_exporter, a web server) usually
 	 * run as another user: the mode of a file created the ordinary way.
 	 */
-	fchmod(fd, new_file_mode());
+	fchmod(fd, safe_umasked(0666));
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));

@@ -34,6 +34,15 @@ struct walk {
 	size_t errlen;
 };
 
+mode_t safe_umasked(mode_t mode)
+{
+	/* umask(2) only sets it: set it, and put it back. */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mode & ~mask;
+}
+
 const char *safe_who(uid_t uid, char *buf, size_t len)
 {
 	struct passwd *pw = getpwuid(uid);
@@ -196,13 +205,16 @@ static int follow(struct walk *w, int fd, const struct stat *st, const char *nam
 	return target[0] == '/' ? go_root(w) : 0;
 }
 
-/* A missing @name made (SAFE_MKDIR), with w->mode whatever the umask. */
+/*
+ * A missing @name made (SAFE_MKDIR), with w->mode whatever the umask. One
+ * another made meanwhile (EEXIST) keeps its mode: step() judges it.
+ */
 static int make_dir(struct walk *w, const char *name)
 {
 	int fd;
 
-	if (mkdirat(w->fd, name, w->mode) && errno != EEXIST)
-		return -1;
+	if (mkdirat(w->fd, name, w->mode))
+		return errno == EEXIST ? 0 : -1;
 	/* O_RDONLY, for fchmod(); O_NOFOLLOW: what another put there meanwhile is not ours. */
 	fd = openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)

@@ -67,6 +67,9 @@ int safe_parent_open(const char *path, const char *what, unsigned int flags, mod
  */
 int safe_tmpfile(int dirfd, const char *base, const char *tag, char **name);
 
+/* @mode less the process's umask: what open(2) or mkdir(2) would give. */
+mode_t safe_umasked(mode_t mode);
+
 /* "uid 107 (prometheus)", for messages, in @buf. */
 const char *safe_who(uid_t uid, char *buf, size_t len);
 
