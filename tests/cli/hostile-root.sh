@@ -322,18 +322,18 @@ else
 		as_nobody sqlite3 "$K/scan-cache.sqlite" 'DELETE FROM hit'
 	check "... root's scan refuses it: exit 2, not the package reported clean" same "$(pscan)" 2
 	check "... said: the directory, its owner and mode, what to do" grep -qF \
-		"abidep: the cache directory '$K' is owned by nobody (uid $(id -u nobody)), mode 0700: it must be the caller's, root (uid 0), and writable by no one else, who could change what the scan reports. Remove '$K' (it is only a cache: it is made again), or chown -R 0 and chmod -R go-w it if no one else wrote it, or give another --cache" "$T/err"
+		"abidep: the cache directory '$K' is owned by uid $(id -u nobody) (nobody), mode 0700: it must be the caller's, uid 0 (root), and writable by no one else, who could change what the scan reports. Remove '$K' (it is only a cache: it is made again), or chown -R 0 and chmod -R go-w it if no one else wrote it, or give another --cache" "$T/err"
 	check "... check --scan-packages --cache refuses it too: exit 2" sh -c ": | '$T/fill' '$T/empty.db' &&
 		timeout 120 '$A' check --db '$T/empty.db' --scan-packages '$T/pub/pool' --cache '$K' >/dev/null 2>'$T/err'
-		[ \$? = 2 ] && grep -q \"cache directory '$K' is owned by nobody\" '$T/err'"
+		[ \$? = 2 ] && grep -q \"cache directory '$K' is owned by uid $(id -u nobody) (nobody)\" '$T/err'"
 	chown root "$K"
 	check "the directory root's again, its file still nobody's: refused, exit 2" same "$(pscan)" 2
 	check "... said, naming the file" \
-		grep -qF "abidep: the cache file '$K/scan-cache.sqlite' is owned by nobody" "$T/err"
+		grep -qF "abidep: the cache file '$K/scan-cache.sqlite' is owned by uid $(id -u nobody) (nobody)" "$T/err"
 	chown -R root "$K"
 	chmod 770 "$K"
 	check "root's, writable by its group: refused, exit 2" same "$(pscan)" 2
-	check "... said, with the mode" grep -qF "the cache directory '$K' is owned by root (uid 0), mode 0770:" "$T/err"
+	check "... said, with the mode" grep -qF "the cache directory '$K' is owned by uid 0 (root), mode 0770:" "$T/err"
 	chmod 700 "$K"
 	chmod 666 "$K/scan-cache.sqlite"
 	check "its file writable by others: refused, exit 2" same "$(pscan)" 2

@@ -20,7 +20,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,17 +183,6 @@ static int prepare_schema(struct scan_cache *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* "nobody (uid 65534)", or "uid 65534" for a uid with no name. */
-static void owner_name(uid_t uid, char *buf, size_t len)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	if (pw)
-		snprintf(buf, len, "%s (uid %u)", pw->pw_name, (unsigned int)uid);
-	else
-		snprintf(buf, len, "uid %u", (unsigned int)uid);
-}
-
 /*
  * @st, of the cache directory @dir (@name NULL) or of its file @name, is
  * the caller's and writable by no one else: 0, or -1 with a message naming
@@ -207,8 +195,8 @@ static int check_owned(const struct stat *st, const char *dir, const char *name,
 
 	if (st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH)))
 		return 0;
-	owner_name(st->st_uid, owner, sizeof(owner));
-	owner_name(geteuid(), me, sizeof(me));
+	safe_who(st->st_uid, owner, sizeof(owner));
+	safe_who(geteuid(), me, sizeof(me));
 	snprintf(err, errlen, "the cache %s '%s%s%s' is owned by %s, mode %04o: it must be the"
 		 " caller's, %s, and writable by no one else, who could change what the scan"
 		 " reports. Remove '%s' (it is only a cache: it is made again), or chown -R %u"
